@@ -1,0 +1,1 @@
+//! The CNF encoding of the exact-cover model (in progress).

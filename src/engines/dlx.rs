@@ -1,0 +1,1 @@
+//! A plain dancing-links search, the baseline (in progress).

@@ -1,0 +1,1 @@
+//! The bitset exact-cover engine (in progress).

@@ -1,0 +1,1 @@
+//! The varisat SAT engine (in progress).

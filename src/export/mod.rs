@@ -1,0 +1,1 @@
+//! Exporting instances (in progress).

@@ -1,0 +1,2 @@
+//! The cubesat command line (in progress).
+fn main() {}
