@@ -92,7 +92,10 @@ impl ExactCover {
                 items.windows(2).all(|w| w[0] < w[1]),
                 "option {o} does not list its items strictly increasing"
             );
-            ensure!(items.iter().all(|&i| i < n), "option {o} names an item out of range");
+            ensure!(
+                items.iter().all(|&i| i < n),
+                "option {o} names an item out of range"
+            );
             ensure!(
                 items.iter().any(|&i| self.items[i as usize].need > 0),
                 "option {o} holds no primary item"
@@ -102,13 +105,20 @@ impl ExactCover {
             self.forced.windows(2).all(|w| w[0] < w[1]),
             "forced options are not strictly increasing"
         );
-        if let Some(&o) = self.forced.iter().find(|&&o| o as usize >= self.options.len()) {
+        if let Some(&o) = self
+            .forced
+            .iter()
+            .find(|&&o| o as usize >= self.options.len())
+        {
             bail!("forced option {o} is out of range");
         }
         if let Some(g) = &self.geometry {
-            let cells = n.checked_sub(g.first_cell).unwrap_or(0) as usize;
+            let cells = n.saturating_sub(g.first_cell) as usize;
             ensure!(g.first_cell <= n, "first cell item out of range");
-            ensure!(g.neighbors.len() == cells, "neighbour lists do not match the cell items");
+            ensure!(
+                g.neighbors.len() == cells,
+                "neighbour lists do not match the cell items"
+            );
             ensure!(
                 g.piece_sizes.len() == g.first_cell as usize,
                 "piece sizes do not match the piece items"
@@ -148,7 +158,10 @@ impl ExactCover {
             }
         }
         for &f in &self.forced {
-            ensure!(solution.binary_search(&f).is_ok(), "forced option {f} missing");
+            ensure!(
+                solution.binary_search(&f).is_ok(),
+                "forced option {f} missing"
+            );
         }
         Ok(())
     }
@@ -162,11 +175,26 @@ mod tests {
         // Two dominoes D (need 2) covering a 1x3 strip with an optional cell at the end.
         ExactCover {
             items: vec![
-                Item { name: "D".into(), need: 2 },
-                Item { name: "c0".into(), need: 1 },
-                Item { name: "c1".into(), need: 1 },
-                Item { name: "c2".into(), need: 1 },
-                Item { name: "c3".into(), need: 0 },
+                Item {
+                    name: "D".into(),
+                    need: 2,
+                },
+                Item {
+                    name: "c0".into(),
+                    need: 1,
+                },
+                Item {
+                    name: "c1".into(),
+                    need: 1,
+                },
+                Item {
+                    name: "c2".into(),
+                    need: 1,
+                },
+                Item {
+                    name: "c3".into(),
+                    need: 0,
+                },
             ],
             options: vec![vec![0, 1, 2], vec![0, 2, 3], vec![0, 3, 4]],
             forced: vec![],
@@ -180,10 +208,20 @@ mod tests {
         m.validate().unwrap();
         let mut bad = m.clone();
         bad.options[0] = vec![2, 1];
-        assert!(bad.validate().unwrap_err().to_string().contains("increasing"));
+        assert!(
+            bad.validate()
+                .unwrap_err()
+                .to_string()
+                .contains("increasing")
+        );
         let mut bad = m.clone();
         bad.options.push(vec![4]);
-        assert!(bad.validate().unwrap_err().to_string().contains("no primary"));
+        assert!(
+            bad.validate()
+                .unwrap_err()
+                .to_string()
+                .contains("no primary")
+        );
     }
 
     #[test]

@@ -1,1 +1,945 @@
-//! (in progress)
+//! The puzzle file format (JSON, documented in puzzles/README.md): reading with errors that name the JSON path, validation, and writing.
+//!
+//! Reading goes through `serde_json::Value` and walks it by hand, so every error can name the
+//! place (`pieces[3].layers[0][2]`) and unknown keys are rejected. Errors read
+//! `FILE: PATH: what is wrong`; JSON syntax errors carry serde_json's line and column.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::path::Path;
+
+use anyhow::{Context, Result, anyhow, bail};
+use serde_json::{Map, Value, json};
+
+use crate::geometry::{Cell, Shape, add, is_face_connected};
+use crate::puzzle::{
+    ContainerSpec, Hint, KnownCounts, MAX_COORD, MAX_PIECE_CELLS, MAX_PIECE_COPIES,
+    MAX_TARGET_CELLS, Piece, Puzzle, Target,
+};
+
+/// Puzzle files larger than this are refused before they are read.
+pub const MAX_FILE_BYTES: u64 = 8 << 20;
+
+/// A JSON path such as `pieces[2].cells[0]`, used in error messages.
+#[derive(Clone, Debug, Default)]
+struct JsonPath(String);
+
+impl JsonPath {
+    fn key(&self, k: &str) -> JsonPath {
+        if self.0.is_empty() {
+            JsonPath(k.to_string())
+        } else {
+            JsonPath(format!("{}.{k}", self.0))
+        }
+    }
+    fn index(&self, i: usize) -> JsonPath {
+        JsonPath(format!("{}[{i}]", self.0))
+    }
+}
+
+impl fmt::Display for JsonPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            f.write_str("(top level)")
+        } else {
+            f.write_str(&self.0)
+        }
+    }
+}
+
+macro_rules! fail {
+    ($path:expr, $($arg:tt)*) => {
+        return Err(anyhow!("{}: {}", $path, format!($($arg)*)))
+    };
+}
+
+/// Reads and validates a puzzle file; errors name the file and the JSON path.
+pub fn read_puzzle_file(path: &Path) -> Result<Puzzle> {
+    let shown = path.display().to_string();
+    let meta = std::fs::metadata(path).with_context(|| format!("{shown}: cannot read"))?;
+    if meta.len() > MAX_FILE_BYTES {
+        bail!(
+            "{shown}: file is {} bytes, more than the {} bytes cubesat reads",
+            meta.len(),
+            MAX_FILE_BYTES
+        );
+    }
+    let text = std::fs::read_to_string(path).with_context(|| format!("{shown}: cannot read"))?;
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    parse_puzzle(&text, &stem).with_context(|| shown)
+}
+
+/// Parses and validates a puzzle from JSON text. `default_name` names a puzzle whose file has
+/// no `name`. Errors carry the JSON path (the caller adds the file name).
+pub fn parse_puzzle(text: &str, default_name: &str) -> Result<Puzzle> {
+    if text.len() as u64 > MAX_FILE_BYTES {
+        bail!(
+            "input is {} bytes, more than the {} bytes cubesat reads",
+            text.len(),
+            MAX_FILE_BYTES
+        );
+    }
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        anyhow!(
+            "line {}, column {}: invalid JSON: {}",
+            e.line(),
+            e.column(),
+            strip_position(&e)
+        )
+    })?;
+    from_value(&value, default_name)
+}
+
+/// serde_json appends " at line L column C" to its messages; the position is already shown.
+fn strip_position(e: &serde_json::Error) -> String {
+    let s = e.to_string();
+    match s.rfind(" at line ") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+fn object<'a>(v: &'a Value, path: &JsonPath, what: &str) -> Result<&'a Map<String, Value>> {
+    match v {
+        Value::Object(m) => Ok(m),
+        _ => fail!(path, "expected {what} (a JSON object), found {}", kind(v)),
+    }
+}
+
+fn array<'a>(v: &'a Value, path: &JsonPath, what: &str) -> Result<&'a Vec<Value>> {
+    match v {
+        Value::Array(a) => Ok(a),
+        _ => fail!(path, "expected {what} (a JSON array), found {}", kind(v)),
+    }
+}
+
+fn string<'a>(v: &'a Value, path: &JsonPath, what: &str) -> Result<&'a str> {
+    match v {
+        Value::String(s) => Ok(s),
+        _ => fail!(path, "expected {what} (a string), found {}", kind(v)),
+    }
+}
+
+fn boolean(v: &Value, path: &JsonPath) -> Result<bool> {
+    match v {
+        Value::Bool(b) => Ok(*b),
+        _ => fail!(path, "expected true or false, found {}", kind(v)),
+    }
+}
+
+fn integer(v: &Value, path: &JsonPath, lo: i64, hi: i64) -> Result<i64> {
+    match v.as_i64() {
+        Some(i) if (lo..=hi).contains(&i) => Ok(i),
+        Some(i) => fail!(path, "{i} is out of range ({lo} to {hi})"),
+        None => fail!(path, "expected an integer, found {}", kind(v)),
+    }
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn check_keys(m: &Map<String, Value>, path: &JsonPath, allowed: &[&str]) -> Result<()> {
+    for k in m.keys() {
+        if !allowed.contains(&k.as_str()) {
+            fail!(
+                path.key(k),
+                "unknown key '{k}' (expected one of: {})",
+                allowed.join(", ")
+            );
+        }
+    }
+    Ok(())
+}
+
+fn cell(v: &Value, path: &JsonPath, lo: i64) -> Result<Cell> {
+    let a = array(v, path, "a cell [x, y, z]")?;
+    if a.len() != 3 {
+        fail!(
+            path,
+            "expected a cell [x, y, z] of three integers, found {} values",
+            a.len()
+        );
+    }
+    let mut c = [0i32; 3];
+    for (k, x) in a.iter().enumerate() {
+        c[k] = integer(x, &path.index(k), lo, MAX_COORD as i64)? as i32;
+    }
+    Ok(c)
+}
+
+fn cell_list(v: &Value, path: &JsonPath, lo: i64, max: usize) -> Result<Vec<Cell>> {
+    let a = array(v, path, "a list of cells [[x, y, z], ...]")?;
+    if a.len() > max {
+        fail!(
+            path,
+            "{} cells, more than the {max} cubesat accepts here",
+            a.len()
+        );
+    }
+    let mut seen = HashSet::new();
+    let mut out = Vec::with_capacity(a.len());
+    for (i, x) in a.iter().enumerate() {
+        let c = cell(x, &path.index(i), lo)?;
+        if !seen.insert(c) {
+            fail!(path.index(i), "cell {c:?} is listed twice");
+        }
+        out.push(c);
+    }
+    Ok(out)
+}
+
+/// Reads layer art: an array of layers (z = 0, 1, ...), each an array of row strings
+/// (y = 0, 1, ... top to bottom), each character a column (x = 0, 1, ...). `symbols` maps
+/// accepted characters to a value; `None` marks "no cell".
+fn layer_art<T: Copy>(
+    v: &Value,
+    path: &JsonPath,
+    symbols: &[(char, Option<T>)],
+) -> Result<Vec<(Cell, T)>> {
+    let layers = array(
+        v,
+        path,
+        "layer art: a list of layers, each a list of row strings",
+    )?;
+    if layers.is_empty() {
+        fail!(path, "layer art has no layers");
+    }
+    let mut out = Vec::new();
+    for (z, layer) in layers.iter().enumerate() {
+        let lp = path.index(z);
+        let rows = array(layer, &lp, "a layer: a list of row strings")?;
+        if z as i32 >= MAX_COORD || rows.len() as i32 > MAX_COORD {
+            fail!(
+                lp,
+                "layer art is larger than {MAX_COORD} cells along an axis"
+            );
+        }
+        for (y, row) in rows.iter().enumerate() {
+            let rp = lp.index(y);
+            let s = string(row, &rp, "a row string")?;
+            if s.chars().count() as i32 > MAX_COORD {
+                fail!(rp, "row is longer than {MAX_COORD} characters");
+            }
+            for (x, ch) in s.chars().enumerate() {
+                match symbols.iter().find(|(c, _)| *c == ch) {
+                    Some((_, Some(t))) => out.push(([x as i32, y as i32, z as i32], *t)),
+                    Some((_, None)) => {}
+                    None => {
+                        let expected: Vec<String> =
+                            symbols.iter().map(|(c, _)| format!("'{c}'")).collect();
+                        fail!(
+                            rp,
+                            "unexpected character '{ch}' at column {} (expected {})",
+                            x + 1,
+                            expected.join(", ")
+                        );
+                    }
+                }
+                if out.len() > MAX_TARGET_CELLS {
+                    fail!(path, "more than {MAX_TARGET_CELLS} cells");
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+const TARGET_FORMS: &[&str] = &["box", "boxes", "layers", "cells", "containers"];
+
+fn box_size(v: &Value, path: &JsonPath) -> Result<[i32; 3]> {
+    let a = array(v, path, "a box size [x, y, z]")?;
+    if a.len() != 3 {
+        fail!(
+            path,
+            "expected a box size [x, y, z], found {} values",
+            a.len()
+        );
+    }
+    let mut s = [0i32; 3];
+    for k in 0..3 {
+        s[k] = integer(&a[k], &path.index(k), 1, MAX_COORD as i64)? as i32;
+    }
+    let volume: i64 = s.iter().map(|&x| x as i64).product();
+    if volume > MAX_TARGET_CELLS as i64 {
+        fail!(
+            path,
+            "box of {volume} cells, more than the {MAX_TARGET_CELLS} cubesat accepts"
+        );
+    }
+    Ok(s)
+}
+
+/// Reads one container (or, at the top level, possibly several).
+fn containers(v: &Value, path: &JsonPath, top: bool) -> Result<Vec<ContainerSpec>> {
+    let m = object(v, path, "a target")?;
+    let allowed: &[&str] = if top {
+        &["box", "boxes", "layers", "cells", "optional", "containers"]
+    } else {
+        &["box", "layers", "cells", "optional"]
+    };
+    check_keys(m, path, allowed)?;
+    let forms: Vec<&str> = TARGET_FORMS
+        .iter()
+        .copied()
+        .filter(|f| m.contains_key(*f))
+        .collect();
+    if forms.len() != 1 {
+        let usable: Vec<&str> = TARGET_FORMS
+            .iter()
+            .copied()
+            .filter(|f| allowed.contains(f))
+            .collect();
+        fail!(
+            path,
+            "give exactly one of: {} (found {})",
+            usable.join(", "),
+            if forms.is_empty() {
+                "none".to_string()
+            } else {
+                forms.join(", ")
+            }
+        );
+    }
+    if m.contains_key("optional") && !m.contains_key("cells") {
+        fail!(
+            path.key("optional"),
+            "'optional' goes with 'cells'; in layer art use '+'"
+        );
+    }
+    let spec = match forms[0] {
+        "box" => vec![ContainerSpec::full_box(box_size(
+            &m["box"],
+            &path.key("box"),
+        )?)],
+        "boxes" => {
+            let p = path.key("boxes");
+            let a = array(&m["boxes"], &p, "a list of box sizes")?;
+            if a.is_empty() {
+                fail!(p, "no boxes");
+            }
+            let mut out = Vec::new();
+            let mut total = 0i64;
+            for (i, b) in a.iter().enumerate() {
+                let s = box_size(b, &p.index(i))?;
+                total += s.iter().map(|&x| x as i64).product::<i64>();
+                if total > MAX_TARGET_CELLS as i64 {
+                    fail!(p, "more than {MAX_TARGET_CELLS} cells in all");
+                }
+                out.push(ContainerSpec::full_box(s));
+            }
+            out
+        }
+        "layers" => {
+            let cells = layer_art(
+                &m["layers"],
+                &path.key("layers"),
+                &[
+                    ('#', Some(false)),
+                    ('+', Some(true)),
+                    ('.', None),
+                    (' ', None),
+                ],
+            )?;
+            vec![ContainerSpec { cells }]
+        }
+        "cells" => {
+            let must = cell_list(&m["cells"], &path.key("cells"), 0, MAX_TARGET_CELLS)?;
+            let optional = match m.get("optional") {
+                Some(o) => cell_list(o, &path.key("optional"), 0, MAX_TARGET_CELLS)?,
+                None => Vec::new(),
+            };
+            let must_set: HashSet<Cell> = must.iter().copied().collect();
+            if let Some((i, c)) = optional
+                .iter()
+                .enumerate()
+                .find(|(_, c)| must_set.contains(*c))
+            {
+                fail!(
+                    path.key("optional").index(i),
+                    "cell {c:?} is also listed in 'cells'"
+                );
+            }
+            let mut cells: Vec<(Cell, bool)> = must.into_iter().map(|c| (c, false)).collect();
+            cells.extend(optional.into_iter().map(|c| (c, true)));
+            vec![ContainerSpec { cells }]
+        }
+        "containers" => {
+            let p = path.key("containers");
+            let a = array(&m["containers"], &p, "a list of containers")?;
+            if a.is_empty() {
+                fail!(p, "no containers");
+            }
+            let mut out = Vec::new();
+            for (i, c) in a.iter().enumerate() {
+                out.extend(containers(c, &p.index(i), false)?);
+            }
+            out
+        }
+        _ => unreachable!("forms are taken from TARGET_FORMS"),
+    };
+    for (i, s) in spec.iter().enumerate() {
+        if s.cells.is_empty() {
+            let p = if spec.len() > 1 {
+                path.key("containers").index(i)
+            } else {
+                path.clone()
+            };
+            fail!(p, "the target has no cells");
+        }
+    }
+    let total: usize = spec.iter().map(|s| s.cells.len()).sum();
+    if total > MAX_TARGET_CELLS {
+        fail!(
+            path,
+            "{total} target cells, more than the {MAX_TARGET_CELLS} cubesat accepts"
+        );
+    }
+    Ok(spec)
+}
+
+const LETTERS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+struct RawPiece {
+    name: String,
+    letter: Option<char>,
+    cells: Vec<Cell>,
+    count: u32,
+}
+
+fn piece(v: &Value, path: &JsonPath) -> Result<RawPiece> {
+    let m = object(v, path, "a piece")?;
+    check_keys(
+        m,
+        path,
+        &["name", "letter", "count", "cells", "layers", "comment"],
+    )?;
+    let name = match m.get("name") {
+        Some(n) => string(n, &path.key("name"), "a piece name")?.to_string(),
+        None => fail!(path, "piece has no 'name'"),
+    };
+    if name.is_empty()
+        || name.len() > 32
+        || name.chars().any(|c| c.is_whitespace() || c.is_control())
+    {
+        fail!(
+            path.key("name"),
+            "piece name '{name}' must be 1 to 32 characters without spaces"
+        );
+    }
+    let letter = match m.get("letter") {
+        Some(l) => {
+            let s = string(l, &path.key("letter"), "a single character")?;
+            let mut it = s.chars();
+            match (it.next(), it.next()) {
+                (Some(c), None) if c.is_ascii_graphic() && c != '.' && c != '+' => Some(c),
+                _ => fail!(
+                    path.key("letter"),
+                    "'{s}' is not a single printable ASCII character other than '.' and '+'"
+                ),
+            }
+        }
+        None => None,
+    };
+    let count = match m.get("count") {
+        Some(c) => integer(c, &path.key("count"), 1, MAX_PIECE_COPIES as i64)? as u32,
+        None => 1,
+    };
+    let cells = match (m.get("cells"), m.get("layers")) {
+        (Some(c), None) => cell_list(c, &path.key("cells"), -(MAX_COORD as i64), MAX_PIECE_CELLS)?,
+        (None, Some(l)) => layer_art(
+            l,
+            &path.key("layers"),
+            &[('#', Some(())), ('.', None), (' ', None)],
+        )?
+        .into_iter()
+        .map(|(c, ())| c)
+        .collect(),
+        (Some(_), Some(_)) => fail!(path, "give 'cells' or 'layers', not both"),
+        (None, None) => fail!(path, "piece '{name}' has neither 'cells' nor 'layers'"),
+    };
+    if cells.is_empty() {
+        fail!(path, "piece '{name}' has no cells");
+    }
+    if cells.len() > MAX_PIECE_CELLS {
+        fail!(
+            path,
+            "piece '{name}' has {} cells, more than {MAX_PIECE_CELLS}",
+            cells.len()
+        );
+    }
+    Ok(RawPiece {
+        name,
+        letter,
+        cells,
+        count,
+    })
+}
+
+fn known_counts(v: &Value, path: &JsonPath) -> Result<KnownCounts> {
+    let m = object(v, path, "known counts")?;
+    check_keys(
+        m,
+        path,
+        &["all", "rotation", "rotation+reflection", "source", "note"],
+    )?;
+    let num = |k: &str| -> Result<Option<u64>> {
+        match m.get(k) {
+            None | Some(Value::Null) => Ok(None),
+            Some(x) => match x.as_u64() {
+                Some(n) => Ok(Some(n)),
+                None => fail!(
+                    path.key(k),
+                    "expected a non-negative integer or null, found {}",
+                    kind(x)
+                ),
+            },
+        }
+    };
+    let source = match m.get("source") {
+        Some(s) => Some(string(s, &path.key("source"), "a source")?.to_string()),
+        None => None,
+    };
+    Ok(KnownCounts {
+        all: num("all")?,
+        rotation: num("rotation")?,
+        rotation_reflection: num("rotation+reflection")?,
+        source,
+    })
+}
+
+/// Builds a validated puzzle from a parsed JSON value.
+pub fn from_value(v: &Value, default_name: &str) -> Result<Puzzle> {
+    let root = JsonPath::default();
+    let m = object(v, &root, "a puzzle")?;
+    check_keys(
+        m,
+        &root,
+        &[
+            "name",
+            "description",
+            "target",
+            "pieces",
+            "hints",
+            "mirror",
+            "allow_disconnected",
+            "known_counts",
+            "comment",
+        ],
+    )?;
+    let name = match m.get("name") {
+        Some(n) => string(n, &root.key("name"), "a puzzle name")?.to_string(),
+        None => default_name.to_string(),
+    };
+    let description = match m.get("description") {
+        Some(d) => string(d, &root.key("description"), "a description")?.to_string(),
+        None => String::new(),
+    };
+    let mirror = match m.get("mirror") {
+        Some(b) => boolean(b, &root.key("mirror"))?,
+        None => false,
+    };
+    let allow_disconnected = match m.get("allow_disconnected") {
+        Some(b) => boolean(b, &root.key("allow_disconnected"))?,
+        None => false,
+    };
+    let target_spec = match m.get("target") {
+        Some(t) => containers(t, &root.key("target"), true)?,
+        None => fail!(root, "the puzzle has no 'target'"),
+    };
+    let target = Target::new(&target_spec);
+
+    let pp = root.key("pieces");
+    let raw_pieces = match m.get("pieces") {
+        Some(p) => array(p, &pp, "a list of pieces")?,
+        None => fail!(root, "the puzzle has no 'pieces'"),
+    };
+    if raw_pieces.is_empty() {
+        fail!(pp, "the puzzle has no pieces");
+    }
+    let mut raws = Vec::new();
+    let mut names = HashMap::new();
+    let mut copies = 0u64;
+    for (i, p) in raw_pieces.iter().enumerate() {
+        let path = pp.index(i);
+        let raw = piece(p, &path)?;
+        if let Some(j) = names.insert(raw.name.clone(), i) {
+            fail!(
+                path.key("name"),
+                "piece name '{}' is already used by pieces[{j}]",
+                raw.name
+            );
+        }
+        if !allow_disconnected && !is_face_connected(&raw.cells) {
+            fail!(
+                path,
+                "piece '{}' is not face-connected (set \"allow_disconnected\": true if that is intended)",
+                raw.name
+            );
+        }
+        copies += raw.count as u64;
+        if copies > MAX_PIECE_COPIES {
+            fail!(pp, "more than {MAX_PIECE_COPIES} piece copies in all");
+        }
+        raws.push(raw);
+    }
+    let pieces = assign_letters(raws, &pp)?;
+
+    let mut puzzle = Puzzle {
+        name,
+        description,
+        pieces,
+        target,
+        hints: Vec::new(),
+        mirror,
+        allow_disconnected,
+        known_counts: KnownCounts::default(),
+    };
+    if let Some(k) = m.get("known_counts") {
+        puzzle.known_counts = known_counts(k, &root.key("known_counts"))?;
+    }
+
+    let must = puzzle.target.must_count() as u64;
+    let optional = puzzle.target.optional_count() as u64;
+    let volume = puzzle.piece_volume();
+    if volume < must || volume > must + optional {
+        if optional == 0 {
+            fail!(
+                pp,
+                "the pieces' total volume is {volume} cells but the target has {must} cells"
+            );
+        }
+        fail!(
+            pp,
+            "the pieces' total volume is {volume} cells but the target needs between {must} and {} ({must} must-fill, {optional} optional)",
+            must + optional
+        );
+    }
+
+    if let Some(h) = m.get("hints") {
+        puzzle.hints = hints(h, &root.key("hints"), &puzzle)?;
+    }
+    Ok(puzzle)
+}
+
+fn assign_letters(raws: Vec<RawPiece>, path: &JsonPath) -> Result<Vec<Piece>> {
+    let mut used: HashSet<char> = HashSet::new();
+    for (i, r) in raws.iter().enumerate() {
+        if let Some(l) = r.letter
+            && !used.insert(l)
+        {
+            fail!(
+                path.index(i).key("letter"),
+                "letter '{l}' is already used by another piece"
+            );
+        }
+    }
+    let mut out = Vec::with_capacity(raws.len());
+    let mut spare = LETTERS.chars();
+    for r in raws {
+        let letter = match r.letter {
+            Some(l) => l,
+            None => {
+                let first = r.name.chars().next().filter(|c| c.is_ascii_alphanumeric());
+                match first {
+                    Some(c) if used.insert(c) => c,
+                    _ => loop {
+                        match spare.next() {
+                            Some(c) if used.insert(c) => break c,
+                            Some(_) => continue,
+                            // More pieces than letters: reuse '?', text views say so.
+                            None => break '?',
+                        }
+                    },
+                }
+            }
+        };
+        out.push(Piece {
+            name: r.name,
+            letter,
+            shape: Shape::new(r.cells),
+            count: r.count,
+        });
+    }
+    Ok(out)
+}
+
+fn hints(v: &Value, path: &JsonPath, puzzle: &Puzzle) -> Result<Vec<Hint>> {
+    let a = array(v, path, "a list of hints")?;
+    let mut out: Vec<Hint> = Vec::new();
+    let mut used_cells: HashMap<Cell, usize> = HashMap::new();
+    let mut per_piece = vec![0u32; puzzle.pieces.len()];
+    for (i, h) in a.iter().enumerate() {
+        let hp = path.index(i);
+        let m = object(h, &hp, "a hint")?;
+        check_keys(m, &hp, &["piece", "cells", "container"])?;
+        let name = match m.get("piece") {
+            Some(n) => string(n, &hp.key("piece"), "a piece name")?,
+            None => fail!(hp, "hint has no 'piece'"),
+        };
+        let Some(piece) = puzzle.piece_index(name) else {
+            fail!(hp.key("piece"), "no piece named '{name}'");
+        };
+        let containers = puzzle.target.containers();
+        let ci = match m.get("container") {
+            Some(c) => integer(c, &hp.key("container"), 0, containers.len() as i64 - 1)? as usize,
+            None => 0,
+        };
+        let local = match m.get("cells") {
+            Some(c) => cell_list(c, &hp.key("cells"), 0, MAX_PIECE_CELLS)?,
+            None => fail!(hp, "hint has no 'cells'"),
+        };
+        let origin = containers[ci].origin;
+        let mut cells = Vec::with_capacity(local.len());
+        for (k, &c) in local.iter().enumerate() {
+            let g = add(origin, c);
+            match puzzle.target.cell_at(g) {
+                Some(t) if puzzle.target.cells()[t as usize].container as usize == ci => {}
+                _ => fail!(
+                    hp.key("cells").index(k),
+                    "{c:?} is not a cell of the target's container {ci}"
+                ),
+            }
+            if let Some(j) = used_cells.insert(g, i) {
+                fail!(
+                    hp.key("cells").index(k),
+                    "{c:?} is already taken by hints[{j}]"
+                );
+            }
+            cells.push(g);
+        }
+        let p = &puzzle.pieces[piece];
+        let placed = Shape::new(cells.iter().copied());
+        let fits = p.shape.orientations(puzzle.mirror).contains(&placed);
+        if !fits {
+            let how = if puzzle.mirror {
+                "a rotation or reflection"
+            } else {
+                "a rotation"
+            };
+            fail!(
+                hp.key("cells"),
+                "these cells are not {how} of piece '{name}'"
+            );
+        }
+        per_piece[piece] += 1;
+        if per_piece[piece] > p.count {
+            fail!(
+                hp,
+                "more hints for piece '{name}' than its count ({})",
+                p.count
+            );
+        }
+        cells.sort_unstable();
+        out.push(Hint { piece, cells });
+    }
+    Ok(out)
+}
+
+/// Writes a puzzle as JSON in the format [`parse_puzzle`] reads (boxes as `box`, other
+/// containers as layer art, pieces as cell lists).
+pub fn to_value(puzzle: &Puzzle) -> Value {
+    let t = &puzzle.target;
+    let container_value = |ci: usize| -> Value {
+        let c = &t.containers()[ci];
+        if t.is_full_box(ci) {
+            return json!({ "box": c.size });
+        }
+        let mut layers = Vec::new();
+        for z in 0..c.size[2] {
+            let mut rows = Vec::new();
+            for y in 0..c.size[1] {
+                let row: String = (0..c.size[0])
+                    .map(|x| match t.cell_at(add(c.origin, [x, y, z])) {
+                        Some(i) if t.cells()[i as usize].optional => '+',
+                        Some(_) => '#',
+                        None => '.',
+                    })
+                    .collect();
+                rows.push(Value::String(row));
+            }
+            layers.push(Value::Array(rows));
+        }
+        json!({ "layers": layers })
+    };
+    let target = if t.containers().len() == 1 {
+        container_value(0)
+    } else if (0..t.containers().len()).all(|i| t.is_full_box(i)) {
+        json!({ "boxes": t.containers().iter().map(|c| c.size).collect::<Vec<_>>() })
+    } else {
+        json!({ "containers": (0..t.containers().len()).map(container_value).collect::<Vec<_>>() })
+    };
+    let pieces: Vec<Value> = puzzle
+        .pieces
+        .iter()
+        .map(|p| {
+            let mut o =
+                json!({ "name": p.name, "letter": p.letter.to_string(), "cells": p.shape.cells() });
+            if p.count != 1 {
+                o["count"] = json!(p.count);
+            }
+            o
+        })
+        .collect();
+    let mut out = json!({ "name": puzzle.name });
+    if !puzzle.description.is_empty() {
+        out["description"] = json!(puzzle.description);
+    }
+    out["target"] = target;
+    out["pieces"] = Value::Array(pieces);
+    if puzzle.mirror {
+        out["mirror"] = json!(true);
+    }
+    if puzzle.allow_disconnected {
+        out["allow_disconnected"] = json!(true);
+    }
+    if !puzzle.hints.is_empty() {
+        let hints: Vec<Value> = puzzle
+            .hints
+            .iter()
+            .map(|h| {
+                let first = t.cell_at(h.cells[0]).map(|c| t.local(c).0).unwrap_or(0);
+                let origin = t.containers()[first as usize].origin;
+                let local: Vec<Cell> = h
+                    .cells
+                    .iter()
+                    .map(|&c| crate::geometry::sub(c, origin))
+                    .collect();
+                let mut o = json!({ "piece": puzzle.pieces[h.piece].name, "cells": local });
+                if t.containers().len() > 1 {
+                    o["container"] = json!(first);
+                }
+                o
+            })
+            .collect();
+        out["hints"] = Value::Array(hints);
+    }
+    let k = &puzzle.known_counts;
+    if !k.is_empty() {
+        let mut o = json!({ "all": k.all, "rotation": k.rotation, "rotation+reflection": k.rotation_reflection });
+        if let Some(s) = &k.source {
+            o["source"] = json!(s);
+        }
+        out["known_counts"] = o;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> String {
+        format!("{:#}", parse_puzzle(text, "t").unwrap_err())
+    }
+
+    const DOMINOES: &str = r###"{
+        "target": {"box": [2, 2, 1]},
+        "pieces": [{"name": "D", "count": 2, "layers": [["##"]]}]
+    }"###;
+
+    #[test]
+    fn reads_a_small_puzzle_and_writes_it_back() {
+        let p = parse_puzzle(DOMINOES, "dominoes").unwrap();
+        assert_eq!(p.name, "dominoes");
+        assert_eq!(p.pieces[0].count, 2);
+        assert_eq!(p.pieces[0].letter, 'D');
+        assert_eq!(p.target.cells().len(), 4);
+        let again = from_value(&to_value(&p), "x").unwrap();
+        assert_eq!(again, p);
+    }
+
+    #[test]
+    fn layer_art_targets_with_optional_cells_and_several_containers() {
+        let text = r##"{
+            "target": {"containers": [{"layers": [["#+", ".#"]]}, {"box": [1, 1, 2]}]},
+            "pieces": [{"name": "a", "cells": [[0,0,0],[1,0,0]]}, {"name": "b", "cells": [[0,0,0],[0,0,1]]}]
+        }"##;
+        let p = parse_puzzle(text, "t").unwrap();
+        assert_eq!(p.target.containers().len(), 2);
+        assert_eq!(p.target.optional_count(), 1);
+        assert_eq!(p.target.must_count(), 4);
+        // The second container starts one empty column after the first.
+        assert_eq!(p.target.containers()[1].origin, [3, 0, 0]);
+        assert_eq!(from_value(&to_value(&p), "t").unwrap(), p);
+    }
+
+    #[test]
+    fn errors_name_the_json_path() {
+        assert!(
+            err(r#"{"target": {"box": [2,2]}, "pieces": []}"#)
+                .starts_with("target.box: expected a box size")
+        );
+        assert!(
+            err(r#"{"target": {"bx": [2,2,1]}, "pieces": []}"#)
+                .contains("target.bx: unknown key 'bx'")
+        );
+        let e =
+            err(r##"{"target": {"box": [2,2,1]}, "pieces": [{"name": "D", "layers": [["#x"]]}]}"##);
+        assert!(
+            e.contains("pieces[0].layers[0][0]: unexpected character 'x' at column 2"),
+            "{e}"
+        );
+        let e = err(
+            r##"{"target": {"box": [2,1,1]}, "pieces": [{"name": "D", "cells": [[0,0,0],[2,0,0]]}]}"##,
+        );
+        assert!(
+            e.contains("pieces[0]: piece 'D' is not face-connected"),
+            "{e}"
+        );
+        let e = err(
+            r##"{"target": {"box": [3,1,1]}, "pieces": [{"name": "D", "cells": [[0,0,0],[1,0,0]]}]}"##,
+        );
+        assert!(
+            e.contains("pieces: the pieces' total volume is 2 cells but the target has 3"),
+            "{e}"
+        );
+        let e = err("{\n  \"target\": ,\n}");
+        assert!(e.starts_with("line 2, column"), "{e}");
+        let e = err(r##"{"target": {"box": [2,1,1]}, "pieces": [{"name": "D", "cells": []}]}"##);
+        assert!(e.contains("has no cells"), "{e}");
+        let e = err(r#"{"target": {"box": [1000,1000,1000]}, "pieces": []}"#);
+        assert!(e.contains("more than"), "{e}");
+    }
+
+    #[test]
+    fn hint_errors() {
+        let base = |hint: &str| {
+            format!(
+                r##"{{"target": {{"box": [2,2,1]}}, "pieces": [{{"name": "D", "count": 2, "cells": [[0,0,0],[1,0,0]]}}], "hints": [{hint}]}}"##
+            )
+        };
+        parse_puzzle(&base(r#"{"piece": "D", "cells": [[0,0,0],[0,1,0]]}"#), "t").unwrap();
+        assert!(
+            err(&base(r#"{"piece": "Q", "cells": [[0,0,0],[0,1,0]]}"#))
+                .contains("hints[0].piece: no piece named 'Q'")
+        );
+        assert!(
+            err(&base(r#"{"piece": "D", "cells": [[0,0,0],[1,1,0]]}"#))
+                .contains("hints[0].cells: these cells are not a rotation of piece 'D'")
+        );
+        assert!(
+            err(&base(r#"{"piece": "D", "cells": [[0,0,0],[2,0,0]]}"#))
+                .contains("hints[0].cells[1]: [2, 0, 0] is not a cell")
+        );
+    }
+
+    #[test]
+    fn letters_are_unique() {
+        let text = r##"{"target": {"box": [3,1,1]}, "pieces": [
+            {"name": "Ab", "cells": [[0,0,0]]}, {"name": "Ac", "cells": [[0,0,0]]}, {"name": "x", "letter": "Q", "cells": [[0,0,0]]}]}"##;
+        let p = parse_puzzle(text, "t").unwrap();
+        let letters: Vec<char> = p.pieces.iter().map(|p| p.letter).collect();
+        assert_eq!(letters, vec!['A', 'B', 'Q']);
+    }
+}

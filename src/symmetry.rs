@@ -1,1 +1,251 @@
-//! (in progress)
+//! The symmetries that map solutions to solutions: the target's self-congruences (each container's own rotations, swaps of congruent containers, optionally one reflection applied to all containers at once) and their action on placements.
+//!
+//! An element is stored as a permutation of target cells plus whether it is a reflection. A
+//! rotation maps a placement of piece `p` to a placement of `p`; a reflection maps it to a
+//! placement of `p`'s mirror partner ([`crate::puzzle::Puzzle::mirror_partners`]).
+
+use std::collections::HashMap;
+
+use anyhow::{Result, bail};
+
+use crate::geometry::{Cell, Transform, min_corner, sub};
+use crate::placements::PlacementTable;
+use crate::puzzle::{Puzzle, Target};
+
+/// Groups larger than this are not enumerated (counting modes then refuse).
+pub const MAX_GROUP: usize = 50_000;
+
+/// One symmetry of the target.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TargetSymmetry {
+    /// Image of every target cell.
+    pub cells: Vec<u32>,
+    /// True for a reflection (an improper congruence).
+    pub reflection: bool,
+}
+
+/// The congruences between containers: `maps[i][j][k]` lists the cell maps taking container
+/// `i` onto container `j` (k = 0 proper, 1 improper), each listing images in the order of
+/// `sources[i]`, container `i`'s cells.
+struct ContainerMaps {
+    sources: Vec<Vec<u32>>,
+    maps: Vec<Vec<[Vec<Vec<u32>>; 2]>>,
+}
+
+fn container_maps(target: &Target, reflections: bool) -> ContainerMaps {
+    let conts = target.containers();
+    // Each container's cells, normalised to its own minimum corner, and an index of them.
+    let norm: Vec<(Vec<Cell>, HashMap<Cell, u32>)> = conts
+        .iter()
+        .map(|c| {
+            let cells: Vec<Cell> = c
+                .cells
+                .iter()
+                .map(|&i| target.cells()[i as usize].pos)
+                .collect();
+            let min = min_corner(&cells).unwrap_or([0; 3]);
+            let local: Vec<Cell> = cells.iter().map(|&p| sub(p, min)).collect();
+            let index = local.iter().zip(&c.cells).map(|(&p, &i)| (p, i)).collect();
+            (local, index)
+        })
+        .collect();
+    let transforms: &[Transform] = if reflections {
+        Transform::all()
+    } else {
+        Transform::rotations()
+    };
+    let mut maps = vec![vec![[Vec::new(), Vec::new()]; conts.len()]; conts.len()];
+    for (i, (cells_i, _)) in norm.iter().enumerate() {
+        for (j, (cells_j, index_j)) in norm.iter().enumerate() {
+            if cells_i.len() != cells_j.len() {
+                continue;
+            }
+            'transforms: for t in transforms {
+                let mapped: Vec<Cell> = cells_i.iter().map(|&c| t.apply(c)).collect();
+                let min = min_corner(&mapped).unwrap_or([0; 3]);
+                let mut map = Vec::with_capacity(mapped.len());
+                for (k, &m) in mapped.iter().enumerate() {
+                    let optional = target.cells()[conts[i].cells[k] as usize].optional;
+                    match index_j.get(&sub(m, min)) {
+                        Some(&dst) if target.cells()[dst as usize].optional == optional => {
+                            map.push(dst)
+                        }
+                        _ => continue 'transforms,
+                    }
+                }
+                let kind = usize::from(!t.is_proper());
+                // A symmetric container is reached by several transforms: keep each map once.
+                if !maps[i][j][kind].contains(&map) {
+                    maps[i][j][kind].push(map);
+                }
+            }
+        }
+    }
+    ContainerMaps {
+        sources: conts.iter().map(|c| c.cells.clone()).collect(),
+        maps,
+    }
+}
+
+/// The symmetry group of the target: every combination of a permutation of congruent
+/// containers and, per container, a congruence onto its image, all proper or (with
+/// `reflections`) all improper. The identity comes first.
+pub fn target_symmetries(target: &Target, reflections: bool) -> Result<Vec<TargetSymmetry>> {
+    let cm = container_maps(target, reflections);
+    let mut group = Vec::new();
+    for kind in 0..if reflections { 2 } else { 1 } {
+        let mut cells = vec![u32::MAX; target.cells().len()];
+        let mut used = vec![false; cm.sources.len()];
+        extend(&cm, kind, 0, &mut used, &mut cells, &mut group)?;
+    }
+    let identity: Vec<u32> = (0..target.cells().len() as u32).collect();
+    if let Some(pos) = group
+        .iter()
+        .position(|g| g.cells == identity && !g.reflection)
+    {
+        group.swap(0, pos);
+    }
+    Ok(group)
+}
+
+/// Chooses, container by container, an unused image container and a congruence onto it.
+fn extend(
+    cm: &ContainerMaps,
+    kind: usize,
+    i: usize,
+    used: &mut [bool],
+    cells: &mut [u32],
+    group: &mut Vec<TargetSymmetry>,
+) -> Result<()> {
+    if i == cm.sources.len() {
+        if group.len() >= MAX_GROUP {
+            bail!(
+                "the target has more than {MAX_GROUP} symmetries; cubesat does not enumerate them"
+            );
+        }
+        group.push(TargetSymmetry {
+            cells: cells.to_vec(),
+            reflection: kind == 1,
+        });
+        return Ok(());
+    }
+    for j in 0..cm.sources.len() {
+        if used[j] || cm.maps[i][j][kind].is_empty() {
+            continue;
+        }
+        used[j] = true;
+        for map in &cm.maps[i][j][kind] {
+            for (&s, &d) in cm.sources[i].iter().zip(map) {
+                cells[s as usize] = d;
+            }
+            extend(cm, kind, i + 1, used, cells, group)?;
+        }
+        used[j] = false;
+    }
+    Ok(())
+}
+
+/// The symmetries of a puzzle acting on its placements.
+#[derive(Clone, Debug)]
+pub struct PlacementSymmetries {
+    /// For each group element, the image of every placement; element 0 is the identity.
+    pub images: Vec<Vec<u32>>,
+    /// For each group element, whether it is a reflection.
+    pub reflection: Vec<bool>,
+}
+
+impl PlacementSymmetries {
+    /// The symmetries of the target (with reflections if asked) that map the hint set onto
+    /// itself, acting on placements. Reflections need mirror partners for every piece
+    /// (`partners`), which the caller checks.
+    pub fn new(
+        puzzle: &Puzzle,
+        table: &PlacementTable,
+        reflections: bool,
+        partners: Option<&[usize]>,
+    ) -> Result<PlacementSymmetries> {
+        let group = target_symmetries(&puzzle.target, reflections)?;
+        let work = group.len() as u64 * table.len() as u64;
+        if work > 100_000_000 {
+            bail!(
+                "{} symmetries x {} placements is too large to tabulate",
+                group.len(),
+                table.len()
+            );
+        }
+        let mut images = Vec::with_capacity(group.len());
+        let mut reflection = Vec::with_capacity(group.len());
+        let mut hints = table.hints().to_vec();
+        hints.sort_unstable();
+        for g in &group {
+            let mut img = Vec::with_capacity(table.len());
+            for p in table.placements() {
+                let piece = if g.reflection {
+                    match partners {
+                        Some(pp) => pp[p.piece as usize] as u32,
+                        None => bail!("reflections need a mirror partner for every piece"),
+                    }
+                } else {
+                    p.piece
+                };
+                let mut cells: Vec<u32> = p.cells.iter().map(|&c| g.cells[c as usize]).collect();
+                cells.sort_unstable();
+                match table.find(piece, &cells) {
+                    Some(q) => img.push(q),
+                    None => bail!(
+                        "internal error: a target symmetry maps a placement of '{}' to no placement",
+                        puzzle.pieces[p.piece as usize].name
+                    ),
+                }
+            }
+            let mut mapped: Vec<u32> = hints.iter().map(|&h| img[h as usize]).collect();
+            mapped.sort_unstable();
+            if mapped == hints {
+                images.push(img);
+                reflection.push(g.reflection);
+            }
+        }
+        Ok(PlacementSymmetries { images, reflection })
+    }
+
+    /// Number of group elements.
+    pub fn len(&self) -> usize {
+        self.images.len()
+    }
+
+    /// Never true: the identity is always there.
+    pub fn is_empty(&self) -> bool {
+        self.images.is_empty()
+    }
+
+    /// Number of rotations (proper elements).
+    pub fn rotations(&self) -> usize {
+        self.reflection.iter().filter(|r| !**r).count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::ContainerSpec;
+
+    #[test]
+    fn box_symmetry_group_sizes() {
+        let cube = Target::new(&[ContainerSpec::full_box([4, 4, 4])]);
+        assert_eq!(target_symmetries(&cube, false).unwrap().len(), 24);
+        assert_eq!(target_symmetries(&cube, true).unwrap().len(), 48);
+        let slab = Target::new(&[ContainerSpec::full_box([4, 4, 2])]);
+        assert_eq!(target_symmetries(&slab, false).unwrap().len(), 8);
+        let board = Target::new(&[ContainerSpec::full_box([10, 6, 1])]);
+        assert_eq!(target_symmetries(&board, false).unwrap().len(), 4);
+        assert_eq!(target_symmetries(&board, true).unwrap().len(), 8);
+        let two = Target::new(&[
+            ContainerSpec::full_box([4, 2, 2]),
+            ContainerSpec::full_box([4, 2, 2]),
+        ]);
+        let g = target_symmetries(&two, false).unwrap();
+        assert_eq!(g.len(), 128);
+        assert_eq!(g[0].cells, (0..32).collect::<Vec<u32>>());
+        assert_eq!(target_symmetries(&two, true).unwrap().len(), 256);
+    }
+}
