@@ -37,4 +37,5 @@ pub mod puzzle_json;
 pub mod render;
 pub mod rng;
 pub mod solution;
+pub mod solver;
 pub mod symmetry;

@@ -35,8 +35,17 @@ pub struct Verifier<'a> {
 }
 
 impl<'a> Verifier<'a> {
-    /// Checks every placement of the table geometrically, then returns a verifier.
-    pub fn new(puzzle: &'a Puzzle, table: &'a PlacementTable) -> Result<Verifier<'a>> {
+    /// A verifier for solutions of `puzzle` over `table`. Call
+    /// [`Verifier::check_placements`] once per table before trusting it.
+    pub fn new(puzzle: &'a Puzzle, table: &'a PlacementTable) -> Verifier<'a> {
+        Verifier { puzzle, table }
+    }
+
+    /// Checks every placement of the table geometrically: its cells, read back as coordinates,
+    /// are a rotation (or, for a puzzle with `mirror`, a reflection) of its piece, inside one
+    /// container.
+    pub fn check_placements(&self) -> Result<()> {
+        let (puzzle, table) = (self.puzzle, self.table);
         let transforms: &[Transform] = if puzzle.mirror {
             Transform::all()
         } else {
@@ -74,7 +83,7 @@ impl<'a> Verifier<'a> {
                 puzzle.pieces[p.piece as usize].name
             );
         }
-        Ok(Verifier { puzzle, table })
+        Ok(())
     }
 
     /// Checks one solution (placement indices, ascending).
@@ -134,7 +143,8 @@ mod tests {
         )
         .unwrap();
         let t = PlacementTable::new(&p).unwrap();
-        let v = Verifier::new(&p, &t).unwrap();
+        let v = Verifier::new(&p, &t);
+        v.check_placements().unwrap();
         // Find two disjoint placements.
         let pl = t.placements();
         let mut good = None;
