@@ -22,6 +22,8 @@
 //!   encoding with selectable at-most-one encodings.
 //! - [`render`], [`export`], [`decode`], [`generate`]: outputs.
 
+pub mod cli;
+pub mod commands;
 pub mod counting;
 pub mod decode;
 pub mod encoding;
@@ -31,6 +33,7 @@ pub mod generate;
 pub mod geometry;
 pub mod library;
 pub mod model;
+pub mod outputs;
 pub mod placements;
 pub mod puzzle;
 pub mod puzzle_json;

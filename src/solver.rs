@@ -6,12 +6,14 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 
 use crate::counting::{Reducer, UpTo};
+use crate::encoding::AtMostOne;
 use crate::engines::dlx::Dlx;
 use crate::model::ExactCover;
 use crate::placements::PlacementTable;
@@ -104,11 +106,23 @@ pub struct RunOptions {
     pub threads: usize,
     /// Prune dead regions in the exact engine.
     pub prune: bool,
+    /// At-most-one encoding for the SAT engine.
+    pub amo: AtMostOne,
+    /// Set by Ctrl-C: the run stops and reports what it counted so far.
+    pub interrupt: Option<Arc<AtomicBool>>,
 }
 
 impl Default for RunOptions {
     fn default() -> RunOptions {
-        RunOptions { engine: EngineChoice::Auto, up_to: UpTo::Rotation, limit: None, threads: 1, prune: true }
+        RunOptions {
+            engine: EngineChoice::Auto,
+            up_to: UpTo::Rotation,
+            limit: None,
+            threads: 1,
+            prune: true,
+            amo: AtMostOne::default(),
+            interrupt: None,
+        }
     }
 }
 
@@ -131,6 +145,25 @@ pub struct RunReport {
     pub description: String,
     /// Wall-clock time of the search.
     pub elapsed: Duration,
+}
+
+/// The process-wide Ctrl-C flag: the first call installs the handler. A second Ctrl-C while
+/// the flag is already set exits at once, for a run that does not check it.
+pub fn install_interrupt() -> Arc<AtomicBool> {
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let f = flag.clone();
+        // If a handler cannot be installed (another library owns SIGINT), Ctrl-C simply
+        // terminates the process as usual.
+        let _ = ctrlc::set_handler(move || {
+            if f.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+        });
+        flag
+    })
+    .clone()
 }
 
 /// Runs the search, handing each raw solution (ascending placements) to `visit`, which

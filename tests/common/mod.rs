@@ -1,0 +1,113 @@
+//! Shared helpers for the integration tests: run the real binary in a temporary directory and report command, stdout and stderr when an expectation fails.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// One finished run of the cubesat binary.
+pub struct Run {
+    pub cmd: String,
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    fn fail(&self, what: &str) -> ! {
+        panic!(
+            "{what}\n--- command: {}\n--- exit code: {}\n--- stdout:\n{}\n--- stderr:\n{}",
+            self.cmd, self.code, self.stdout, self.stderr
+        );
+    }
+
+    /// Expects this exit code.
+    pub fn code(&self, code: i32) -> &Run {
+        if self.code != code {
+            self.fail(&format!("expected exit code {code}"));
+        }
+        if self.stderr.contains("panicked") {
+            self.fail("the binary panicked");
+        }
+        self
+    }
+
+    /// Expects stdout to contain `s`.
+    pub fn stdout_has(&self, s: &str) -> &Run {
+        if !self.stdout.contains(s) {
+            self.fail(&format!("stdout lacks {s:?}"));
+        }
+        self
+    }
+
+    /// Expects stderr to contain `s`.
+    pub fn stderr_has(&self, s: &str) -> &Run {
+        if !self.stderr.contains(s) {
+            self.fail(&format!("stderr lacks {s:?}"));
+        }
+        self
+    }
+
+    /// Expects exactly `s` on stdout.
+    pub fn stdout_is(&self, s: &str) -> &Run {
+        if self.stdout != s {
+            self.fail(&format!("stdout is not {s:?}"));
+        }
+        self
+    }
+
+    /// Fails with the run's output attached.
+    pub fn check(&self, ok: bool, what: &str) -> &Run {
+        if !ok {
+            self.fail(what);
+        }
+        self
+    }
+}
+
+/// A temporary directory for one test.
+pub struct Dir {
+    pub tmp: tempfile::TempDir,
+}
+
+impl Dir {
+    pub fn new() -> Dir {
+        Dir { tmp: tempfile::tempdir().expect("temp dir") }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.tmp.path()
+    }
+
+    /// Writes a file in the directory and returns its path.
+    pub fn write(&self, name: &str, contents: &str) -> PathBuf {
+        let p = self.tmp.path().join(name);
+        std::fs::write(&p, contents).expect("write test file");
+        p
+    }
+
+    /// Runs `cubesat ARGS` with this directory as the working directory.
+    pub fn run(&self, args: &[&str]) -> Run {
+        self.run_env(args, &[])
+    }
+
+    /// Runs with extra environment variables.
+    pub fn run_env(&self, args: &[&str], env: &[(&str, &str)]) -> Run {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_cubesat"));
+        c.args(args).current_dir(self.path()).stdin(Stdio::null()).env_remove("NO_COLOR");
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        let out = c.output().expect("run cubesat");
+        Run {
+            cmd: format!("cubesat {}", args.join(" ")),
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+    }
+}
+
+/// The path of a bundled puzzle file in the source tree.
+pub fn puzzle_file(name: &str) -> String {
+    format!("{}/puzzles/{name}.json", env!("CARGO_MANIFEST_DIR"))
+}
