@@ -1,0 +1,259 @@
+//! The text renderer: a scene's z layers side by side, one letter per cell, optional ANSI colour.
+//!
+//! Layout, per container (several containers come one below the other, separated by a blank
+//! line and headed `box K of N: XxYxZ`):
+//!
+//! ```text
+//! z=0       z=1       z=2
+//! A A b     A C C     D D D
+//! A . b     C C       D . D
+//! ```
+//!
+//! - Layers go left to right by increasing z, labelled with the global z (`z=0  z=1 ...`).
+//! - Rows: the **top row is the highest y**, so a layer reads like a map seen from above with x
+//!   to the right and y up the page. Cells in a row are separated by one space.
+//! - A cell shows its piece's letter, uppercase for a piece placed by the solver and
+//!   **lowercase for a hint** (non-alphabetic letters are shown as they are); `.` is a target
+//!   cell left empty; a blank is a cell of the bounding box outside the target.
+//! - With `color`, each piece's cells get its palette colour (24-bit ANSI background, black or
+//!   white text by luminance), the space between two horizontally adjacent cells of one piece is
+//!   coloured too so pieces read as blocks, and hint cells are additionally bold and underlined.
+//! - A legend follows: `legend: A = name, b = name (hint), . = empty`, wrapped at 78 columns.
+//!
+//! Trailing blanks are trimmed from every line; the output ends with a newline.
+
+use super::{Occupant, Scene, piece_color};
+
+/// Gap between two layers.
+const LAYER_GAP: usize = 3;
+/// Legend wrap width.
+const WRAP: usize = 78;
+
+/// What is drawn at one character position.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Style {
+    Plain,
+    Piece(usize),
+}
+
+/// Render `scene` as text; `color` adds ANSI truecolour escapes (the caller decides, e.g. from
+/// `--color auto|always|never` and whether stdout is a terminal).
+pub fn text(scene: &Scene, color: bool) -> String {
+    let occ = scene.occupancy();
+    let mut out = String::new();
+    if !scene.title.is_empty() {
+        out.push_str(&scene.title);
+        out.push('\n');
+    }
+    let n = scene.containers.len();
+    for (k, cont) in scene.containers.iter().enumerate() {
+        if n > 1 {
+            if k > 0 {
+                out.push('\n');
+            }
+            out.push_str(&format!(
+                "box {} of {}: {}x{}x{}\n",
+                k + 1,
+                n,
+                cont.size[0],
+                cont.size[1],
+                cont.size[2]
+            ));
+        }
+        let [ox, oy, oz] = cont.origin;
+        let [sx, sy, sz] = cont.size;
+        let labels: Vec<String> = (0..sz).map(|z| format!("z={}", oz + z)).collect();
+        let grid_width = (2 * sx.max(1) - 1) as usize;
+        let widths: Vec<usize> = labels.iter().map(|l| l.len().max(grid_width)).collect();
+
+        let mut label_line: Vec<(char, Style)> = Vec::new();
+        for (z, label) in labels.iter().enumerate() {
+            if z > 0 {
+                push_blank(&mut label_line, LAYER_GAP);
+            }
+            label_line.extend(label.chars().map(|c| (c, Style::Plain)));
+            push_blank(&mut label_line, widths[z] - label.len());
+        }
+        emit_line(&mut out, label_line, scene, color);
+
+        for y in (0..sy).rev() {
+            let mut line: Vec<(char, Style)> = Vec::new();
+            for z in 0..sz {
+                if z > 0 {
+                    push_blank(&mut line, LAYER_GAP);
+                }
+                let start = line.len();
+                let mut prev: Option<Occupant> = None;
+                for x in 0..sx {
+                    let here = occ.get(&[ox + x, oy + y, oz + z]).copied();
+                    if x > 0 {
+                        match (prev, here) {
+                            (Some(Occupant::Piece(a)), Some(Occupant::Piece(b))) if a == b => {
+                                line.push((' ', Style::Piece(a)))
+                            }
+                            _ => line.push((' ', Style::Plain)),
+                        }
+                    }
+                    line.push(match here {
+                        Some(Occupant::Piece(i)) => (shown_letter(scene, i), Style::Piece(i)),
+                        Some(Occupant::Empty) => ('.', Style::Plain),
+                        None => (' ', Style::Plain),
+                    });
+                    prev = here;
+                }
+                let used = line.len() - start;
+                push_blank(&mut line, widths[z as usize] - used);
+            }
+            emit_line(&mut out, line, scene, color);
+        }
+    }
+    out.push_str(&legend(scene, color));
+    out
+}
+
+/// The letter shown for piece `i`: uppercase, or lowercase for a hint.
+fn shown_letter(scene: &Scene, i: usize) -> char {
+    let p = &scene.pieces[i];
+    if p.hint {
+        p.letter.to_lowercase().next().unwrap_or(p.letter)
+    } else {
+        p.letter.to_uppercase().next().unwrap_or(p.letter)
+    }
+}
+
+fn push_blank(line: &mut Vec<(char, Style)>, n: usize) {
+    line.extend(std::iter::repeat_n((' ', Style::Plain), n));
+}
+
+/// Trim trailing plain blanks, then write the line with escapes around runs of one style.
+fn emit_line(out: &mut String, mut line: Vec<(char, Style)>, scene: &Scene, color: bool) {
+    while line.last() == Some(&(' ', Style::Plain)) {
+        line.pop();
+    }
+    let mut current = Style::Plain;
+    for (ch, style) in line {
+        if color && style != current {
+            if current != Style::Plain {
+                out.push_str("\x1b[0m");
+            }
+            if let Style::Piece(i) = style {
+                out.push_str(&sgr(scene, i));
+            }
+            current = style;
+        }
+        out.push(ch);
+    }
+    if color && current != Style::Plain {
+        out.push_str("\x1b[0m");
+    }
+    out.push('\n');
+}
+
+/// The SGR escape that starts a run of piece `i`'s cells.
+fn sgr(scene: &Scene, i: usize) -> String {
+    let bg = piece_color(i);
+    let fg = if bg.luminance() > 0.5 {
+        (0, 0, 0)
+    } else {
+        (255, 255, 255)
+    };
+    let hint = if scene.pieces[i].hint { "1;4;" } else { "" };
+    format!(
+        "\x1b[{hint}48;2;{};{};{};38;2;{};{};{}m",
+        bg.r, bg.g, bg.b, fg.0, fg.1, fg.2
+    )
+}
+
+fn legend(scene: &Scene, color: bool) -> String {
+    let mut entries: Vec<(String, usize)> = Vec::new(); // (text, visible width)
+    for (i, p) in scene.pieces.iter().enumerate() {
+        let letter = shown_letter(scene, i);
+        let rest = format!(" = {}{}", p.name, if p.hint { " (hint)" } else { "" });
+        let width = 1 + rest.chars().count();
+        let shown = if color {
+            format!("{}{letter}\x1b[0m{rest}", sgr(scene, i))
+        } else {
+            format!("{letter}{rest}")
+        };
+        entries.push((shown, width));
+    }
+    if !scene.empty.is_empty() {
+        entries.push((". = empty".to_string(), 9));
+    }
+    if entries.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("legend:");
+    let mut col = out.len();
+    let count = entries.len();
+    for (k, (shown, width)) in entries.into_iter().enumerate() {
+        let width = width + usize::from(k + 1 < count); // the comma
+        if col + 1 + width > WRAP && col > "legend:".len() {
+            out.push_str("\n       ");
+            col = 7;
+        }
+        out.push(' ');
+        out.push_str(&shown);
+        if k + 1 < count {
+            out.push(',');
+        }
+        col += 1 + width;
+    }
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Container, ScenePiece};
+    use super::*;
+
+    fn piece(name: &str, letter: char, hint: bool, cells: &[[i32; 3]]) -> ScenePiece {
+        ScenePiece {
+            name: name.into(),
+            letter,
+            hint,
+            cells: cells.to_vec(),
+        }
+    }
+
+    fn small() -> Scene {
+        Scene {
+            title: "small".into(),
+            containers: vec![Container {
+                origin: [0, 0, 0],
+                size: [3, 2, 2],
+            }],
+            pieces: vec![
+                piece("bar", 'A', false, &[[0, 0, 0], [1, 0, 0], [2, 0, 0]]),
+                piece("ell", 'b', true, &[[0, 1, 0], [0, 1, 1], [1, 1, 1]]),
+            ],
+            empty: vec![[1, 1, 0], [0, 0, 1]],
+        }
+    }
+
+    #[test]
+    fn plain_golden() {
+        let want = "\
+small
+z=0     z=1
+b .     b b
+A A A   .
+legend: A = bar, b = ell (hint), . = empty
+";
+        assert_eq!(text(&small(), false), want);
+    }
+
+    #[test]
+    fn colour_marks_runs_and_hints() {
+        let t = text(&small(), true);
+        assert!(
+            t.contains("\x1b[48;2;230;25;75;38;2;255;255;255mA A A\x1b[0m"),
+            "{t:?}"
+        );
+        assert!(
+            t.contains("\x1b[1;4;48;2;60;180;75;"),
+            "hint is bold+underlined: {t:?}"
+        );
+    }
+}

@@ -1,0 +1,180 @@
+//! SVG output checks: well-formed XML (a small hand-written checker), one `<g id="piece-N">`
+//! per piece, no external references, deterministic bytes, exploded views.
+
+use cubesat::render::{Scene, samples, svg};
+
+/// A minimal XML well-formedness check: one root element, balanced and properly nested tags,
+/// quoted attributes without duplicates, known entities only, and nothing outside the root but
+/// the declaration, comments and whitespace. Returns the element names in document order.
+fn check_xml(doc: &str) -> Vec<String> {
+    let mut stack: Vec<String> = Vec::new();
+    let mut elements = Vec::new();
+    let mut rest = doc;
+    let mut roots = 0;
+    if let Some(r) = rest.strip_prefix("<?xml") {
+        rest = &r[r.find("?>").expect("unterminated declaration") + 2..];
+    }
+    while !rest.is_empty() {
+        match rest.find('<') {
+            None => {
+                check_text(rest);
+                assert!(
+                    rest.trim().is_empty() || !stack.is_empty(),
+                    "text outside root"
+                );
+                break;
+            }
+            Some(i) => {
+                let text = &rest[..i];
+                check_text(text);
+                assert!(
+                    text.trim().is_empty() || !stack.is_empty(),
+                    "text outside root: {text:?}"
+                );
+                rest = &rest[i..];
+            }
+        }
+        if let Some(r) = rest.strip_prefix("<!--") {
+            let end = r.find("-->").expect("unterminated comment");
+            assert!(!r[..end].contains("--"), "'--' inside a comment");
+            rest = &r[end + 3..];
+            continue;
+        }
+        let end = rest.find('>').expect("unterminated tag");
+        let tag = &rest[1..end];
+        rest = &rest[end + 1..];
+        if let Some(name) = tag.strip_prefix('/') {
+            let open = stack.pop().unwrap_or_else(|| panic!("stray </{name}>"));
+            assert_eq!(open, name.trim(), "mismatched close tag");
+            continue;
+        }
+        let self_closing = tag.ends_with('/');
+        let body = tag.trim_end_matches('/');
+        let name_end = body.find(char::is_whitespace).unwrap_or(body.len());
+        let name = &body[..name_end];
+        assert!(
+            !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || ":-_.".contains(c)),
+            "bad element name {name:?}"
+        );
+        check_attributes(&body[name_end..]);
+        if stack.is_empty() {
+            roots += 1;
+        }
+        elements.push(name.to_string());
+        if !self_closing {
+            stack.push(name.to_string());
+        }
+    }
+    assert!(stack.is_empty(), "unclosed elements: {stack:?}");
+    assert_eq!(roots, 1, "exactly one root element");
+    elements
+}
+
+fn check_attributes(mut s: &str) {
+    let mut names = Vec::new();
+    loop {
+        s = s.trim_start();
+        if s.is_empty() {
+            break;
+        }
+        let eq = s
+            .find('=')
+            .unwrap_or_else(|| panic!("attribute without value: {s:?}"));
+        let name = s[..eq].trim();
+        assert!(
+            !names.contains(&name.to_string()),
+            "duplicate attribute {name}"
+        );
+        names.push(name.to_string());
+        let after = &s[eq + 1..];
+        let quote = after.chars().next().expect("missing value");
+        assert!(quote == '"' || quote == '\'', "unquoted attribute {name}");
+        let close = after[1..]
+            .find(quote)
+            .expect("unterminated attribute value");
+        let value = &after[1..1 + close];
+        assert!(!value.contains('<'), "'<' in attribute {name}");
+        check_text(value);
+        s = &after[close + 2..];
+    }
+}
+
+fn check_text(s: &str) {
+    let mut rest = s;
+    while let Some(i) = rest.find('&') {
+        let r = &rest[i + 1..];
+        let end = r.find(';').expect("unterminated entity");
+        let ent = &r[..end];
+        assert!(
+            ["amp", "lt", "gt", "quot", "apos"].contains(&ent) || ent.starts_with('#'),
+            "unknown entity &{ent};"
+        );
+        rest = &r[end + 1..];
+    }
+}
+
+fn check_scene(scene: &Scene, explode: bool) -> String {
+    let doc = svg(scene, explode);
+    let elements = check_xml(&doc);
+    assert_eq!(elements[0], "svg");
+    for (i, _) in scene.pieces.iter().enumerate() {
+        let id = format!(r#"<g id="piece-{i}""#);
+        assert_eq!(doc.matches(&id).count(), 1, "one group for piece {i}");
+    }
+    assert_eq!(doc.matches(r#"<g id="piece-"#).count(), scene.pieces.len());
+    // The only URL is the SVG namespace name, which is an identifier, not a reference.
+    assert_eq!(doc.matches("http").count(), 1);
+    assert!(doc.contains(r#"xmlns="http://www.w3.org/2000/svg""#));
+    assert!(!doc.contains("href"), "no references at all");
+    assert!(!doc.contains("url("));
+    assert!(!doc.contains("@import"));
+    assert!(doc.contains("<!-- Generated by cubesat"));
+    assert_eq!(doc, svg(scene, explode), "deterministic");
+    doc
+}
+
+#[test]
+fn samples_are_well_formed() {
+    for scene in [
+        samples::tetris_cube(),
+        samples::pentominoes_10x6(),
+        samples::two_boxes(),
+        samples::hints_only(),
+    ] {
+        for explode in [false, true] {
+            check_scene(&scene, explode);
+        }
+    }
+}
+
+#[test]
+fn every_visible_piece_has_faces() {
+    // In the solid 4x4x4 cube some pieces may be entirely inside; exploded, all show.
+    let doc = check_scene(&samples::tetris_cube(), true);
+    for i in 0..12 {
+        let start = doc.find(&format!(r#"<g id="piece-{i}""#)).unwrap();
+        let group = &doc[start..start + doc[start..].find("</g>").unwrap()];
+        assert!(group.contains("<path"), "piece {i} has faces when exploded");
+    }
+}
+
+#[test]
+fn exploding_reveals_faces_between_pieces() {
+    let scene = samples::tetris_cube();
+    let solid = svg(&scene, false);
+    let exploded = svg(&scene, true);
+    let faces = |d: &str| d.matches(" Z").count();
+    assert!(faces(&exploded) > faces(&solid));
+}
+
+#[test]
+fn names_are_escaped() {
+    let mut scene = samples::two_boxes();
+    scene.title = "a <b> & \"c\"".into();
+    scene.pieces[0].name = "x</g><g id=\"piece-99\">".into();
+    let doc = check_scene(&scene, false);
+    assert!(doc.contains("a &lt;b&gt; &amp; &quot;c&quot;"));
+}
