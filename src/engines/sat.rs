@@ -1,1 +1,294 @@
-//! The varisat SAT engine (in progress).
+//! The varisat SAT engine over an [`ExactCover`]: first solution, streaming enumeration with
+//! blocking clauses, the guarded uniqueness check for the generator, and incremental solving
+//! of a list of cubes (subproblems) produced by the exact-cover engine.
+//!
+//! One solver is built per engine, option variables first (option `o` = variable `o`, see
+//! [`crate::encoding::cnf`]). The model's forced options and every query's extra forced and
+//! excluded options are assumptions, so the same solver serves any number of queries.
+//! Blocking clauses hold the negated chosen option variables only (never auxiliaries) and are
+//! guarded by an activation literal per enumeration, which is retired by a unit clause at the
+//! end, so one query's blocking clauses never constrain the next. Every model is decoded to a
+//! solution and checked with [`ExactCover::check_solution`] before it is reported.
+
+use crate::encoding::{AtMostOne, CnfConfig, CnfEncoder, ForcedMode};
+use crate::model::ExactCover;
+use anyhow::{Context, Result, anyhow, ensure};
+use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
+use varisat::{ExtendFormula, Lit, Solver};
+
+/// Choices for the SAT engine.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SatConfig {
+    /// The at-most-one encoding.
+    pub amo: AtMostOne,
+    /// Leave out implied piece at-most-one constraints (see
+    /// [`crate::encoding::cnf::implied_piece_items`]).
+    pub drop_implied_piece_amo: bool,
+}
+
+/// Counters of one engine, cumulative over its queries.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SatStats {
+    /// Option variables.
+    pub option_vars: usize,
+    /// Variables of the encoding (activation literals not included).
+    pub variables: usize,
+    /// Clauses of the encoding (blocking and retiring clauses not included).
+    pub clauses: usize,
+    /// Whether the piece at-most-one constraints were dropped as implied.
+    pub piece_amo_dropped: bool,
+    /// Blocking clauses added.
+    pub blocking_clauses: u64,
+    /// Calls to `solve`.
+    pub solve_calls: u64,
+    /// Solutions reported.
+    pub solutions: u64,
+    /// Time spent building the solver.
+    pub build_time: Duration,
+    /// Time spent in `solve`.
+    pub solve_time: Duration,
+}
+
+/// A subproblem: options that must be chosen and options that must not be.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Cube {
+    /// Options forced in (besides the model's forced options).
+    pub chosen: Vec<u32>,
+    /// Options forced out.
+    pub excluded: Vec<u32>,
+}
+
+/// How an enumeration ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every solution was reported.
+    Exhausted,
+    /// The limit was reached (more solutions may exist).
+    Limit,
+    /// The callback asked to stop.
+    Stopped,
+}
+
+/// The SAT engine for one model.
+pub struct SatEngine<'m> {
+    model: &'m ExactCover,
+    solver: Solver<'static>,
+    stats: SatStats,
+}
+
+impl<'m> SatEngine<'m> {
+    /// Encodes `model` into a fresh solver.
+    pub fn new(model: &'m ExactCover, config: SatConfig) -> Result<Self> {
+        let start = Instant::now();
+        let mut solver = Solver::new();
+        let cnf = CnfEncoder::new(CnfConfig {
+            amo: config.amo,
+            forced: ForcedMode::Assumptions,
+            drop_implied_piece_amo: config.drop_implied_piece_amo,
+        })
+        .encode(model, &mut solver)?;
+        let stats = SatStats {
+            option_vars: cnf.option_vars,
+            variables: cnf.variables,
+            clauses: cnf.clauses,
+            piece_amo_dropped: cnf.piece_amo_dropped,
+            build_time: start.elapsed(),
+            ..SatStats::default()
+        };
+        Ok(SatEngine {
+            model,
+            solver,
+            stats,
+        })
+    }
+
+    /// The counters so far.
+    pub fn stats(&self) -> &SatStats {
+        &self.stats
+    }
+
+    /// The model this engine solves.
+    pub fn model(&self) -> &'m ExactCover {
+        self.model
+    }
+
+    fn option_lit(&self, o: u32) -> Result<Lit> {
+        ensure!(
+            (o as usize) < self.model.option_count(),
+            "option {o} is out of range ({} options)",
+            self.model.option_count()
+        );
+        Ok(Lit::from_index(o as usize, true))
+    }
+
+    /// The assumptions of a cube: the model's forced options, the cube's chosen options, the
+    /// negations of its excluded options.
+    fn cube_assumptions(&self, cube: &Cube) -> Result<Vec<Lit>> {
+        let mut a = Vec::new();
+        for &o in self.model.forced.iter().chain(&cube.chosen) {
+            a.push(self.option_lit(o)?);
+        }
+        for &o in &cube.excluded {
+            a.push(!self.option_lit(o)?);
+        }
+        Ok(a)
+    }
+
+    fn solve_under(&mut self, assumptions: &[Lit]) -> Result<bool> {
+        let start = Instant::now();
+        self.solver.assume(assumptions);
+        // The assumptions stay set until the next query replaces them; clearing them here
+        // would discard the model.
+        let r = self
+            .solver
+            .solve()
+            .map_err(|e| anyhow!("varisat failed: {e}"));
+        self.stats.solve_calls += 1;
+        self.stats.solve_time += start.elapsed();
+        r
+    }
+
+    /// Reads the solver's model as a checked solution. Must follow a satisfiable solve with
+    /// no clause added since.
+    fn decode(&self) -> Result<Vec<u32>> {
+        let lits = self
+            .solver
+            .model()
+            .context("varisat reported SAT without a model")?;
+        let n = self.model.option_count();
+        let mut chosen: Vec<u32> = lits
+            .iter()
+            .filter(|l| l.is_positive() && l.index() < n)
+            .map(|l| l.index() as u32)
+            .collect();
+        chosen.sort_unstable();
+        self.model
+            .check_solution(&chosen)
+            .context("internal error: the SAT model is not an exact cover")?;
+        Ok(chosen)
+    }
+
+    /// A first solution under `cube` (use `Cube::default()` for the whole model), or `None`.
+    pub fn solve_first(&mut self, cube: &Cube) -> Result<Option<Vec<u32>>> {
+        let a = self.cube_assumptions(cube)?;
+        if !self.solve_under(&a)? {
+            return Ok(None);
+        }
+        let s = self.decode()?;
+        self.stats.solutions += 1;
+        Ok(Some(s))
+    }
+
+    /// Enumerates the solutions within `cube`, at most `limit` of them, passing each to
+    /// `on_solution`, which may stop the enumeration. The blocking clauses are retired at the
+    /// end, so the engine can be queried again.
+    pub fn enumerate(
+        &mut self,
+        cube: &Cube,
+        limit: Option<u64>,
+        mut on_solution: impl FnMut(&[u32]) -> ControlFlow<()>,
+    ) -> Result<Outcome> {
+        let base = self.cube_assumptions(cube)?;
+        let mut act: Option<Lit> = None;
+        let mut found = 0u64;
+        let outcome = loop {
+            if limit.is_some_and(|l| found >= l) {
+                break Outcome::Limit;
+            }
+            let mut a = base.clone();
+            a.extend(act.map(|x| !x));
+            if !self.solve_under(&a)? {
+                break Outcome::Exhausted;
+            }
+            let s = self.decode()?;
+            found += 1;
+            self.stats.solutions += 1;
+            // Block it before handing it out (the model is read already).
+            let guard = match act {
+                Some(x) => x,
+                None => {
+                    // Created together with its first clause (see the varisat notes, §3.6).
+                    let x = self.solver.new_lit();
+                    act = Some(x);
+                    x
+                }
+            };
+            self.block(&s, guard);
+            if on_solution(&s).is_break() {
+                break Outcome::Stopped;
+            }
+        };
+        if let Some(x) = act {
+            self.solver.add_clause(&[x]);
+        }
+        Ok(outcome)
+    }
+
+    fn block(&mut self, solution: &[u32], guard: Lit) {
+        let mut clause: Vec<Lit> = solution
+            .iter()
+            .map(|&o| Lit::from_index(o as usize, false))
+            .collect();
+        clause.push(guard);
+        self.solver.add_clause(&clause);
+        self.stats.blocking_clauses += 1;
+    }
+
+    /// All solutions within `cube`, up to `limit`.
+    pub fn solutions(&mut self, cube: &Cube, limit: Option<u64>) -> Result<Vec<Vec<u32>>> {
+        let mut out = Vec::new();
+        self.enumerate(cube, limit, |s| {
+            out.push(s.to_vec());
+            ControlFlow::Continue(())
+        })?;
+        Ok(out)
+    }
+
+    /// The generator's uniqueness check: is there a solution other than `known` that contains
+    /// all of `forced` (and the model's forced options)? Returns one if so. The guarded
+    /// blocking clause is retired afterwards, so the engine stays reusable.
+    pub fn other_solution(&mut self, known: &[u32], forced: &[u32]) -> Result<Option<Vec<u32>>> {
+        let mut a = self.cube_assumptions(&Cube {
+            chosen: forced.to_vec(),
+            excluded: vec![],
+        })?;
+        for &o in known {
+            self.option_lit(o)?;
+        }
+        let act = self.solver.new_lit();
+        self.block(known, act);
+        a.push(!act);
+        let r = if self.solve_under(&a)? {
+            let s = self.decode()?;
+            self.stats.solutions += 1;
+            Some(s)
+        } else {
+            None
+        };
+        self.solver.add_clause(&[act]);
+        Ok(r)
+    }
+
+    /// Solves every cube in turn with this one solver, enumerating all solutions within each
+    /// (blocking clauses retired per cube). The result holds one list per cube, in cube order;
+    /// when the cubes partition the search space, their union is every solution exactly once.
+    pub fn solve_cubes(&mut self, cubes: &[Cube]) -> Result<Vec<Vec<Vec<u32>>>> {
+        cubes.iter().map(|c| self.solutions(c, None)).collect()
+    }
+
+    /// Like [`Self::solve_cubes`] but streaming: `on_solution(cube_index, solution)` may stop
+    /// the whole run. Returns `Outcome::Stopped` if it did.
+    pub fn solve_cubes_with(
+        &mut self,
+        cubes: &[Cube],
+        mut on_solution: impl FnMut(usize, &[u32]) -> ControlFlow<()>,
+    ) -> Result<Outcome> {
+        for (i, c) in cubes.iter().enumerate() {
+            if self.enumerate(c, None, |s| on_solution(i, s))? == Outcome::Stopped {
+                return Ok(Outcome::Stopped);
+            }
+        }
+        Ok(Outcome::Exhausted)
+    }
+}

@@ -1,1 +1,3 @@
-//! Exporting instances (in progress).
+//! Exporting instances: DIMACS CNF for external SAT solvers and model counters.
+
+pub mod dimacs;
