@@ -5,6 +5,7 @@
 //! aborts the run with an error.
 
 use std::fmt;
+use std::ops::ControlFlow;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -15,6 +16,7 @@ use anyhow::{Result, bail};
 use crate::counting::{Reducer, UpTo};
 use crate::encoding::AtMostOne;
 use crate::engines::dlx::Dlx;
+use crate::engines::sat::{Cube, SatConfig, SatEngine};
 use crate::model::ExactCover;
 use crate::placements::PlacementTable;
 use crate::puzzle::Puzzle;
@@ -178,9 +180,23 @@ fn search(
     let engine = opts.engine.resolve();
     report.engine = engine.to_string();
     match engine {
-        EngineChoice::Dlx | EngineChoice::Exact | EngineChoice::Sat | EngineChoice::Auto => {
+        EngineChoice::Dlx | EngineChoice::Exact | EngineChoice::Auto => {
             let stats = Dlx::new(&inst.model)?.exclude(excluded)?.enumerate(|s| visit(s))?;
             report.nodes = Some(stats.nodes);
+        }
+        EngineChoice::Sat => {
+            let config = SatConfig { amo: opts.amo, ..SatConfig::default() };
+            let mut sat = SatEngine::new(&inst.model, config)?;
+            let cube = Cube { chosen: Vec::new(), excluded: excluded.to_vec() };
+            sat.enumerate(&cube, None, |s| if visit(s) { ControlFlow::Continue(()) } else { ControlFlow::Break(()) })?;
+            let st = sat.stats();
+            report.engine = format!(
+                "sat ({} at-most-one, {} variables, {} clauses, {} solve calls)",
+                opts.amo.name(),
+                st.variables,
+                st.clauses,
+                st.solve_calls
+            );
         }
     }
     Ok(())
@@ -283,5 +299,11 @@ mod tests {
         assert_eq!(counts("soma", EngineChoice::Dlx), [11520, 480, 240]);
         assert_eq!(counts("tetracubes-two-2x2x4", EngineChoice::Dlx), [1280, 10, 5]);
         assert_eq!(counts("pentominoes-3x20", EngineChoice::Dlx), [8, 2, 2]);
+    }
+
+    #[test]
+    fn small_known_counts_with_the_sat_engine() {
+        assert_eq!(counts("tetracubes-two-2x2x4", EngineChoice::Sat), [1280, 10, 5]);
+        assert_eq!(counts("pentominoes-3x20", EngineChoice::Sat), [8, 2, 2]);
     }
 }
