@@ -7,6 +7,7 @@
 //! browser run is killed after [`BROWSER_LIMIT`].
 
 use cubesat::render::{Container, Scene, ScenePiece, html};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -58,7 +59,9 @@ fn run_browser(chromium: &Path, work: &Path, tag: &str, extra: &[String]) -> (St
     let profile = work.join(format!("profile-{tag}"));
     let out_path = work.join(format!("{tag}.stdout"));
     let err_path = work.join(format!("{tag}.stderr"));
+    // Its own process group, so a run that hangs can be ended with all its helper processes.
     let mut child = Command::new(chromium)
+        .process_group(0)
         .args(FLAGS)
         .arg(format!("--user-data-dir={}", profile.display()))
         .args(extra)
@@ -73,6 +76,8 @@ fn run_browser(chromium: &Path, work: &Path, tag: &str, extra: &[String]) -> (St
             break;
         }
         if start.elapsed() > BROWSER_LIMIT {
+            let group = format!("-{}", child.id());
+            let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
             let _ = child.kill();
             let _ = child.wait();
             panic!("chromium ({tag}) did not finish within {BROWSER_LIMIT:?}");

@@ -101,3 +101,31 @@ fn many_solutions_stay_small() {
     assert!(per_scene < 250, "{per_scene} bytes per extra solution");
     assert!(one < 40_000, "single-solution page is {one} bytes");
 }
+
+#[test]
+fn degenerate_scenes_do_not_panic() {
+    use cubesat::render::{Scene, svg, text};
+    let empty = Scene::default();
+    let page = html(std::slice::from_ref(&empty));
+    assert_offline(&page);
+    assert!(html(&[]).contains("<canvas id=\"view\""));
+    assert_eq!(text(&empty, false), "");
+    assert!(svg(&empty, true).ends_with("</svg>\n"));
+    let mut no_containers = samples::two_boxes();
+    no_containers.containers.clear();
+    let data = data_json(&html(&[no_containers.clone()]));
+    assert_eq!(
+        data["scenes"][0]["x"].as_array().unwrap().len(),
+        4 * 32,
+        "stray cells kept"
+    );
+    svg(&no_containers, false);
+}
+
+#[test]
+fn thousands_of_solutions() {
+    // The Tetris Cube sample has no full slide-in order: the slow path for every scene.
+    let scenes = vec![samples::tetris_cube(); 2000];
+    let page = html(&scenes);
+    assert!(page.len() < 2000 * 250 + 40_000);
+}
