@@ -29,3 +29,17 @@ fn write_docs() {
         .unwrap();
     }
 }
+
+/// Writes the single-scene Tetris Cube page that `docs/tetris-cube.png` is a screenshot of
+/// (chromium --headless --screenshot=docs/tetris-cube.png --window-size=800,600 <page>).
+#[test]
+#[ignore = "writes files; run explicitly to refresh docs/"]
+fn write_screenshot_page() {
+    let dir = std::env::var_os("RENDER_OUT")
+        .map(PathBuf::from)
+        .unwrap_or_else(std::env::temp_dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("tetris-cube-single.html");
+    std::fs::write(&path, html(&[samples::tetris_cube()])).unwrap();
+    eprintln!("wrote {}", path.display());
+}

@@ -26,9 +26,22 @@ pub struct AssemblyOrder {
 pub const EXACT_LIMIT: usize = 16;
 
 /// The slide-in order for the pieces of `scene`; see [`assembly_order_cells`].
+///
+/// With several containers, ties between pieces that may go next are broken by container
+/// first (the container of the piece's first cell), so one box is filled before the next.
 pub fn assembly_order(scene: &Scene) -> AssemblyOrder {
     let cells: Vec<&[[i32; 3]]> = scene.pieces.iter().map(|p| p.cells.as_slice()).collect();
-    assembly_order_cells(&cells)
+    let groups: Vec<usize> = scene
+        .pieces
+        .iter()
+        .map(|p| {
+            p.cells
+                .first()
+                .and_then(|&c| scene.container_of(c))
+                .unwrap_or(usize::MAX)
+        })
+        .collect();
+    order_grouped(&cells, &groups)
 }
 
 /// The slide-in order for pieces given by their cells (global coordinates).
@@ -37,16 +50,21 @@ pub fn assembly_order(scene: &Scene) -> AssemblyOrder {
 /// smallest sum of z, then smallest index), so the order builds the box up from the bottom.
 /// Deterministic.
 pub fn assembly_order_cells<C: AsRef<[[i32; 3]]>>(pieces: &[C]) -> AssemblyOrder {
+    order_grouped(pieces, &vec![0; pieces.len()])
+}
+
+/// The order, with ties broken by `group[piece]` before height.
+fn order_grouped<C: AsRef<[[i32; 3]]>>(pieces: &[C], group: &[usize]) -> AssemblyOrder {
     let n = pieces.len();
     let before = before(pieces);
-    let key: Vec<(i32, i64, usize)> = pieces
+    let key: Vec<Key> = pieces
         .iter()
         .enumerate()
         .map(|(i, p)| {
             let p = p.as_ref();
             let min_z = p.iter().map(|c| c[2]).min().unwrap_or(0);
             let sum_z = p.iter().map(|c| c[2] as i64).sum();
-            (min_z, sum_z, i)
+            (group[i], min_z, sum_z, i)
         })
         .collect();
     let all: Vec<usize> = (0..n).collect();
@@ -69,6 +87,9 @@ pub fn assembly_order_cells<C: AsRef<[[i32; 3]]>>(pieces: &[C]) -> AssemblyOrder
         complete: false,
     }
 }
+
+/// Preference among pieces that may go next, smallest first: (group, lowest z, sum of z, index).
+type Key = (usize, i32, i64, usize);
 
 /// A piece's cells in one column: (piece, lowest z, highest z).
 type ColumnSpan = (usize, i32, i32);
@@ -113,7 +134,7 @@ fn before<C: AsRef<[[i32; 3]]>>(pieces: &[C]) -> Vec<Vec<usize>> {
 /// repeatedly take, among the pieces whose predecessors in the subset are all placed, the one
 /// with the smallest key. Returns as many pieces as can be ordered (all of them iff the subset
 /// has no cycle).
-fn topological(subset: &[usize], before: &[Vec<usize>], key: &[(i32, i64, usize)]) -> Vec<usize> {
+fn topological(subset: &[usize], before: &[Vec<usize>], key: &[Key]) -> Vec<usize> {
     let n = before.len();
     let mut in_subset = vec![false; n];
     for &p in subset {
@@ -133,18 +154,14 @@ fn topological(subset: &[usize], before: &[Vec<usize>], key: &[(i32, i64, usize)
     order
 }
 
-fn is_acyclic(subset: &[usize], before: &[Vec<usize>], key: &[(i32, i64, usize)]) -> bool {
+fn is_acyclic(subset: &[usize], before: &[Vec<usize>], key: &[Key]) -> bool {
     topological(subset, before, key).len() == subset.len()
 }
 
 /// Exact: a largest set of pieces with a valid insertion order (no cycle among them). Tries
 /// leaving out 1, 2, ... pieces; among equally small sets of left-out pieces, prefers leaving
 /// out higher indices.
-fn largest_insertable_subset(
-    n: usize,
-    before: &[Vec<usize>],
-    key: &[(i32, i64, usize)],
-) -> Vec<usize> {
+fn largest_insertable_subset(n: usize, before: &[Vec<usize>], key: &[Key]) -> Vec<usize> {
     let full: u32 = (1u32 << n) - 1;
     for dropped in 1..=n as u32 {
         for mask in (0..=full).rev() {
@@ -162,11 +179,7 @@ fn largest_insertable_subset(
 
 /// Greedy for many pieces: order what can be ordered; when stuck, leave out the stuck piece
 /// with the most unplaced predecessors (ties: the highest index) and go on.
-fn greedy_insertable_subset(
-    n: usize,
-    before: &[Vec<usize>],
-    key: &[(i32, i64, usize)],
-) -> Vec<usize> {
+fn greedy_insertable_subset(n: usize, before: &[Vec<usize>], key: &[Key]) -> Vec<usize> {
     let mut subset: Vec<usize> = (0..n).collect();
     loop {
         let order = topological(&subset, before, key);
@@ -256,7 +269,7 @@ mod tests {
             vec![[0, 0, 1]],
         ];
         let before = before(&pieces);
-        let key = vec![(0, 0, 0), (1, 1, 1)];
+        let key = vec![(0, 0, 0, 0), (0, 1, 1, 1)];
         assert_eq!(
             largest_insertable_subset(2, &before, &key).len(),
             greedy_insertable_subset(2, &before, &key).len()

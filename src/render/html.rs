@@ -1,9 +1,228 @@
-//! The HTML renderer: one self-contained offline file with an inline WebGL viewer.
+//! The HTML renderer: one self-contained page (works offline, no external references) with the
+//! scenes embedded as compact JSON and an inline WebGL viewer written for it
+//! ([`VIEWER_JS`], `viewer.js` beside this file).
+//!
+//! The viewer draws each piece's cubes in its palette colour with directional shading and dark
+//! edges (light edges for hints); mouse or touch drag rotates, the wheel zooms; a layer slider
+//! shows only z ≤ k, an explode slider pulls pieces apart from their container's centre, and
+//! prev / play / next step through the slide-in assembly order computed here by
+//! [`assembly_order`] (with a message when no full order exists). Several scenes (e.g. every
+//! solution) are paged with the solution prev / next buttons. The first frame is drawn
+//! synchronously while the page loads.
+//!
+//! Page contract, relied on by the browser test: the canvas is `<canvas id="view">`; after every
+//! frame `<div id="status">` carries `data-frames` (frames drawn), `data-webgl` (`1` when WebGL
+//! works), `data-errors` (script errors and `console.error` messages, `|`-separated, absent when
+//! none) and, for the first frame, `data-nonblank` (pixels differing from the background) and
+//! `data-piece-pixels` (comma-separated, per piece of the shown scene: pixels whose colour is a
+//! shade of that piece's colour).
+//!
+//! Data format (`<script id="data" type="application/json">`), kept small for thousands of
+//! solutions: `{"legend": [[name, letter, hint, "#rrggbb"], ...], "scenes": [{"t": title,
+//! "c": [[ox, oy, oz, sx, sy, sz], ...], "g": [grid per container], "k": [legend index per
+//! piece], "o": [insertion order], "f": complete, "x": [piece, x, y, z, ...]}]}`. A grid is a
+//! string with one character per cell of its container, index `x + sx·(y + sy·z)`: `' '`
+//! outside the target, `'.'` empty, otherwise the character with code 48 + piece index. Cells
+//! outside every container (which a well-formed scene does not have) go to `"x"`.
 
-use super::Scene;
+use super::{Occupant, Scene, assembly_order, piece_color};
+use serde_json::{Value, json};
+use std::collections::HashMap;
 
-/// Render `scenes` as one HTML page.
+/// The inline viewer script.
+pub const VIEWER_JS: &str = include_str!("viewer.js");
+
+/// Render `scenes` (at least one; an empty slice gives a page saying there is nothing to show)
+/// as one self-contained HTML page.
 pub fn html(scenes: &[Scene]) -> String {
-    let _ = scenes;
-    String::new()
+    let mut legend: Vec<Value> = Vec::new();
+    let mut legend_index: HashMap<(String, char, bool, String), usize> = HashMap::new();
+    let mut out_scenes = Vec::with_capacity(scenes.len());
+    for scene in scenes {
+        let keys: Vec<usize> = scene
+            .pieces
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let colour = piece_color(i).hex();
+                let key = (p.name.clone(), p.letter, p.hint, colour.clone());
+                *legend_index.entry(key).or_insert_with(|| {
+                    legend.push(json!([p.name, p.letter.to_string(), p.hint, colour]));
+                    legend.len() - 1
+                })
+            })
+            .collect();
+        let occupancy = scene.occupancy();
+        let mut stray: Vec<i64> = Vec::new();
+        let mut cells: Vec<(&[i32; 3], &Occupant)> = occupancy.iter().collect();
+        cells.sort();
+        for (c, o) in &cells {
+            if scene.container_of(**c).is_none() {
+                let tag = match o {
+                    Occupant::Piece(i) => *i as i64,
+                    Occupant::Empty => -1,
+                };
+                stray.extend([tag, c[0] as i64, c[1] as i64, c[2] as i64]);
+            }
+        }
+        let grids: Vec<String> = scene
+            .containers
+            .iter()
+            .enumerate()
+            .map(|(k, cont)| {
+                let [ox, oy, oz] = cont.origin;
+                let [sx, sy, sz] = cont.size;
+                let mut g = String::new();
+                for z in 0..sz {
+                    for y in 0..sy {
+                        for x in 0..sx {
+                            let c = [ox + x, oy + y, oz + z];
+                            // A cell inside two overlapping containers belongs to the first.
+                            let mine = scene.container_of(c) == Some(k);
+                            g.push(match occupancy.get(&c) {
+                                Some(_) if !mine => ' ',
+                                Some(Occupant::Piece(i)) => piece_char(*i),
+                                Some(Occupant::Empty) => '.',
+                                None => ' ',
+                            });
+                        }
+                    }
+                }
+                g
+            })
+            .collect();
+        let assembly = assembly_order(scene);
+        let mut s = json!({
+            "t": scene.title,
+            "c": scene.containers.iter().map(|c| {
+                [c.origin[0], c.origin[1], c.origin[2], c.size[0], c.size[1], c.size[2]]
+            }).collect::<Vec<_>>(),
+            "g": grids,
+            "k": keys,
+            "o": assembly.order,
+            "f": assembly.complete,
+        });
+        if !stray.is_empty() {
+            s["x"] = json!(stray);
+        }
+        out_scenes.push(s);
+    }
+    let data = json!({ "legend": legend, "scenes": out_scenes });
+    // Inside <script>, "</script>" or "<!--" in a string would end or confuse the element.
+    let data = data.to_string().replace('<', "\\u003c");
+    let title = scenes
+        .first()
+        .map(|s| s.title.as_str())
+        .filter(|t| !t.is_empty())
+        .unwrap_or("cubesat");
+    let mut page = String::with_capacity(TEMPLATE_HEAD.len() + data.len() + VIEWER_JS.len() + 512);
+    page.push_str(
+        &TEMPLATE_HEAD
+            .replace("{VERSION}", env!("CARGO_PKG_VERSION"))
+            .replace("{COUNT}", &scenes.len().to_string())
+            .replace("{TITLE}", &super::xml_escape(title)),
+    );
+    page.push_str("<script id=\"data\" type=\"application/json\">");
+    page.push_str(&data);
+    page.push_str("</script>\n<script>\n");
+    page.push_str(VIEWER_JS);
+    page.push_str("</script>\n</body>\n</html>\n");
+    page
+}
+
+/// The grid character of piece `i`: code point 48 + i, skipping the surrogate range.
+fn piece_char(i: usize) -> char {
+    let code = 48 + i as u32;
+    let code = if code >= 0xd800 { code + 0x800 } else { code };
+    char::from_u32(code).unwrap_or('\u{fffd}')
+}
+
+const TEMPLATE_HEAD: &str = r#"<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<!-- Generated by cubesat {VERSION} (render::html): {COUNT} scene(s) and an inline WebGL viewer.
+     Self-contained: no network, no external scripts, styles or fonts. Drag to rotate, wheel to zoom. -->
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{TITLE}</title>
+<style>
+html, body { margin: 0; height: 100%; font: 13px/1.4 sans-serif; color: #222; background: #f5f5f7; }
+body { display: flex; flex-direction: column; }
+#bar { display: flex; flex-wrap: wrap; gap: 6px 16px; align-items: center; padding: 6px 10px; background: #fff; border-bottom: 1px solid #ddd; }
+#bar h1 { font-size: 15px; margin: 0; }
+#bar button { font: inherit; padding: 1px 8px; }
+#bar input[type=range] { vertical-align: middle; width: 110px; }
+#msg { color: #a33; }
+#msg:empty { display: none; }
+#wrap { position: relative; flex: 1; min-height: 200px; }
+#view { position: absolute; left: 0; top: 0; width: 100%; height: 100%; touch-action: none; cursor: grab; display: block; }
+#legend { position: absolute; right: 8px; top: 8px; background: rgba(255,255,255,0.85); padding: 4px 8px; border-radius: 4px; max-height: 90%; overflow: auto; }
+#legend div { white-space: nowrap; }
+#legend .off { opacity: 0.35; }
+#legend i { display: inline-block; width: 11px; height: 11px; margin-right: 6px; border: 1px solid #333; vertical-align: -1px; }
+#nogl { position: absolute; left: 20px; top: 20px; color: #a33; }
+</style>
+<script>
+// Record script errors and console.error calls where a test (or a curious user) can read them.
+window.cubesatErrors = [];
+window.cubesatNote = function (m) {
+  window.cubesatErrors.push(String(m));
+  var s = document.getElementById('status');
+  if (s) s.setAttribute('data-errors', window.cubesatErrors.join(' | '));
+};
+window.addEventListener('error', function (e) { window.cubesatNote(e.message || 'error'); });
+(function () {
+  var ce = console.error;
+  console.error = function () { window.cubesatNote(Array.prototype.join.call(arguments, ' ')); return ce.apply(console, arguments); };
+})();
+</script>
+</head>
+<body>
+<div id="bar">
+<h1 id="title"></h1>
+<span id="solnav"><button id="sprev" title="previous solution">&laquo;</button> <span id="sinfo"></span> <button id="snext" title="next solution">&raquo;</button></span>
+<span>assembly <button id="aprev">prev</button> <button id="aplay">play</button> <button id="anext">next</button> <span id="ainfo"></span></span>
+<label>layers z &le; <span id="lval"></span> <input id="layer" type="range" min="0" max="0" value="0"></label>
+<label>explode <input id="explode" type="range" min="0" max="100" value="0"></label>
+<span id="msg"></span>
+</div>
+<div id="wrap"><canvas id="view" width="800" height="500"></canvas><div id="legend"></div></div>
+<div id="status" hidden></div>
+"#;
+
+#[cfg(test)]
+mod tests {
+    use super::super::samples;
+    use super::*;
+
+    #[test]
+    fn grid_encoding() {
+        let page = html(&[samples::two_boxes()]);
+        // Box 1: z=0 rows y=0 then y=1: "o o L L" then "I I I I"; pieces in order I, o, L, T.
+        assert!(page.contains(r#""g":["1122000011323332","#), "{page}");
+        assert_eq!(piece_char(0), '0');
+        assert_ne!(piece_char(0xd800 - 48), '\u{fffd}');
+    }
+
+    #[test]
+    fn legend_is_shared_between_scenes() {
+        let page = html(&[samples::tetris_cube(), samples::tetris_cube()]);
+        assert_eq!(page.matches(r#""piece 3""#).count(), 1);
+        assert_eq!(
+            page.matches(r#""k":[0,1,2,3,4,5,6,7,8,9,10,11]"#).count(),
+            2
+        );
+    }
+
+    #[test]
+    fn script_breakers_are_escaped() {
+        let mut s = samples::two_boxes();
+        s.title = "</script><script>alert(1)</script>".into();
+        let page = html(&[s]);
+        assert_eq!(
+            page.matches("</script>").count(),
+            3,
+            "head script, data, viewer"
+        );
+    }
 }

@@ -79,7 +79,7 @@ impl Container {
 }
 
 /// What occupies a cell of a scene.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Occupant {
     Piece(usize),
     Empty,

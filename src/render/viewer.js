@@ -1,0 +1,385 @@
+// cubesat viewer: the inline WebGL renderer embedded by render::html (no libraries, no network).
+// Reads the JSON in #data, draws the current scene synchronously on load, and reports on #status.
+(function () {
+  'use strict';
+  var data = JSON.parse(document.getElementById('data').textContent);
+  var legend = data.legend;
+  var scenes = data.scenes;
+  var $ = function (id) { return document.getElementById(id); };
+  var canvas = $('view');
+  var status = $('status');
+  var BG = [0.96, 0.96, 0.97];
+  var FOV = 35 * Math.PI / 180;
+  var DROP_MS = 450;
+  var PLAY_MS = 700;
+
+  var st = { scene: 0, step: 0, layer: 0, explode: 0, yaw: -Math.PI / 4, pitch: -0.96, zoom: 1, anim: null, timer: null };
+  var frames = 0;
+  var selfTested = false;
+
+  // ---- scene decoding -------------------------------------------------------------------
+  function decode(sc) {
+    if (sc._d) return sc._d;
+    var n = sc.k.length, pieces = [], home = [], empty = [], i, k;
+    for (i = 0; i < n; i++) { pieces.push([]); home.push(-1); }
+    var lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+    function grow(p, s) { for (var a = 0; a < 3; a++) { lo[a] = Math.min(lo[a], p[a]); hi[a] = Math.max(hi[a], p[a] + s); } }
+    function put(idx, p, ci) {
+      if (idx < 0) { empty.push(p); return; }
+      if (idx >= n) return;
+      pieces[idx].push(p);
+      if (home[idx] < 0) home[idx] = ci;
+    }
+    sc.c.forEach(function (c, ci) {
+      var g = sc.g[ci];
+      grow([c[0], c[1], c[2]], 0); grow([c[0] + c[3] - 1, c[1] + c[4] - 1, c[2] + c[5] - 1], 1);
+      for (var z = 0; z < c[5]; z++) for (var y = 0; y < c[4]; y++) for (var x = 0; x < c[3]; x++) {
+        var ch = g.charCodeAt(x + c[3] * (y + c[4] * z));
+        var p = [c[0] + x, c[1] + y, c[2] + z];
+        if (ch === 46) put(-1, p, ci);
+        else if (ch >= 48) put(ch >= 0xe000 ? ch - 48 - 0x800 : ch - 48, p, ci);
+      }
+    });
+    var xs = sc.x || [];
+    for (k = 0; k + 3 < xs.length; k += 4) { var q = [xs[k + 1], xs[k + 2], xs[k + 3]]; put(xs[k], q, -1); grow(q, 1); }
+    if (lo[0] === Infinity) { lo = [0, 0, 0]; hi = [1, 1, 1]; }
+    var sceneCentre = [0, 1, 2].map(function (a) { return (lo[a] + hi[a]) / 2; });
+    var centroid = pieces.map(function (cells) {
+      var s = [0, 0, 0];
+      cells.forEach(function (c) { s[0] += c[0] + 0.5; s[1] += c[1] + 0.5; s[2] += c[2] + 0.5; });
+      return cells.length ? s.map(function (v) { return v / cells.length; }) : sceneCentre;
+    });
+    var centre = home.map(function (ci) {
+      if (ci < 0) return sceneCentre;
+      var c = sc.c[ci];
+      return [c[0] + c[3] / 2, c[1] + c[4] / 2, c[2] + c[5] / 2];
+    });
+    var inOrder = {}, seq = sc.o.slice();
+    seq.forEach(function (p) { inOrder[p] = true; });
+    for (i = 0; i < n; i++) if (!inOrder[i]) seq.push(i);
+    sc._d = { pieces: pieces, empty: empty, centroid: centroid, centre: centre, seq: seq,
+      lo: lo, hi: hi, sceneCentre: sceneCentre, n: n };
+    return sc._d;
+  }
+
+  // ---- matrices (column-major) -----------------------------------------------------------
+  function mul(a, b) {
+    var o = new Float32Array(16);
+    for (var c = 0; c < 4; c++) for (var r = 0; r < 4; r++) {
+      var s = 0;
+      for (var k = 0; k < 4; k++) s += a[k * 4 + r] * b[c * 4 + k];
+      o[c * 4 + r] = s;
+    }
+    return o;
+  }
+  function ident() { return new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]); }
+  function translate(x, y, z) { var m = ident(); m[12] = x; m[13] = y; m[14] = z; return m; }
+  function rotX(a) { var c = Math.cos(a), s = Math.sin(a); return new Float32Array([1, 0, 0, 0, 0, c, s, 0, 0, -s, c, 0, 0, 0, 0, 1]); }
+  function rotZ(a) { var c = Math.cos(a), s = Math.sin(a); return new Float32Array([c, s, 0, 0, -s, c, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]); }
+  function perspective(fovy, aspect, near, far) {
+    var f = 1 / Math.tan(fovy / 2), nf = 1 / (near - far);
+    return new Float32Array([f / aspect, 0, 0, 0, 0, f, 0, 0, 0, 0, (far + near) * nf, -1, 0, 0, 2 * far * near * nf, 0]);
+  }
+
+  // ---- WebGL setup -----------------------------------------------------------------------
+  var gl = null;
+  try {
+    gl = canvas.getContext('webgl', { antialias: true, preserveDrawingBuffer: true }) ||
+      canvas.getContext('experimental-webgl', { antialias: true, preserveDrawingBuffer: true });
+  } catch (e) { gl = null; }
+  var prog = null, buf = null, loc = {};
+  if (gl) {
+    var vs = 'attribute vec3 aPos; attribute vec3 aNorm; attribute vec3 aCol;' +
+      'uniform mat4 uMVP; uniform float uLit; varying vec3 vCol;' +
+      'void main() { gl_Position = uMVP * vec4(aPos, 1.0);' +
+      ' vec3 L = normalize(vec3(0.35, -0.6, 0.75));' +
+      ' float d = max(dot(aNorm, L), 0.0);' +
+      ' vCol = uLit > 0.5 ? aCol * (0.5 + 0.5 * d) : aCol; }';
+    var fs = 'precision mediump float; varying vec3 vCol; void main() { gl_FragColor = vec4(vCol, 1.0); }';
+    var compile = function (type, src) {
+      var sh = gl.createShader(type);
+      gl.shaderSource(sh, src); gl.compileShader(sh);
+      if (!gl.getShaderParameter(sh, gl.COMPILE_STATUS)) throw new Error('shader: ' + gl.getShaderInfoLog(sh));
+      return sh;
+    };
+    prog = gl.createProgram();
+    gl.attachShader(prog, compile(gl.VERTEX_SHADER, vs));
+    gl.attachShader(prog, compile(gl.FRAGMENT_SHADER, fs));
+    gl.linkProgram(prog);
+    if (!gl.getProgramParameter(prog, gl.LINK_STATUS)) throw new Error('link: ' + gl.getProgramInfoLog(prog));
+    gl.useProgram(prog);
+    ['aPos', 'aNorm', 'aCol'].forEach(function (a) { loc[a] = gl.getAttribLocation(prog, a); });
+    loc.uMVP = gl.getUniformLocation(prog, 'uMVP');
+    loc.uLit = gl.getUniformLocation(prog, 'uLit');
+    buf = gl.createBuffer();
+    gl.enable(gl.DEPTH_TEST);
+  } else {
+    var p = document.createElement('div');
+    p.id = 'nogl';
+    p.textContent = 'WebGL is not available in this browser; the text and SVG outputs show the same solution.';
+    $('wrap').appendChild(p);
+  }
+
+  // ---- geometry --------------------------------------------------------------------------
+  // Faces of a unit cube: normal, then four corners.
+  var FACES = [
+    [[1, 0, 0], [[1, 0, 0], [1, 1, 0], [1, 1, 1], [1, 0, 1]]],
+    [[-1, 0, 0], [[0, 0, 0], [0, 0, 1], [0, 1, 1], [0, 1, 0]]],
+    [[0, 1, 0], [[0, 1, 0], [0, 1, 1], [1, 1, 1], [1, 1, 0]]],
+    [[0, -1, 0], [[0, 0, 0], [1, 0, 0], [1, 0, 1], [0, 0, 1]]],
+    [[0, 0, 1], [[0, 0, 1], [1, 0, 1], [1, 1, 1], [0, 1, 1]]],
+    [[0, 0, -1], [[0, 0, 0], [0, 1, 0], [1, 1, 0], [1, 0, 0]]]
+  ];
+  function hexColour(h) {
+    return [parseInt(h.substr(1, 2), 16) / 255, parseInt(h.substr(3, 2), 16) / 255, parseInt(h.substr(5, 2), 16) / 255];
+  }
+  function key(x, y, z) { return x + ',' + y + ',' + z; }
+
+  function build(d, sc) {
+    var tri = [], lin = [];
+    var shown = d.seq.slice(0, st.step);
+    var now = performance.now();
+    var e = st.explode;
+    shown.forEach(function (pi) {
+      var entry = legend[sc.k[pi]];
+      var col = hexColour(entry[3]);
+      var edge = entry[2] ? [0.97, 0.97, 0.97] : [0.08, 0.08, 0.08];
+      var cells = d.pieces[pi].filter(function (c) { return c[2] <= st.layer; });
+      var set = {};
+      cells.forEach(function (c) { set[key(c[0], c[1], c[2])] = true; });
+      var off = [0, 1, 2].map(function (a) { return e * (d.centroid[pi][a] - d.centre[pi][a]); });
+      if (st.anim && st.anim.piece === pi) {
+        var t = Math.min(1, (now - st.anim.t0) / DROP_MS);
+        off[2] += (1 - t) * (1 - t) * (d.hi[2] - d.lo[2] + 1);
+      }
+      cells.forEach(function (c) {
+        FACES.forEach(function (f) {
+          var nrm = f[0];
+          if (set[key(c[0] + nrm[0], c[1] + nrm[1], c[2] + nrm[2])]) return;
+          var v = f[1].map(function (q) { return [c[0] + q[0] + off[0], c[1] + q[1] + off[1], c[2] + q[2] + off[2]]; });
+          [0, 1, 2, 0, 2, 3].forEach(function (i) { tri.push(v[i][0], v[i][1], v[i][2], nrm[0], nrm[1], nrm[2], col[0], col[1], col[2]); });
+          [0, 1, 1, 2, 2, 3, 3, 0].forEach(function (i) { lin.push(v[i][0], v[i][1], v[i][2], 0, 0, 0, edge[0], edge[1], edge[2]); });
+        });
+      });
+    });
+    // Empty target cells: light wireframes.
+    d.empty.forEach(function (c) {
+      if (c[2] > st.layer) return;
+      [[0, 0, 0, 1, 0, 0], [0, 1, 0, 1, 1, 0], [0, 0, 1, 1, 0, 1], [0, 1, 1, 1, 1, 1],
+        [0, 0, 0, 0, 1, 0], [1, 0, 0, 1, 1, 0], [0, 0, 1, 0, 1, 1], [1, 0, 1, 1, 1, 1],
+        [0, 0, 0, 0, 0, 1], [1, 0, 0, 1, 0, 1], [0, 1, 0, 0, 1, 1], [1, 1, 0, 1, 1, 1]].forEach(function (s) {
+        lin.push(c[0] + s[0], c[1] + s[1], c[2] + s[2], 0, 0, 0, 0.65, 0.65, 0.7);
+        lin.push(c[0] + s[3], c[1] + s[4], c[2] + s[5], 0, 0, 0, 0.65, 0.65, 0.7);
+      });
+    });
+    return { tri: new Float32Array(tri), lin: new Float32Array(lin) };
+  }
+
+  // ---- drawing ---------------------------------------------------------------------------
+  function resize() {
+    var dpr = window.devicePixelRatio || 1;
+    var w = Math.max(1, Math.round(canvas.clientWidth * dpr)), h = Math.max(1, Math.round(canvas.clientHeight * dpr));
+    if (canvas.width !== w || canvas.height !== h) { canvas.width = w; canvas.height = h; }
+  }
+
+  function draw() {
+    frames++;
+    status.setAttribute('data-frames', String(frames));
+    status.setAttribute('data-webgl', gl ? '1' : '0');
+    status.setAttribute('data-scene', String(st.scene));
+    status.setAttribute('data-step', String(st.step));
+    if (!gl) return;
+    var sc = scenes[st.scene], d = decode(sc);
+    resize();
+    gl.viewport(0, 0, canvas.width, canvas.height);
+    gl.clearColor(BG[0], BG[1], BG[2], 1);
+    gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
+    var size = Math.sqrt([0, 1, 2].reduce(function (s, a) { var v = d.hi[a] - d.lo[a]; return s + v * v; }, 0));
+    var radius = size / 2 * (1 + st.explode);
+    var dist = radius / Math.sin(FOV / 2) * 1.05 * st.zoom;
+    var aspect = canvas.width / canvas.height;
+    var fov = aspect < 1 ? 2 * Math.atan(Math.tan(FOV / 2) / aspect) : FOV;
+    var c = d.sceneCentre;
+    var view = mul(translate(0, 0, -dist), mul(rotX(st.pitch), mul(rotZ(st.yaw), translate(-c[0], -c[1], -c[2]))));
+    gl.uniformMatrix4fv(loc.uMVP, false, mul(perspective(fov, aspect, Math.max(0.05, dist - 2 * radius - 1), dist + 2 * radius + 1), view));
+    var g = build(d, sc);
+    var stride = 36;
+    var pass = function (arr, mode, lit) {
+      if (!arr.length) return;
+      gl.bindBuffer(gl.ARRAY_BUFFER, buf);
+      gl.bufferData(gl.ARRAY_BUFFER, arr, gl.DYNAMIC_DRAW);
+      ['aPos', 'aNorm', 'aCol'].forEach(function (a, i) {
+        if (loc[a] < 0) return;
+        gl.enableVertexAttribArray(loc[a]);
+        gl.vertexAttribPointer(loc[a], 3, gl.FLOAT, false, stride, i * 12);
+      });
+      gl.uniform1f(loc.uLit, lit);
+      gl.drawArrays(mode, 0, arr.length / 9);
+    };
+    gl.enable(gl.POLYGON_OFFSET_FILL);
+    gl.polygonOffset(1, 1);
+    pass(g.tri, gl.TRIANGLES, 1);
+    gl.disable(gl.POLYGON_OFFSET_FILL);
+    pass(g.lin, gl.LINES, 0);
+    if (!selfTested) { selfTested = true; selfTest(sc, d); }
+  }
+
+  // Read the first frame back and record what is on screen (for headless tests).
+  function selfTest(sc, d) {
+    var w = canvas.width, h = canvas.height, px = new Uint8Array(w * h * 4);
+    gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, px);
+    var bg = BG.map(function (v) { return Math.round(v * 255); });
+    var dirs = sc.k.map(function (li) {
+      var c = hexColour(legend[li][3]), l = Math.sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+      return [c[0] / l, c[1] / l, c[2] / l];
+    });
+    var counts = dirs.map(function () { return 0; }), nonblank = 0;
+    for (var i = 0; i < px.length; i += 4) {
+      var r = px[i], g = px[i + 1], b = px[i + 2];
+      if (Math.abs(r - bg[0]) + Math.abs(g - bg[1]) + Math.abs(b - bg[2]) > 12) nonblank++;
+      var l = Math.sqrt(r * r + g * g + b * b);
+      if (l < 40) continue;
+      for (var p = 0; p < dirs.length; p++) {
+        var q = dirs[p], dr = r / l - q[0], dg = g / l - q[1], db = b / l - q[2];
+        if (dr * dr + dg * dg + db * db < 0.0009) counts[p]++;
+      }
+    }
+    status.setAttribute('data-nonblank', String(nonblank));
+    status.setAttribute('data-piece-pixels', counts.join(','));
+    status.setAttribute('data-size', w + 'x' + h);
+  }
+
+  var pending = false;
+  function redraw() {
+    if (pending) return;
+    pending = true;
+    window.requestAnimationFrame(function () {
+      pending = false;
+      draw();
+      if (st.anim && performance.now() - st.anim.t0 < DROP_MS) redraw();
+      else st.anim = null;
+    });
+  }
+
+  // ---- controls --------------------------------------------------------------------------
+  function updateUi() {
+    var sc = scenes[st.scene], d = decode(sc);
+    $('title').textContent = sc.t;
+    document.title = sc.t || 'cubesat';
+    $('solnav').style.display = scenes.length > 1 ? '' : 'none';
+    $('sinfo').textContent = 'solution ' + (st.scene + 1) + ' / ' + scenes.length;
+    var info = 'step ' + st.step + ' / ' + d.n;
+    if (st.step > sc.o.length) info += ' (piece ' + legend[sc.k[d.seq[st.step - 1]]][1] + ' cannot slide in)';
+    else if (st.step > 0) info += ': ' + legend[sc.k[d.seq[st.step - 1]]][1];
+    $('ainfo').textContent = info;
+    $('aplay').textContent = st.timer ? 'pause' : 'play';
+    var layer = $('layer');
+    layer.min = String(d.lo[2]); layer.max = String(d.hi[2] - 1); layer.value = String(st.layer);
+    $('lval').textContent = String(st.layer);
+    $('msg').textContent = sc.f ? '' : 'No full slide-in order exists: only ' + sc.o.length + ' of ' + d.n +
+      ' pieces can be lowered into place from above, one after another.';
+    var shown = {};
+    d.seq.slice(0, st.step).forEach(function (p) { shown[p] = true; });
+    var lg = $('legend');
+    lg.textContent = '';
+    sc.k.forEach(function (li, p) {
+      var e = legend[li], row = document.createElement('div'), sw = document.createElement('i');
+      sw.style.background = e[3];
+      row.appendChild(sw);
+      row.appendChild(document.createTextNode((e[2] ? e[1].toLowerCase() : e[1]) + '  ' + e[0] + (e[2] ? ' (hint)' : '')));
+      if (!shown[p]) row.className = 'off';
+      lg.appendChild(row);
+    });
+  }
+
+  function showScene(i) {
+    stop();
+    st.scene = (i + scenes.length) % scenes.length;
+    var d = decode(scenes[st.scene]);
+    st.step = d.n;
+    st.layer = d.hi[2] - 1;
+    st.anim = null;
+    updateUi();
+  }
+
+  function setStep(s, animate) {
+    var d = decode(scenes[st.scene]);
+    s = Math.max(0, Math.min(d.n, s));
+    st.anim = animate && s === st.step + 1 && s <= scenes[st.scene].o.length ? { piece: d.seq[s - 1], t0: performance.now() } : null;
+    st.step = s;
+    updateUi();
+    redraw();
+  }
+
+  function stop() { if (st.timer) { clearInterval(st.timer); st.timer = null; } }
+
+  $('sprev').onclick = function () { showScene(st.scene - 1); redraw(); };
+  $('snext').onclick = function () { showScene(st.scene + 1); redraw(); };
+  $('aprev').onclick = function () { stop(); setStep(st.step - 1, false); };
+  $('anext').onclick = function () { stop(); setStep(st.step + 1, true); };
+  $('aplay').onclick = function () {
+    if (st.timer) { stop(); updateUi(); return; }
+    var d = decode(scenes[st.scene]);
+    if (st.step >= d.n) setStep(0, false);
+    st.timer = setInterval(function () {
+      if (st.step >= d.n) { stop(); updateUi(); return; }
+      setStep(st.step + 1, true);
+    }, PLAY_MS);
+    updateUi();
+  };
+  $('layer').oninput = function () { st.layer = Number(this.value); $('lval').textContent = this.value; redraw(); };
+  $('explode').oninput = function () { st.explode = Number(this.value) / 100 * 1.5; redraw(); };
+
+  var drag = null;
+  canvas.addEventListener('pointerdown', function (e) {
+    drag = { x: e.clientX, y: e.clientY };
+    if (canvas.setPointerCapture) canvas.setPointerCapture(e.pointerId);
+  });
+  canvas.addEventListener('pointermove', function (e) {
+    if (!drag) return;
+    st.yaw += (e.clientX - drag.x) * 0.01;
+    st.pitch = Math.max(-Math.PI, Math.min(0, st.pitch + (e.clientY - drag.y) * 0.01));
+    drag = { x: e.clientX, y: e.clientY };
+    redraw();
+  });
+  var endDrag = function () { drag = null; };
+  canvas.addEventListener('pointerup', endDrag);
+  canvas.addEventListener('pointercancel', endDrag);
+  canvas.addEventListener('wheel', function (e) {
+    e.preventDefault();
+    st.zoom = Math.max(0.2, Math.min(5, st.zoom * Math.exp(e.deltaY * 0.001)));
+    redraw();
+  }, { passive: false });
+  window.addEventListener('resize', redraw);
+  window.addEventListener('keydown', function (e) {
+    if (e.key === 'ArrowRight') $('anext').onclick();
+    else if (e.key === 'ArrowLeft') $('aprev').onclick();
+  });
+
+  // First frame, synchronously.
+  // Optional initial state from the URL: #scene=2&step=5&layer=1&explode=50&yaw=-45&pitch=-55
+  // (scene counts from 1, explode is 0..100 like its slider, angles in degrees).
+  function fromHash() {
+    var h = {};
+    (window.location.hash || '').replace(/^#/, '').split('&').forEach(function (kv) {
+      var m = kv.split('=');
+      if (m.length === 2 && m[1] !== '' && isFinite(Number(m[1]))) h[m[0]] = Number(m[1]);
+    });
+    if (h.scene) showScene(h.scene - 1);
+    if ('explode' in h) { st.explode = h.explode / 100 * 1.5; $('explode').value = String(h.explode); }
+    if ('layer' in h) st.layer = h.layer;
+    if ('yaw' in h) st.yaw = h.yaw * Math.PI / 180;
+    if ('pitch' in h) st.pitch = h.pitch * Math.PI / 180;
+    if ('step' in h) st.step = Math.max(0, Math.min(decode(scenes[st.scene]).n, h.step));
+    updateUi();
+  }
+
+  if (scenes.length) {
+    showScene(0);
+    fromHash();
+    draw();
+  } else {
+    $('title').textContent = 'Nothing to show';
+    status.setAttribute('data-webgl', gl ? '1' : '0');
+  }
+})();
