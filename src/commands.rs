@@ -38,13 +38,19 @@ pub fn run(cli: Cli) -> Result<Outcome> {
 }
 
 fn found(any: bool) -> Outcome {
-    if any { Outcome::Found } else { Outcome::NoneFound }
+    if any {
+        Outcome::Found
+    } else {
+        Outcome::NoneFound
+    }
 }
 
 /// Stdout, or the file given with `--out`, buffered.
 fn output(path: Option<&std::path::Path>) -> Result<Box<dyn Write>> {
     Ok(match path {
-        Some(p) => Box::new(BufWriter::new(File::create(p).with_context(|| format!("{}: cannot create", p.display()))?)),
+        Some(p) => Box::new(BufWriter::new(
+            File::create(p).with_context(|| format!("{}: cannot create", p.display()))?,
+        )),
         None => Box::new(BufWriter::new(io::stdout().lock())),
     })
 }
@@ -54,15 +60,27 @@ pub fn use_color(choice: ColorChoice, to_file: bool) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => !to_file && io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+        ColorChoice::Auto => {
+            !to_file && io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+        }
     }
 }
 
 fn solve(args: SolveArgs, quiet: bool) -> Result<Outcome> {
     let puzzle = library::load(args.puzzle.puzzle.as_deref())?;
     let inst = Instance::new(puzzle)?;
-    let threads = if args.threads == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { args.threads };
-    let limit = if args.count { args.limit } else if args.all { None } else { Some(args.limit.unwrap_or(1)) };
+    let threads = if args.threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        args.threads
+    };
+    let limit = if args.count {
+        args.limit
+    } else if args.all {
+        None
+    } else {
+        Some(args.limit.unwrap_or(1))
+    };
     let opts = RunOptions {
         engine: args.engine,
         up_to: args.up_to,
@@ -73,11 +91,23 @@ fn solve(args: SolveArgs, quiet: bool) -> Result<Outcome> {
         ..RunOptions::default()
     };
     let interrupt = solver::install_interrupt();
-    let opts = RunOptions { interrupt: Some(interrupt), ..opts };
+    let opts = RunOptions {
+        interrupt: Some(interrupt),
+        ..opts
+    };
     let mut out = output(args.out.as_deref())?;
     if args.count {
         let report = solver::count(&inst, &opts)?;
-        let mut line = format!("{} {} {}", report.count, if report.count == 1 { "solution" } else { "solutions" }, args.up_to.phrase());
+        let mut line = format!(
+            "{} {} {}",
+            report.count,
+            if report.count == 1 {
+                "solution"
+            } else {
+                "solutions"
+            },
+            args.up_to.phrase()
+        );
         if report.interrupted {
             line.push_str(" (interrupted: counted so far)");
         } else if report.limited {
@@ -86,9 +116,16 @@ fn solve(args: SolveArgs, quiet: bool) -> Result<Outcome> {
         writeln!(out, "{line}")?;
         out.flush()?;
         if !quiet {
-            eprintln!("cubesat: {}", stats_line(&inst.puzzle, &inst.table, &report));
+            eprintln!(
+                "cubesat: {}",
+                stats_line(&inst.puzzle, &inst.table, &report)
+            );
         }
-        return Ok(if report.interrupted { Outcome::Interrupted } else { found(report.count > 0) });
+        return Ok(if report.interrupted {
+            Outcome::Interrupted
+        } else {
+            found(report.count > 0)
+        });
     }
     let color = use_color(args.color, args.out.is_some());
     let title = inst.puzzle.name.clone();
@@ -103,14 +140,30 @@ fn solve(args: SolveArgs, quiet: bool) -> Result<Outcome> {
                     if index > 1 {
                         writeln!(out)?;
                     }
-                    let sc = scene(&inst.puzzle, &inst.table, &s.placements, &format!("{title}, solution {index}"), false);
+                    let sc = scene(
+                        &inst.puzzle,
+                        &inst.table,
+                        &s.placements,
+                        &format!("{title}, solution {index}"),
+                        false,
+                    );
                     write!(out, "{}", render::text(&sc, color))?;
                 }
                 SolutionFormat::Json => {
-                    writeln!(out, "{}", solution_json(&inst.puzzle, &inst.table, s, index))?;
+                    writeln!(
+                        out,
+                        "{}",
+                        solution_json(&inst.puzzle, &inst.table, s, index)
+                    )?;
                 }
                 SolutionFormat::Svg | SolutionFormat::Html => {
-                    scenes.push(scene(&inst.puzzle, &inst.table, &s.placements, &format!("{title}, solution {index}"), false));
+                    scenes.push(scene(
+                        &inst.puzzle,
+                        &inst.table,
+                        &s.placements,
+                        &format!("{title}, solution {index}"),
+                        false,
+                    ));
                 }
             }
             Ok(())
@@ -128,7 +181,11 @@ fn solve(args: SolveArgs, quiet: bool) -> Result<Outcome> {
     }
     match args.format {
         SolutionFormat::Json => {
-            writeln!(out, "{}", summary_json(&inst.puzzle, &report, &args.up_to.to_string(), false))?;
+            writeln!(
+                out,
+                "{}",
+                summary_json(&inst.puzzle, &report, &args.up_to.to_string(), false)
+            )?;
         }
         SolutionFormat::Svg => {
             if let Some(first) = scenes.first() {
@@ -148,9 +205,16 @@ fn solve(args: SolveArgs, quiet: bool) -> Result<Outcome> {
     }
     out.flush()?;
     if !quiet {
-        eprintln!("cubesat: {}", stats_line(&inst.puzzle, &inst.table, &report));
+        eprintln!(
+            "cubesat: {}",
+            stats_line(&inst.puzzle, &inst.table, &report)
+        );
     }
-    Ok(if report.interrupted { Outcome::Interrupted } else { found(report.count > 0) })
+    Ok(if report.interrupted {
+        Outcome::Interrupted
+    } else {
+        found(report.count > 0)
+    })
 }
 
 fn info(args: InfoArgs) -> Result<Outcome> {
@@ -172,12 +236,33 @@ fn info(args: InfoArgs) -> Result<Outcome> {
         plural(t.containers().len() as u64, "container")
     )?;
     for (i, c) in t.containers().iter().enumerate() {
-        let kind = if t.is_full_box(i) { "box" } else { "shape in a box of" };
-        writeln!(out, "  container {i}: {kind} {}x{}x{}, {} cells", c.size[0], c.size[1], c.size[2], c.cells.len())?;
+        let kind = if t.is_full_box(i) {
+            "box"
+        } else {
+            "shape in a box of"
+        };
+        writeln!(
+            out,
+            "  container {i}: {kind} {}x{}x{}, {} cells",
+            c.size[0],
+            c.size[1],
+            c.size[2],
+            c.cells.len()
+        )?;
     }
     let partners = p.mirror_partners();
-    writeln!(out, "pieces: {} ({} copies, volume {})", p.pieces.len(), p.pieces.iter().map(|x| x.count as u64).sum::<u64>(), p.piece_volume())?;
-    writeln!(out, "  {:<10} {:>6} {:>5} {:>12} {:>10}  mirror image", "piece", "cells", "count", "orientations", "placements")?;
+    writeln!(
+        out,
+        "pieces: {} ({} copies, volume {})",
+        p.pieces.len(),
+        p.pieces.iter().map(|x| x.count as u64).sum::<u64>(),
+        p.piece_volume()
+    )?;
+    writeln!(
+        out,
+        "  {:<10} {:>6} {:>5} {:>12} {:>10}  mirror image",
+        "piece", "cells", "count", "orientations", "placements"
+    )?;
     for (i, piece) in p.pieces.iter().enumerate() {
         let mirror = match &partners {
             _ if piece.shape.is_achiral() => "itself".to_string(),
@@ -195,7 +280,12 @@ fn info(args: InfoArgs) -> Result<Outcome> {
             mirror
         )?;
     }
-    writeln!(out, "placements: {}; hints: {}", inst.table.len(), p.hints.len())?;
+    writeln!(
+        out,
+        "placements: {}; hints: {}",
+        inst.table.len(),
+        p.hints.len()
+    )?;
     for mode in [UpTo::Rotation, UpTo::RotationReflection] {
         match Reducer::new(p, &inst.table, mode, false) {
             Ok(r) => writeln!(out, "symmetry {}: {}", mode, r.describe(p))?,
@@ -224,8 +314,18 @@ fn list() -> Result<Outcome> {
     let mut out = output(None)?;
     for (name, _) in BUNDLED {
         let p = library::bundled(name)?;
-        let sizes: Vec<String> = p.target.containers().iter().map(|c| format!("{}x{}x{}", c.size[0], c.size[1], c.size[2])).collect();
-        let mut line = format!("{name:<22} {:<40} {:>2} pieces into {}", p.name, p.pieces.len(), sizes.join(" + "));
+        let sizes: Vec<String> = p
+            .target
+            .containers()
+            .iter()
+            .map(|c| format!("{}x{}x{}", c.size[0], c.size[1], c.size[2]))
+            .collect();
+        let mut line = format!(
+            "{name:<22} {:<40} {:>2} pieces into {}",
+            p.name,
+            p.pieces.len(),
+            sizes.join(" + ")
+        );
         if let Some(r) = p.known_counts.rotation {
             line.push_str(&format!("; {r} up to rotation"));
         }

@@ -15,7 +15,12 @@ use crate::solution::Solution;
 use crate::solver::RunReport;
 
 /// One solution as a JSON object (`index` counts from 1).
-pub fn solution_json(puzzle: &Puzzle, table: &PlacementTable, solution: &Solution, index: u64) -> Value {
+pub fn solution_json(
+    puzzle: &Puzzle,
+    table: &PlacementTable,
+    solution: &Solution,
+    index: u64,
+) -> Value {
     let pieces: Vec<Value> = solution
         .placements
         .iter()
@@ -89,7 +94,11 @@ pub fn stats_line(puzzle: &Puzzle, table: &PlacementTable, report: &RunReport) -
 
 /// "1 solution", "2 solutions".
 pub fn plural(n: u64, word: &str) -> String {
-    if n == 1 { format!("{n} {word}") } else { format!("{n} {word}s") }
+    if n == 1 {
+        format!("{n} {word}")
+    } else {
+        format!("{n} {word}s")
+    }
 }
 
 /// The scene a renderer draws for one solution: every placed piece in global coordinates,
@@ -119,7 +128,12 @@ pub fn scene(
             name: piece.name.clone(),
             letter: piece.letter,
             hint,
-            cells: p.cells.iter().map(|&c| puzzle.target.cells()[c as usize].pos).collect(),
+            cells: p
+                .cells
+                .iter()
+                .map(|&c| puzzle.target.cells()[c as usize].pos)
+                .collect(),
+            color: p.piece as usize,
         });
     }
     let empty = puzzle
@@ -134,7 +148,15 @@ pub fn scene(
         .target
         .containers()
         .iter()
-        .map(|c| Container { origin: c.origin, size: c.size })
+        .map(|c| Container {
+            origin: c.origin,
+            size: c.size,
+        })
         .collect();
-    Scene { title: title.to_string(), containers, pieces, empty }
+    Scene {
+        title: title.to_string(),
+        containers,
+        pieces,
+        empty,
+    }
 }

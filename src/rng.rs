@@ -19,7 +19,9 @@ impl SeededRng {
         let mut key = [0u8; 32];
         key[..8].copy_from_slice(&seed.to_le_bytes());
         key[8..24].copy_from_slice(b"cubesat generate");
-        SeededRng { inner: ChaCha8Rng::from_seed(key) }
+        SeededRng {
+            inner: ChaCha8Rng::from_seed(key),
+        }
     }
 
     /// The next raw 64-bit value.
@@ -66,7 +68,14 @@ mod tests {
         let mut r = SeededRng::new(7);
         let mut v: Vec<u32> = (0..10).collect();
         r.shuffle(&mut v);
-        assert_eq!(raw, [11213286627192852130, 12949663583699177429, 6683775789935282018]);
+        assert_eq!(
+            raw,
+            [
+                11213286627192852130,
+                12949663583699177429,
+                6683775789935282018
+            ]
+        );
         assert_eq!(small, [0, 9, 8, 2, 4, 5, 9, 5]);
         assert_eq!(v, [9, 8, 0, 1, 5, 3, 4, 7, 6, 2]);
     }

@@ -86,7 +86,11 @@ impl Instance {
         let table = PlacementTable::new(&puzzle)?;
         let model = table.model(&puzzle);
         Verifier::new(&puzzle, &table).check_placements()?;
-        Ok(Instance { puzzle, table, model })
+        Ok(Instance {
+            puzzle,
+            table,
+            model,
+        })
     }
 
     /// The verifier for this instance's solutions.
@@ -181,14 +185,28 @@ fn search(
     report.engine = engine.to_string();
     match engine {
         EngineChoice::Dlx | EngineChoice::Exact | EngineChoice::Auto => {
-            let stats = Dlx::new(&inst.model)?.exclude(excluded)?.enumerate(|s| visit(s))?;
+            let stats = Dlx::new(&inst.model)?
+                .exclude(excluded)?
+                .enumerate(|s| visit(s))?;
             report.nodes = Some(stats.nodes);
         }
         EngineChoice::Sat => {
-            let config = SatConfig { amo: opts.amo, ..SatConfig::default() };
+            let config = SatConfig {
+                amo: opts.amo,
+                ..SatConfig::default()
+            };
             let mut sat = SatEngine::new(&inst.model, config)?;
-            let cube = Cube { chosen: Vec::new(), excluded: excluded.to_vec() };
-            sat.enumerate(&cube, None, |s| if visit(s) { ControlFlow::Continue(()) } else { ControlFlow::Break(()) })?;
+            let cube = Cube {
+                chosen: Vec::new(),
+                excluded: excluded.to_vec(),
+            };
+            sat.enumerate(&cube, None, |s| {
+                if visit(s) {
+                    ControlFlow::Continue(())
+                } else {
+                    ControlFlow::Break(())
+                }
+            })?;
             let st = sat.stats();
             report.engine = format!(
                 "sat ({} at-most-one, {} variables, {} clauses, {} solve calls)",
@@ -204,10 +222,17 @@ fn search(
 
 /// Lists solutions in the engine's order, each verified and (in reduced modes) canonical,
 /// up to `opts.limit`; `sink` returns false to stop early.
-pub fn list(inst: &Instance, opts: &RunOptions, mut sink: impl FnMut(&Solution) -> bool) -> Result<RunReport> {
+pub fn list(
+    inst: &Instance,
+    opts: &RunOptions,
+    mut sink: impl FnMut(&Solution) -> bool,
+) -> Result<RunReport> {
     let reducer = Reducer::new(&inst.puzzle, &inst.table, opts.up_to, false)?;
     let verifier = inst.verifier();
-    let mut report = RunReport { description: reducer.describe(&inst.puzzle), ..RunReport::default() };
+    let mut report = RunReport {
+        description: reducer.describe(&inst.puzzle),
+        ..RunReport::default()
+    };
     let mut failure = None;
     let start = Instant::now();
     let mut visit = |s: &[u32]| -> bool {
@@ -220,7 +245,9 @@ pub fn list(inst: &Instance, opts: &RunOptions, mut sink: impl FnMut(&Solution) 
             return true;
         }
         report.count += 1;
-        let go_on = sink(&Solution { placements: s.to_vec() });
+        let go_on = sink(&Solution {
+            placements: s.to_vec(),
+        });
         if opts.limit.is_some_and(|l| report.count >= l) {
             report.limited = true;
             return false;
@@ -230,7 +257,10 @@ pub fn list(inst: &Instance, opts: &RunOptions, mut sink: impl FnMut(&Solution) 
     let mut inner = RunReport::default();
     search(inst, opts, reducer.excluded(), &mut visit, &mut inner)?;
     if let Some(e) = failure {
-        return Err(e.context(format!("the {} engine reported an invalid solution", inner.engine)));
+        return Err(e.context(format!(
+            "the {} engine reported an invalid solution",
+            inner.engine
+        )));
     }
     report.engine = inner.engine;
     report.nodes = inner.nodes;
@@ -243,7 +273,10 @@ pub fn list(inst: &Instance, opts: &RunOptions, mut sink: impl FnMut(&Solution) 
 pub fn count(inst: &Instance, opts: &RunOptions) -> Result<RunReport> {
     let reducer = Reducer::new(&inst.puzzle, &inst.table, opts.up_to, true)?;
     let verifier = inst.verifier();
-    let mut report = RunReport { description: reducer.describe(&inst.puzzle), ..RunReport::default() };
+    let mut report = RunReport {
+        description: reducer.describe(&inst.puzzle),
+        ..RunReport::default()
+    };
     let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
     let weigh = |s: &[u32]| -> u64 {
         if let Err(e) = verifier.verify(s) {
@@ -263,12 +296,16 @@ pub fn count(inst: &Instance, opts: &RunOptions) -> Result<RunReport> {
             total += w;
             classes += 1;
         }
-        !opts.limit.is_some_and(|l| classes >= l) && failure.lock().map(|f| f.is_none()).unwrap_or(false)
+        !opts.limit.is_some_and(|l| classes >= l)
+            && failure.lock().map(|f| f.is_none()).unwrap_or(false)
     };
     let mut inner = RunReport::default();
     search(inst, opts, reducer.excluded(), &mut visit, &mut inner)?;
     if let Some(e) = failure.into_inner().ok().flatten() {
-        return Err(e.context(format!("the {} engine reported an invalid solution", inner.engine)));
+        return Err(e.context(format!(
+            "the {} engine reported an invalid solution",
+            inner.engine
+        )));
     }
     report.limited = opts.limit.is_some_and(|l| classes >= l);
     report.engine = inner.engine;
@@ -287,8 +324,15 @@ mod tests {
     fn counts(name: &str, engine: EngineChoice) -> [u64; 3] {
         let inst = Instance::new(bundled(name).unwrap()).unwrap();
         let mut out = [0; 3];
-        for (i, mode) in [UpTo::None, UpTo::Rotation, UpTo::RotationReflection].into_iter().enumerate() {
-            let opts = RunOptions { engine, up_to: mode, ..RunOptions::default() };
+        for (i, mode) in [UpTo::None, UpTo::Rotation, UpTo::RotationReflection]
+            .into_iter()
+            .enumerate()
+        {
+            let opts = RunOptions {
+                engine,
+                up_to: mode,
+                ..RunOptions::default()
+            };
             out[i] = count(&inst, &opts).unwrap().count;
         }
         out
@@ -297,13 +341,19 @@ mod tests {
     #[test]
     fn small_known_counts_with_dancing_links() {
         assert_eq!(counts("soma", EngineChoice::Dlx), [11520, 480, 240]);
-        assert_eq!(counts("tetracubes-two-2x2x4", EngineChoice::Dlx), [1280, 10, 5]);
+        assert_eq!(
+            counts("tetracubes-two-2x2x4", EngineChoice::Dlx),
+            [1280, 10, 5]
+        );
         assert_eq!(counts("pentominoes-3x20", EngineChoice::Dlx), [8, 2, 2]);
     }
 
     #[test]
     fn small_known_counts_with_the_sat_engine() {
-        assert_eq!(counts("tetracubes-two-2x2x4", EngineChoice::Sat), [1280, 10, 5]);
+        assert_eq!(
+            counts("tetracubes-two-2x2x4", EngineChoice::Sat),
+            [1280, 10, 5]
+        );
         assert_eq!(counts("pentominoes-3x20", EngineChoice::Sat), [8, 2, 2]);
     }
 }

@@ -93,11 +93,12 @@ fn run_browser(chromium: &Path, work: &Path, tag: &str, extra: &[String]) -> (St
 /// Three pieces side by side on one layer, all visible from the default view, plus an empty
 /// cell and a hint.
 fn scene() -> Scene {
-    let piece = |name: &str, letter, hint, cells: &[[i32; 3]]| ScenePiece {
+    let piece = |name: &str, letter: char, hint, cells: &[[i32; 3]]| ScenePiece {
         name: name.into(),
         letter,
         hint,
         cells: cells.to_vec(),
+        color: letter as usize % 16,
     };
     Scene {
         title: "Browser test".into(),

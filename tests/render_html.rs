@@ -76,12 +76,14 @@ fn incomplete_order_is_flagged() {
             letter: 'C',
             hint: false,
             cells: vec![[0, 0, 0], [1, 0, 0], [1, 0, 1], [1, 0, 2], [0, 0, 2]],
+            color: 0,
         },
         cubesat::render::ScenePiece {
             name: "dot".into(),
             letter: 'D',
             hint: false,
             cells: vec![[0, 0, 1]],
+            color: 1,
         },
     ];
     s.empty.clear();

@@ -43,8 +43,8 @@ pub fn html(scenes: &[Scene]) -> String {
             .pieces
             .iter()
             .enumerate()
-            .map(|(i, p)| {
-                let colour = piece_color(i).hex();
+            .map(|(_, p)| {
+                let colour = piece_color(p.color).hex();
                 let key = (p.name.clone(), p.letter, p.hint, colour.clone());
                 *legend_index.entry(key).or_insert_with(|| {
                     legend.push(json!([p.name, p.letter.to_string(), p.hint, colour]));

@@ -13,7 +13,7 @@
 //!
 //! Coordinates: x grows to the right, y grows "north" (away from the viewer in pictures, towards
 //! the top row in text) and z is the layer index (up). Piece colours come from
-//! [`piece_color`], a fixed function of the piece's index in [`Scene::pieces`].
+//! [`piece_color`] applied to [`ScenePiece::color`].
 
 pub mod assembly;
 pub mod html;
@@ -64,6 +64,9 @@ pub struct ScenePiece {
     pub hint: bool,
     /// The piece's cells in global coordinates.
     pub cells: Vec<[i32; 3]>,
+    /// Palette index for [`piece_color`]: the puzzle's piece index, so a piece keeps its
+    /// colour in every solution and in a hints-only view, and identical copies share it.
+    pub color: usize,
 }
 
 impl Container {

@@ -61,6 +61,7 @@ fn from_layers(
                 letter,
                 hint,
                 cells: cells.remove(id).unwrap_or_default(),
+                color: i,
             }
         })
         .collect();

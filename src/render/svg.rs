@@ -256,7 +256,10 @@ pub fn svg(scene: &Scene, explode: bool) -> String {
         .enumerate()
         .map(|(i, p)| {
             let hint = if p.hint { " (hint)" } else { "" };
-            (format!("{}  {}{hint}", p.letter, p.name), piece_color(i))
+            (
+                format!("{}  {}{hint}", p.letter, p.name),
+                piece_color(p.color),
+            )
         })
         .collect();
     if !scene.empty.is_empty() {
@@ -327,7 +330,7 @@ pub fn svg(scene: &Scene, explode: bool) -> String {
     for (owner, body) in groups.iter_mut() {
         let (base, extra) = match owner {
             Occupant::Piece(_) => (
-                piece_color_of(*owner),
+                piece_color_of(scene, *owner),
                 r#" stroke-width="0.6" stroke-linejoin="round""#,
             ),
             Occupant::Empty => (GHOST, r#" fill-opacity="0.55" stroke="none""#),
@@ -464,9 +467,9 @@ pub fn svg(scene: &Scene, explode: bool) -> String {
     s
 }
 
-fn piece_color_of(owner: Occupant) -> super::Rgb {
+fn piece_color_of(scene: &Scene, owner: Occupant) -> super::Rgb {
     match owner {
-        Occupant::Piece(i) => piece_color(i),
+        Occupant::Piece(i) => piece_color(scene.pieces[i].color),
         Occupant::Empty => GHOST,
     }
 }
@@ -502,12 +505,14 @@ mod tests {
                     letter: 'A',
                     hint: false,
                     cells: vec![[0, 0, 0]],
+                    color: 0,
                 },
                 ScenePiece {
                     name: "b".into(),
                     letter: 'B',
                     hint: false,
                     cells: vec![[1, 0, 0]],
+                    color: 1,
                 },
             ],
             empty: vec![],

@@ -10,11 +10,12 @@
 //! ```
 //!
 //! - Layers go left to right by increasing z, labelled with the global z (`z=0  z=1 ...`).
-//! - Rows: the **top row is the highest y**, so a layer reads like a map seen from above with x
-//!   to the right and y up the page. Cells in a row are separated by one space.
-//! - A cell shows its piece's letter, uppercase for a piece placed by the solver and
-//!   **lowercase for a hint** (non-alphabetic letters are shown as they are); `.` is a target
-//!   cell left empty; a blank is a cell of the bounding box outside the target.
+//! - Rows: the **top row is y = 0**, as in the layer art of puzzle files, so a layer prints the
+//!   way it is written. Cells in a row are separated by one space.
+//! - A cell shows its piece's letter as the puzzle gives it, and a **hint's letter in
+//!   lowercase** (non-alphabetic letters are shown as they are; with colour, hints are also
+//!   bold and underlined); `.` is a target cell left empty; a blank is a cell of the bounding
+//!   box outside the target.
 //! - With `color`, each piece's cells get its palette colour (24-bit ANSI background, black or
 //!   white text by luminance), the space between two horizontally adjacent cells of one piece is
 //!   coloured too so pieces read as blocks, and hint cells are additionally bold and underlined.
@@ -76,7 +77,7 @@ pub fn text(scene: &Scene, color: bool) -> String {
         }
         emit_line(&mut out, label_line, scene, color);
 
-        for y in (0..sy).rev() {
+        for y in 0..sy {
             let mut line: Vec<(char, Style)> = Vec::new();
             for z in 0..sz {
                 if z > 0 {
@@ -111,13 +112,13 @@ pub fn text(scene: &Scene, color: bool) -> String {
     out
 }
 
-/// The letter shown for piece `i`: uppercase, or lowercase for a hint.
+/// The letter shown for piece `i`: its own, or lowercase for a hint.
 fn shown_letter(scene: &Scene, i: usize) -> char {
     let p = &scene.pieces[i];
     if p.hint {
         p.letter.to_lowercase().next().unwrap_or(p.letter)
     } else {
-        p.letter.to_uppercase().next().unwrap_or(p.letter)
+        p.letter
     }
 }
 
@@ -151,7 +152,7 @@ fn emit_line(out: &mut String, mut line: Vec<(char, Style)>, scene: &Scene, colo
 
 /// The SGR escape that starts a run of piece `i`'s cells.
 fn sgr(scene: &Scene, i: usize) -> String {
-    let bg = piece_color(i);
+    let bg = piece_color(scene.pieces[i].color);
     let fg = if bg.luminance() > 0.5 {
         (0, 0, 0)
     } else {
@@ -166,8 +167,14 @@ fn sgr(scene: &Scene, i: usize) -> String {
 
 fn legend(scene: &Scene, color: bool) -> String {
     let mut entries: Vec<(String, usize)> = Vec::new(); // (text, visible width)
+    let mut seen = std::collections::HashSet::new();
     for (i, p) in scene.pieces.iter().enumerate() {
         let letter = shown_letter(scene, i);
+        // A name that is just the letter says nothing new; copies of a piece share an entry.
+        let trivial = p.name.chars().eq(std::iter::once(p.letter)) && !p.hint;
+        if trivial || !seen.insert((letter, p.name.clone(), p.hint)) {
+            continue;
+        }
         let rest = format!(" = {}{}", p.name, if p.hint { " (hint)" } else { "" });
         let width = 1 + rest.chars().count();
         let shown = if color {
@@ -214,6 +221,7 @@ mod tests {
             letter,
             hint,
             cells: cells.to_vec(),
+            color: (letter.to_ascii_uppercase() as u8).saturating_sub(b'A') as usize,
         }
     }
 
@@ -237,8 +245,8 @@ mod tests {
         let want = "\
 small
 z=0     z=1
-b .     b b
 A A A   .
+b .     b b
 legend: A = bar, b = ell (hint), . = empty
 ";
         assert_eq!(text(&small(), false), want);

@@ -71,7 +71,9 @@ pub struct Dir {
 
 impl Dir {
     pub fn new() -> Dir {
-        Dir { tmp: tempfile::tempdir().expect("temp dir") }
+        Dir {
+            tmp: tempfile::tempdir().expect("temp dir"),
+        }
     }
 
     pub fn path(&self) -> &Path {
@@ -93,7 +95,10 @@ impl Dir {
     /// Runs with extra environment variables.
     pub fn run_env(&self, args: &[&str], env: &[(&str, &str)]) -> Run {
         let mut c = Command::new(env!("CARGO_BIN_EXE_cubesat"));
-        c.args(args).current_dir(self.path()).stdin(Stdio::null()).env_remove("NO_COLOR");
+        c.args(args)
+            .current_dir(self.path())
+            .stdin(Stdio::null())
+            .env_remove("NO_COLOR");
         for (k, v) in env {
             c.env(k, v);
         }
