@@ -5,10 +5,14 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 
 use anyhow::{Context, Result};
 
-use crate::cli::{Cli, ColorChoice, Command, InfoArgs, SolutionFormat, SolveArgs};
+use crate::cli::{
+    Cli, ColorChoice, Command, InfoArgs, RenderArgs, RenderFormat, SolutionFormat, SolveArgs,
+};
 use crate::counting::{Reducer, UpTo};
 use crate::library::{self, BUNDLED};
-use crate::outputs::{plural, scene, solution_json, stats_line, summary_json};
+use crate::outputs::{
+    plural, read_solutions_jsonl, scene, solution_json, stats_line, summary_json,
+};
 use crate::render;
 use crate::solution::Solution;
 use crate::solver::{self, Instance, RunOptions};
@@ -31,7 +35,8 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Solve(args) => solve(args, quiet),
         Command::Info(args) => info(args),
         Command::List => list(),
-        Command::Generate(_) | Command::Export(_) | Command::Decode(_) | Command::Render(_) => {
+        Command::Render(args) => render_saved(args),
+        Command::Generate(_) | Command::Export(_) | Command::Decode(_) => {
             anyhow::bail!("WIP")
         }
     }
@@ -330,6 +335,36 @@ fn list() -> Result<Outcome> {
             line.push_str(&format!("; {r} up to rotation"));
         }
         writeln!(out, "{line}")?;
+    }
+    out.flush()?;
+    Ok(Outcome::Found)
+}
+
+fn render_saved(args: RenderArgs) -> Result<Outcome> {
+    let shown = args.solutions.display().to_string();
+    let text = std::fs::read_to_string(&args.solutions)
+        .with_context(|| format!("{shown}: cannot read"))?;
+    let (inst, solutions) = read_solutions_jsonl(&text).with_context(|| shown.clone())?;
+    if solutions.is_empty() {
+        anyhow::bail!("{shown}: holds no solution to render");
+    }
+    let scenes: Vec<_> = solutions
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            scene(
+                &inst.puzzle,
+                &inst.table,
+                s,
+                &format!("{}, solution {}", inst.puzzle.name, i + 1),
+                false,
+            )
+        })
+        .collect();
+    let mut out = output(args.out.as_deref())?;
+    match args.format {
+        RenderFormat::Svg => write!(out, "{}", render::svg(&scenes[0], args.explode))?,
+        RenderFormat::Html => write!(out, "{}", render::html(&scenes))?,
     }
     out.flush()?;
     Ok(Outcome::Found)

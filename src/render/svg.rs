@@ -254,10 +254,14 @@ pub fn svg(scene: &Scene, explode: bool) -> String {
         .pieces
         .iter()
         .enumerate()
-        .map(|(i, p)| {
+        .map(|(_, p)| {
             let hint = if p.hint { " (hint)" } else { "" };
             (
-                format!("{}  {}{hint}", p.letter, p.name),
+                if p.name.chars().eq(std::iter::once(p.letter)) {
+                    format!("{}{hint}", p.letter)
+                } else {
+                    format!("{}  {}{hint}", p.letter, p.name)
+                },
                 piece_color(p.color),
             )
         })
