@@ -1,1 +1,596 @@
-//! The bitset exact-cover engine (in progress).
+//! The bitset exact-cover engine: the fast native solver and counter behind `solve`, `count`
+//! and `generate`, with parallel subtrees, progress and interruption.
+//!
+//! Design: the search state is a bitset of live options. Choosing an option ANDs away its
+//! precomputed conflict bitset (options sharing an item of need 0 or 1 with it); per-item live
+//! counts are updated by walking the killed options, and the search branches on the primary
+//! item with the fewest choices. An item with need `k > 1` branches on the smallest option it
+//! uses, and later branches exclude the earlier options, so every multiset of options is found
+//! once. With pruning on, options that cannot be in any solution are removed up front and
+//! every node checks that each connected region of free cells can still be filled by a
+//! sub-multiset of the remaining pieces (see [`Query::pruning`]).
+//!
+//! ```no_run
+//! # fn demo(model: &cubesat::model::ExactCover) -> anyhow::Result<()> {
+//! use cubesat::engines::exact::ExactEngine;
+//! let engine = ExactEngine::new(model)?;
+//! let counted = engine.query().threads(2).count()?;
+//! let mut first = None;
+//! engine.query().enumerate(|sol| {
+//!     first = Some(sol.to_vec());
+//!     false // stop after the first solution
+//! })?;
+//! # Ok(()) }
+//! ```
+
+mod prepare;
+mod search;
+pub mod testkit;
+
+use crate::model::ExactCover;
+use anyhow::{Result, anyhow, bail};
+use prepare::{Level, Prepared};
+use search::{FrontierSink, Searcher, Sink};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+
+/// Fixed-point scale of [`Progress`]'s finished fraction.
+const DONE_SCALE: f64 = 1e15;
+/// Parallel runs cut the tree into at least this many subproblems per thread, so that uneven
+/// subtrees still balance.
+const SUBPROBLEMS_PER_THREAD: usize = 32;
+
+/// Live counters of a running search, shareable with a progress display (`Arc<Progress>`),
+/// and its interrupt flag. Counters accumulate over every query that uses the same value.
+#[derive(Debug, Default)]
+pub struct Progress {
+    nodes: AtomicU64,
+    solutions: AtomicU64,
+    done: AtomicU64,
+    interrupt: AtomicBool,
+}
+
+impl Progress {
+    /// Fresh counters, not interrupted.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Search nodes visited so far (published every few thousand nodes).
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
+    /// Solutions found so far.
+    pub fn solutions(&self) -> u64 {
+        self.solutions.load(Ordering::Relaxed)
+    }
+
+    /// Knuth's estimate of the finished fraction of the search tree, in `0.0..=1.0`: every
+    /// node weighs the product of `1/choices` along its path, and every dead end or solution
+    /// adds its weight.
+    pub fn fraction_done(&self) -> f64 {
+        (self.done.load(Ordering::Relaxed) as f64 / DONE_SCALE).min(1.0)
+    }
+
+    /// Asks every search using this value to stop soon and return what it has counted.
+    pub fn interrupt(&self) {
+        self.interrupt.store(true, Ordering::Relaxed);
+    }
+
+    /// True once [`Progress::interrupt`] was called.
+    pub fn is_interrupted(&self) -> bool {
+        self.interrupt.load(Ordering::Relaxed)
+    }
+
+    fn add(&self, nodes: u64, solutions: u64, done: f64) {
+        self.nodes.fetch_add(nodes, Ordering::Relaxed);
+        self.solutions.fetch_add(solutions, Ordering::Relaxed);
+        self.done
+            .fetch_add((done.max(0.0) * DONE_SCALE) as u64, Ordering::Relaxed);
+    }
+}
+
+/// One subtree of the search: the options chosen on the path to it and the options excluded
+/// on that path (earlier siblings of a multiplicity branch). The subtrees of one query
+/// partition its solutions; solving them in list order reproduces the sequential order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Subproblem {
+    /// Options forced true in this subtree (besides the query's own forced options).
+    pub chosen: Vec<u32>,
+    /// Options forced false in this subtree (besides the query's own excluded options).
+    pub excluded: Vec<u32>,
+    /// The subtree's share of the whole tree (product of `1/choices` along its path).
+    pub weight: f64,
+}
+
+/// What an enumeration did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Solutions delivered to the callback.
+    pub solutions: u64,
+    /// Search nodes visited.
+    pub nodes: u64,
+    /// True when [`Progress::interrupt`] cut the search short.
+    pub interrupted: bool,
+    /// True when the callback asked to stop.
+    pub stopped: bool,
+}
+
+/// What a count found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CountResult {
+    /// Sum of the weight function over all solutions (equals `solutions` for [`Query::count`]).
+    pub total: u64,
+    /// Number of solutions, weighted or not.
+    pub solutions: u64,
+    /// Search nodes visited.
+    pub nodes: u64,
+    /// True when [`Progress::interrupt`] cut the search short: the figures are partial.
+    pub interrupted: bool,
+}
+
+/// The engine for one model: validates it and precomputes its bitsets once; every query
+/// ([`ExactEngine::query`]) reuses them. Cheap to clone (shared state).
+#[derive(Clone)]
+pub struct ExactEngine {
+    prep: Arc<Prepared>,
+}
+
+impl ExactEngine {
+    /// Prepares `model`; an invalid model is an error.
+    pub fn new(model: &ExactCover) -> Result<Self> {
+        model.validate()?;
+        Ok(ExactEngine {
+            prep: Arc::new(Prepared::new(model)),
+        })
+    }
+
+    /// The model this engine solves.
+    pub fn model(&self) -> &ExactCover {
+        &self.prep.model
+    }
+
+    /// A query with the defaults: one thread, pruning on, no extra forced or excluded options,
+    /// no progress reporting.
+    pub fn query(&self) -> Query {
+        Query {
+            prep: self.prep.clone(),
+            threads: 1,
+            pruning: true,
+            forced: Vec::new(),
+            excluded: Vec::new(),
+            progress: None,
+        }
+    }
+
+    /// Options that preprocessing proved to be in no solution (ascending). Computed once.
+    pub fn removed_options(&self) -> Vec<u32> {
+        let mut v = Vec::new();
+        prepare::for_each_bit(self.prep.removed(), |o| v.push(o as u32));
+        v
+    }
+}
+
+/// One question to the engine: configuration (builder methods) plus the operations.
+#[derive(Clone)]
+pub struct Query {
+    prep: Arc<Prepared>,
+    threads: usize,
+    pruning: bool,
+    forced: Vec<u32>,
+    excluded: Vec<u32>,
+    progress: Option<Arc<Progress>>,
+}
+
+impl Query {
+    /// Worker threads (a local rayon pool); `0` means one per available core. Results and
+    /// solution order do not depend on it.
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.threads = threads;
+        self
+    }
+
+    /// Turns the solution-preserving pruning on (default) or off: preprocessing removes
+    /// options whose choice leaves some item with too few options or cuts off an unfillable
+    /// region, and every node checks its free-cell regions against achievable sums of the
+    /// remaining piece volumes (only for models whose geometry allows it).
+    pub fn pruning(mut self, on: bool) -> Self {
+        self.pruning = on;
+        self
+    }
+
+    /// Adds options every solution must contain (on top of the model's forced options).
+    pub fn force(mut self, options: &[u32]) -> Self {
+        self.forced.extend_from_slice(options);
+        self
+    }
+
+    /// Adds options no solution may contain.
+    pub fn exclude(mut self, options: &[u32]) -> Self {
+        self.excluded.extend_from_slice(options);
+        self
+    }
+
+    /// Publishes counters to `progress` and obeys its interrupt flag.
+    pub fn progress(mut self, progress: Arc<Progress>) -> Self {
+        self.progress = Some(progress);
+        self
+    }
+
+    fn worker_threads(&self) -> usize {
+        match self.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        }
+    }
+
+    /// Root state and root forced options (ascending), or `None` if the query is infeasible.
+    fn root(&self) -> Result<Option<(Level, Vec<u32>)>> {
+        let n = self.prep.n_opts;
+        if let Some(o) = self
+            .forced
+            .iter()
+            .chain(&self.excluded)
+            .find(|&&o| o as usize >= n)
+        {
+            bail!("option {o} is out of range ({n} options)");
+        }
+        let Some(root) = self.prep.root(&self.forced, &self.excluded, self.pruning) else {
+            return Ok(None);
+        };
+        let mut base: Vec<u32> = self
+            .prep
+            .model
+            .forced
+            .iter()
+            .chain(&self.forced)
+            .copied()
+            .collect();
+        base.sort_unstable();
+        base.dedup();
+        Ok(Some((root, base)))
+    }
+
+    /// Cuts the search tree into at least `min_count` subproblems (fewer if the tree is
+    /// smaller), in DFS order. Together they hold every solution of this query exactly once.
+    pub fn subproblems(&self, min_count: usize) -> Result<Vec<Subproblem>> {
+        let Some((root, base)) = self.root()? else {
+            return Ok(Vec::new());
+        };
+        Ok(self.expand(&root, &base, min_count).0)
+    }
+
+    /// Iterative deepening of the frontier until it holds `target` nodes or the tree ends.
+    fn expand(&self, root: &Level, base: &[u32], target: usize) -> (Vec<Subproblem>, u64) {
+        let mut limit = 1;
+        loop {
+            let mut s = Searcher::new(&self.prep, self.pruning, root.clone(), base.to_vec())
+                .with_limit(limit);
+            let mut sink = FrontierSink {
+                limit,
+                ..Default::default()
+            };
+            s.run(1.0, &mut sink);
+            if sink.leaves.len() >= target || sink.open == 0 || limit >= 64 {
+                let subs = sink
+                    .leaves
+                    .into_iter()
+                    .map(|(chosen, excluded, weight)| Subproblem {
+                        chosen,
+                        excluded,
+                        weight,
+                    })
+                    .collect();
+                return (subs, s.nodes);
+            }
+            limit += 1;
+        }
+    }
+
+    /// Runs one subproblem (or the whole query when `sub` is `None`) into `sink`.
+    fn run_one<S: Sink>(
+        &self,
+        root: &Level,
+        base: &[u32],
+        sub: Option<&Subproblem>,
+        stop: Option<&AtomicBool>,
+        sink: &mut S,
+    ) -> Result<SearchStats> {
+        let (lv, base, weight) = match sub {
+            None => (root.clone(), base.to_vec(), 1.0),
+            Some(sp) => {
+                let forced: Vec<u32> = self.forced.iter().chain(&sp.chosen).copied().collect();
+                let excluded: Vec<u32> =
+                    self.excluded.iter().chain(&sp.excluded).copied().collect();
+                let lv = self
+                    .prep
+                    .root(&forced, &excluded, self.pruning)
+                    .ok_or_else(|| anyhow!("internal error: a subproblem root is infeasible"))?;
+                let mut b: Vec<u32> = base.iter().chain(&sp.chosen).copied().collect();
+                b.sort_unstable();
+                (lv, b, sp.weight)
+            }
+        };
+        let mut s = Searcher::new(&self.prep, self.pruning, lv, base)
+            .with_progress(self.progress.as_deref(), stop);
+        s.run(weight, sink);
+        if let Some(bad) = &s.invalid {
+            bail!("internal error: the exact engine produced an invalid solution {bad:?}");
+        }
+        Ok(SearchStats {
+            solutions: s.solutions,
+            nodes: s.nodes,
+            interrupted: s.interrupted,
+            stopped: s.stopped,
+        })
+    }
+
+    /// Streams every solution (ascending option indices, forced options included) to `f` in
+    /// deterministic DFS order until `f` returns `false`. With several threads the order is
+    /// the same as with one: subtrees are solved in parallel and delivered in tree order.
+    pub fn enumerate(&self, mut f: impl FnMut(&[u32]) -> bool) -> Result<SearchStats> {
+        let Some((root, base)) = self.root()? else {
+            return Ok(SearchStats::default());
+        };
+        let threads = self.worker_threads();
+        if threads <= 1 {
+            struct Call<F>(F);
+            impl<F: FnMut(&[u32]) -> bool> Sink for Call<F> {
+                fn solution(&mut self, sol: &[u32]) -> bool {
+                    (self.0)(sol)
+                }
+            }
+            return self.run_one(&root, &base, None, None, &mut Call(&mut f));
+        }
+        let (subs, expand_nodes) = self.expand(&root, &base, threads * SUBPROBLEMS_PER_THREAD);
+        self.account_expansion(&subs, expand_nodes);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()?;
+
+        /// Per subproblem: solutions not yet delivered, and whether it has finished.
+        #[derive(Default)]
+        struct Slot {
+            pending: Vec<Vec<u32>>,
+            result: Option<Result<SearchStats>>,
+        }
+        struct Shared {
+            slots: Mutex<Vec<Slot>>,
+            ready: Condvar,
+        }
+        struct Push<'a> {
+            shared: &'a Shared,
+            index: usize,
+        }
+        impl Sink for Push<'_> {
+            fn solution(&mut self, sol: &[u32]) -> bool {
+                if let Ok(mut slots) = self.shared.slots.lock() {
+                    slots[self.index].pending.push(sol.to_vec());
+                }
+                self.shared.ready.notify_all();
+                true
+            }
+        }
+        let shared = Shared {
+            slots: Mutex::new((0..subs.len()).map(|_| Slot::default()).collect()),
+            ready: Condvar::new(),
+        };
+        let stop = AtomicBool::new(false);
+        let next = AtomicUsize::new(0);
+        let mut stats = SearchStats {
+            nodes: expand_nodes,
+            ..Default::default()
+        };
+        let mut error = None;
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                pool.scope(|ps| {
+                    for _ in 0..threads {
+                        ps.spawn(|_| {
+                            loop {
+                                let i = next.fetch_add(1, Ordering::Relaxed);
+                                if i >= subs.len() {
+                                    break;
+                                }
+                                let r = if stop.load(Ordering::Relaxed) {
+                                    Ok(SearchStats {
+                                        stopped: true,
+                                        ..Default::default()
+                                    })
+                                } else {
+                                    let mut sink = Push {
+                                        shared: &shared,
+                                        index: i,
+                                    };
+                                    self.run_one(
+                                        &root,
+                                        &base,
+                                        Some(&subs[i]),
+                                        Some(&stop),
+                                        &mut sink,
+                                    )
+                                };
+                                if let Ok(mut slots) = shared.slots.lock() {
+                                    slots[i].result = Some(r);
+                                }
+                                shared.ready.notify_all();
+                            }
+                        });
+                    }
+                });
+            });
+            // Deliver in subproblem order on the calling thread (the callback need not be Send).
+            let mut cur = 0;
+            let mut batch = Vec::new();
+            while cur < subs.len() {
+                let finished = {
+                    let Ok(mut slots) = shared.slots.lock() else {
+                        break;
+                    };
+                    while slots[cur].pending.is_empty() && slots[cur].result.is_none() {
+                        slots = match shared.ready.wait(slots) {
+                            Ok(s) => s,
+                            Err(_) => return,
+                        };
+                    }
+                    std::mem::swap(&mut batch, &mut slots[cur].pending);
+                    // Finished only once its last solutions are taken.
+                    if slots[cur].pending.is_empty() {
+                        slots[cur].result.take()
+                    } else {
+                        None
+                    }
+                };
+                let mut keep_going = true;
+                for sol in batch.drain(..) {
+                    stats.solutions += 1;
+                    if !f(&sol) {
+                        keep_going = false;
+                        break;
+                    }
+                }
+                if !keep_going {
+                    stats.stopped = true;
+                    stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+                if let Some(r) = finished {
+                    match r {
+                        Ok(s) => {
+                            stats.nodes += s.nodes;
+                            stats.interrupted |= s.interrupted;
+                            if s.interrupted {
+                                // Later subtrees would not continue the DFS order.
+                                stop.store(true, Ordering::Relaxed);
+                                break;
+                            }
+                        }
+                        Err(e) => {
+                            error = Some(e);
+                            stop.store(true, Ordering::Relaxed);
+                            break;
+                        }
+                    }
+                    cur += 1;
+                }
+            }
+            stop.store(true, Ordering::Relaxed);
+        });
+        match error {
+            Some(e) => Err(e),
+            None => Ok(stats),
+        }
+    }
+
+    /// The first solution in DFS order, if any.
+    pub fn first(&self) -> Result<Option<Vec<u32>>> {
+        let mut first = None;
+        self.enumerate(|s| {
+            first = Some(s.to_vec());
+            false
+        })?;
+        Ok(first)
+    }
+
+    /// Counts the solutions.
+    pub fn count(&self) -> Result<CountResult> {
+        self.count_weighted(|_| 1)
+    }
+
+    /// Counts the solutions and sums `weight` over them (`0` = not counted in `total`; the
+    /// symmetry code keeps one canonical solution per orbit and weights orbit sizes). Runs in
+    /// parallel on the configured threads; the result does not depend on the thread count.
+    pub fn count_weighted<W: Fn(&[u32]) -> u64 + Sync>(&self, weight: W) -> Result<CountResult> {
+        struct Sum<'w, W> {
+            weight: &'w W,
+            total: u64,
+        }
+        impl<W: Fn(&[u32]) -> u64> Sink for Sum<'_, W> {
+            fn solution(&mut self, sol: &[u32]) -> bool {
+                self.total = self.total.saturating_add((self.weight)(sol));
+                true
+            }
+        }
+        let Some((root, base)) = self.root()? else {
+            return Ok(CountResult::default());
+        };
+        let threads = self.worker_threads();
+        let one = |sub: Option<&Subproblem>| -> Result<CountResult> {
+            let mut sink = Sum {
+                weight: &weight,
+                total: 0,
+            };
+            let s = self.run_one(&root, &base, sub, None, &mut sink)?;
+            Ok(CountResult {
+                total: sink.total,
+                solutions: s.solutions,
+                nodes: s.nodes,
+                interrupted: s.interrupted,
+            })
+        };
+        if threads <= 1 {
+            return one(None);
+        }
+        let (subs, expand_nodes) = self.expand(&root, &base, threads * SUBPROBLEMS_PER_THREAD);
+        self.account_expansion(&subs, expand_nodes);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()?;
+        let next = AtomicUsize::new(0);
+        let results: Mutex<Vec<Result<CountResult>>> = Mutex::new(Vec::new());
+        pool.scope(|ps| {
+            for _ in 0..threads {
+                ps.spawn(|_| {
+                    let mut acc = CountResult::default();
+                    let mut outcome = Ok(());
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= subs.len() {
+                            break;
+                        }
+                        match one(Some(&subs[i])) {
+                            Ok(r) => {
+                                acc.total = acc.total.saturating_add(r.total);
+                                acc.solutions += r.solutions;
+                                acc.nodes += r.nodes;
+                                acc.interrupted |= r.interrupted;
+                            }
+                            Err(e) => {
+                                outcome = Err(e);
+                                break;
+                            }
+                        }
+                    }
+                    if let Ok(mut v) = results.lock() {
+                        v.push(outcome.map(|()| acc));
+                    }
+                });
+            }
+        });
+        let mut total = CountResult {
+            nodes: expand_nodes,
+            ..Default::default()
+        };
+        let results = results
+            .into_inner()
+            .map_err(|_| anyhow!("a counting worker panicked"))?;
+        for r in results {
+            let r = r?;
+            total.total = total.total.saturating_add(r.total);
+            total.solutions += r.solutions;
+            total.nodes += r.nodes;
+            total.interrupted |= r.interrupted;
+        }
+        Ok(total)
+    }
+
+    /// Publishes the expansion's nodes and the share of the tree it already settled (dead ends
+    /// above the frontier).
+    fn account_expansion(&self, subs: &[Subproblem], nodes: u64) {
+        if let Some(p) = &self.progress {
+            let open: f64 = subs.iter().map(|s| s.weight).sum();
+            p.add(nodes, 0, 1.0 - open);
+        }
+    }
+}

@@ -1,0 +1,684 @@
+//! The query-independent tables of the bitset engine (option bitsets per item, conflict
+//! bitsets, cell geometry, achievable piece-volume sums) and the search state they act on.
+
+use crate::model::ExactCover;
+use std::sync::OnceLock;
+
+/// Above this many bytes the per-option conflict bitsets are not stored; conflicts are then
+/// computed from the per-item option bitsets at every step instead.
+const CONFLICT_BYTES_LIMIT: usize = 64 << 20;
+/// Above this many piece-count states the achievable-sum table is not stored; sums are then
+/// computed from the remaining counts when a region check needs them.
+const SUM_TABLE_WORDS_LIMIT: usize = 1 << 22;
+
+/// Iterates the set bits of a bitset, lowest first.
+#[inline]
+pub(crate) fn for_each_bit(words: &[u64], mut f: impl FnMut(usize)) {
+    for (w, &word) in words.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let b = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            f(w * 64 + b);
+        }
+    }
+}
+
+#[inline]
+pub(crate) fn test_bit(words: &[u64], i: usize) -> bool {
+    words[i >> 6] >> (i & 63) & 1 != 0
+}
+
+#[inline]
+pub(crate) fn clear_bit(words: &mut [u64], i: usize) {
+    words[i >> 6] &= !(1u64 << (i & 63));
+}
+
+#[inline]
+fn set_bit(words: &mut [u64], i: usize) {
+    words[i >> 6] |= 1u64 << (i & 63);
+}
+
+/// True if any bit in `lo..=hi` is set.
+fn any_in_range(words: &[u64], lo: usize, hi: usize) -> bool {
+    let hi = hi.min(words.len() * 64 - 1);
+    if lo > hi {
+        return false;
+    }
+    let (lw, hw) = (lo >> 6, hi >> 6);
+    for (w, &word) in words.iter().enumerate().take(hw + 1).skip(lw) {
+        let mut m = u64::MAX;
+        if w == lw {
+            m &= u64::MAX << (lo & 63);
+        }
+        if w == hw {
+            m &= u64::MAX >> (63 - (hi & 63));
+        }
+        if word & m != 0 {
+            return true;
+        }
+    }
+    false
+}
+
+/// `dst |= src << shift` over bitsets of equal length.
+fn or_shifted(dst: &mut [u64], src: &[u64], shift: usize) {
+    let (ws, bs) = (shift >> 6, shift & 63);
+    for i in (0..dst.len()).rev() {
+        if i < ws {
+            break;
+        }
+        let j = i - ws;
+        let mut v = src[j] << bs;
+        if bs != 0 && j > 0 {
+            v |= src[j - 1] >> (64 - bs);
+        }
+        dst[i] |= v;
+    }
+}
+
+/// Cell geometry as bitsets, present only when the model's geometry makes region pruning sound:
+/// every option holds exactly one piece item and that piece's volume in cells, the cells are
+/// face-connected, and no cell needs more than one covering.
+pub(crate) struct Geo {
+    /// Words per cell bitset.
+    pub cw: usize,
+    /// Neighbour mask of every cell (cells × cw).
+    pub nbr: Vec<u64>,
+    /// All cells, and the must-fill (primary) cells.
+    pub all: Vec<u64>,
+    pub must: Vec<u64>,
+    /// Cells of every option (options × cw).
+    pub opt_cells: Vec<u64>,
+    /// Distinct-size index of every option's piece.
+    pub opt_size: Vec<u32>,
+    /// The distinct piece volumes, the initial number of pieces of each and the mixed-radix
+    /// place value of each in the piece-count state index.
+    pub sizes: Vec<u32>,
+    pub size_counts: Vec<u32>,
+    pub radix: Vec<usize>,
+    /// Words of an achievable-sum bitset (bits `0..=cells`).
+    pub sw: usize,
+    /// Achievable sums of every piece-count state (states × sw), if small enough to store.
+    pub sum_table: Option<Vec<u64>>,
+}
+
+impl Geo {
+    fn build(m: &ExactCover) -> Option<Geo> {
+        let g = m.geometry.as_ref()?;
+        let first = g.first_cell as usize;
+        let cells = m.items.len() - first;
+        if cells == 0 || m.items[first..].iter().any(|i| i.need > 1) {
+            return None;
+        }
+        let cw = cells.div_ceil(64);
+        let mut nbr = vec![0u64; cells * cw];
+        for (c, ns) in g.neighbors.iter().enumerate() {
+            for &n in ns {
+                if n as usize >= cells {
+                    return None;
+                }
+                set_bit(&mut nbr[c * cw..(c + 1) * cw], n as usize);
+                // Adjacency must be symmetric for components to be well defined.
+                set_bit(&mut nbr[n as usize * cw..(n as usize + 1) * cw], c);
+            }
+        }
+        let mut all = vec![0u64; cw];
+        let mut must = vec![0u64; cw];
+        for c in 0..cells {
+            set_bit(&mut all, c);
+            if m.items[first + c].need == 1 {
+                set_bit(&mut must, c);
+            }
+        }
+        let mut sizes: Vec<u32> = g.piece_sizes.clone();
+        sizes.sort_unstable();
+        sizes.dedup();
+        let size_index = |s: u32| sizes.binary_search(&s).unwrap_or(0) as u32;
+        let mut size_counts = vec![0u32; sizes.len()];
+        for (p, &s) in g.piece_sizes.iter().enumerate() {
+            size_counts[size_index(s) as usize] += m.items[p].need.max(1);
+        }
+        let mut opt_cells = vec![0u64; m.options.len() * cw];
+        let mut opt_size = vec![0u32; m.options.len()];
+        for (o, items) in m.options.iter().enumerate() {
+            let pieces: Vec<u32> = items
+                .iter()
+                .copied()
+                .filter(|&i| (i as usize) < first)
+                .collect();
+            let [p] = pieces[..] else { return None };
+            let oc = &mut opt_cells[o * cw..(o + 1) * cw];
+            let mut n = 0;
+            for &i in items.iter().filter(|&&i| i as usize >= first) {
+                set_bit(oc, i as usize - first);
+                n += 1;
+            }
+            if n != g.piece_sizes[p as usize] || !connected(oc, &nbr, cw) {
+                return None;
+            }
+            opt_size[o] = size_index(g.piece_sizes[p as usize]);
+        }
+        let mut radix = vec![0usize; sizes.len()];
+        let mut states = 1usize;
+        for (k, &c) in size_counts.iter().enumerate() {
+            radix[k] = states;
+            states = states.saturating_mul(c as usize + 1);
+        }
+        let sw = cells / 64 + 1;
+        let sum_table = (states.saturating_mul(sw) <= SUM_TABLE_WORDS_LIMIT).then(|| {
+            let mut t = vec![0u64; states * sw];
+            let mut counts = vec![0u32; sizes.len()];
+            for s in 0..states {
+                let mut rest = s;
+                for k in (0..sizes.len()).rev() {
+                    counts[k] = (rest / radix[k]) as u32;
+                    rest %= radix[k];
+                }
+                achievable_sums(&sizes, &counts, &mut t[s * sw..(s + 1) * sw]);
+            }
+            t
+        });
+        Some(Geo {
+            cw,
+            nbr,
+            all,
+            must,
+            opt_cells,
+            opt_size,
+            sizes,
+            size_counts,
+            radix,
+            sw,
+            sum_table,
+        })
+    }
+}
+
+/// Subset sums of a multiset of piece volumes (`counts[k]` pieces of volume `sizes[k]`).
+pub(crate) fn achievable_sums(sizes: &[u32], counts: &[u32], out: &mut [u64]) {
+    out.fill(0);
+    out[0] = 1;
+    let mut tmp = out.to_vec();
+    for (&s, &c) in sizes.iter().zip(counts) {
+        for _ in 0..c {
+            tmp.copy_from_slice(out);
+            or_shifted(out, &tmp, s as usize);
+        }
+    }
+}
+
+fn connected(cells: &[u64], nbr: &[u64], cw: usize) -> bool {
+    let Some(seed) = cells
+        .iter()
+        .enumerate()
+        .find(|(_, w)| **w != 0)
+        .map(|(i, w)| i * 64 + w.trailing_zeros() as usize)
+    else {
+        return true;
+    };
+    let mut comp = vec![0u64; cw];
+    set_bit(&mut comp, seed);
+    loop {
+        let mut next = comp.clone();
+        for_each_bit(&comp, |c| {
+            for w in 0..cw {
+                next[w] |= nbr[c * cw + w] & cells[w];
+            }
+        });
+        if next == comp {
+            return comp == cells;
+        }
+        comp = next;
+    }
+}
+
+/// The state of one search node.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Level {
+    /// Options still available.
+    pub live: Vec<u64>,
+    /// Available options per item (meaningful for primary items still needing coverage).
+    pub counts: Vec<u32>,
+    /// Coverage still needed per item.
+    pub rem: Vec<u32>,
+    /// Total coverage still needed; `0` means a solution.
+    pub need_left: u64,
+    /// Occupied cells (when geometry is in use).
+    pub occ: Vec<u64>,
+    /// Remaining pieces per distinct volume, and their mixed-radix state index.
+    pub size_left: Vec<u32>,
+    pub pstate: usize,
+}
+
+/// Everything precomputed for one model.
+pub(crate) struct Prepared {
+    pub model: ExactCover,
+    pub n_opts: usize,
+    pub words: usize,
+    /// Primary item indices.
+    pub primary: Vec<u32>,
+    /// Primary items of every option (flat, `prim_off[o]..prim_off[o+1]`).
+    pub prim_off: Vec<u32>,
+    pub prim: Vec<u32>,
+    /// Items with need > 1 of every option (flat, `multi_off`).
+    pub multi_off: Vec<u32>,
+    pub multi: Vec<u32>,
+    /// Items with need <= 1 of every option (flat): choosing the option kills every option
+    /// sharing one of them.
+    pub excl_off: Vec<u32>,
+    pub excl: Vec<u32>,
+    /// Options of every item (items × words).
+    pub item_mask: Vec<u64>,
+    /// Options sharing a need <= 1 item with every option, itself included (options × words),
+    /// when small enough to store.
+    pub conflict: Option<Vec<u64>>,
+    pub geo: Option<Geo>,
+    /// Options removed by preprocessing (computed on first use of pruning).
+    removed: OnceLock<Vec<u64>>,
+}
+
+impl Prepared {
+    pub fn new(model: &ExactCover) -> Prepared {
+        let n_items = model.items.len();
+        let n_opts = model.options.len();
+        let words = n_opts.div_ceil(64).max(1);
+        let need: Vec<u32> = model.items.iter().map(|i| i.need).collect();
+        let primary = (0..n_items as u32)
+            .filter(|&i| need[i as usize] > 0)
+            .collect();
+        let (mut prim_off, mut prim) = (vec![0u32], Vec::new());
+        let (mut multi_off, mut multi) = (vec![0u32], Vec::new());
+        let (mut excl_off, mut excl) = (vec![0u32], Vec::new());
+        let mut item_mask = vec![0u64; n_items * words];
+        for (o, items) in model.options.iter().enumerate() {
+            for &i in items {
+                let n = need[i as usize];
+                if n > 0 {
+                    prim.push(i);
+                }
+                if n > 1 {
+                    multi.push(i);
+                } else {
+                    excl.push(i);
+                }
+                set_bit(
+                    &mut item_mask[i as usize * words..(i as usize + 1) * words],
+                    o,
+                );
+            }
+            prim_off.push(prim.len() as u32);
+            multi_off.push(multi.len() as u32);
+            excl_off.push(excl.len() as u32);
+        }
+        let mut p = Prepared {
+            model: model.clone(),
+            n_opts,
+            words,
+            primary,
+            prim_off,
+            prim,
+            multi_off,
+            multi,
+            excl_off,
+            excl,
+            item_mask,
+            conflict: None,
+            geo: Geo::build(model),
+            removed: OnceLock::new(),
+        };
+        if n_opts.saturating_mul(words).saturating_mul(8) <= CONFLICT_BYTES_LIMIT {
+            let mut conf = vec![0u64; n_opts * words];
+            for o in 0..n_opts {
+                let row = &mut conf[o * words..(o + 1) * words];
+                set_bit(row, o);
+                for &i in p.excl_of(o) {
+                    let m = &p.item_mask[i as usize * words..(i as usize + 1) * words];
+                    for (r, &b) in row.iter_mut().zip(m) {
+                        *r |= b;
+                    }
+                }
+            }
+            p.conflict = Some(conf);
+        }
+        p
+    }
+
+    #[inline]
+    pub fn prim_of(&self, o: usize) -> &[u32] {
+        &self.prim[self.prim_off[o] as usize..self.prim_off[o + 1] as usize]
+    }
+    #[inline]
+    pub fn multi_of(&self, o: usize) -> &[u32] {
+        &self.multi[self.multi_off[o] as usize..self.multi_off[o + 1] as usize]
+    }
+    #[inline]
+    pub fn excl_of(&self, o: usize) -> &[u32] {
+        &self.excl[self.excl_off[o] as usize..self.excl_off[o + 1] as usize]
+    }
+    #[inline]
+    pub fn mask(&self, i: usize) -> &[u64] {
+        &self.item_mask[i * self.words..(i + 1) * self.words]
+    }
+
+    /// The state with every option live and nothing chosen.
+    fn initial(&self) -> Level {
+        let m = &self.model;
+        let mut live = vec![u64::MAX; self.words];
+        for o in self.n_opts..self.words * 64 {
+            clear_bit(&mut live, o);
+        }
+        let mut counts = vec![0u32; m.items.len()];
+        for o in 0..self.n_opts {
+            for &i in self.prim_of(o) {
+                counts[i as usize] += 1;
+            }
+        }
+        let rem: Vec<u32> = m.items.iter().map(|i| i.need).collect();
+        let need_left = rem.iter().map(|&r| r as u64).sum();
+        let (occ, size_left, pstate) = match &self.geo {
+            Some(g) => {
+                let pstate = g
+                    .size_counts
+                    .iter()
+                    .zip(&g.radix)
+                    .map(|(&c, &r)| c as usize * r)
+                    .sum();
+                (vec![0u64; g.cw], g.size_counts.clone(), pstate)
+            }
+            None => (Vec::new(), Vec::new(), 0),
+        };
+        Level {
+            live,
+            counts,
+            rem,
+            need_left,
+            occ,
+            size_left,
+            pstate,
+        }
+    }
+
+    /// Removes a live option from a state.
+    pub fn drop_option(&self, lv: &mut Level, o: usize) {
+        if test_bit(&lv.live, o) {
+            clear_bit(&mut lv.live, o);
+            for &i in self.prim_of(o) {
+                lv.counts[i as usize] -= 1;
+            }
+        }
+    }
+
+    /// Builds in `child` the state after choosing live option `x` in `parent`.
+    pub fn descend(&self, parent: &Level, child: &mut Level, x: usize) {
+        let w = self.words;
+        child.live.clear();
+        match &self.conflict {
+            Some(conf) => {
+                let row = &conf[x * w..(x + 1) * w];
+                child
+                    .live
+                    .extend(parent.live.iter().zip(row).map(|(&l, &c)| l & !c));
+            }
+            None => {
+                child.live.extend_from_slice(&parent.live);
+                clear_bit(&mut child.live, x);
+                for &i in self.excl_of(x) {
+                    for (l, &m) in child.live.iter_mut().zip(self.mask(i as usize)) {
+                        *l &= !m;
+                    }
+                }
+            }
+        }
+        child.rem.clone_from(&parent.rem);
+        child.counts.clone_from(&parent.counts);
+        let prim = self.prim_of(x);
+        child.need_left = parent.need_left - prim.len() as u64;
+        for &i in prim {
+            child.rem[i as usize] -= 1;
+        }
+        for &i in self.multi_of(x) {
+            if child.rem[i as usize] == 0 {
+                for (l, &m) in child.live.iter_mut().zip(self.mask(i as usize)) {
+                    *l &= !m;
+                }
+            }
+        }
+        // Update the counts by walking the options this choice killed.
+        for (wi, (&p, &c)) in parent.live.iter().zip(&child.live).enumerate() {
+            let mut k = p & !c;
+            while k != 0 {
+                let o = wi * 64 + k.trailing_zeros() as usize;
+                k &= k - 1;
+                for &i in self.prim_of(o) {
+                    child.counts[i as usize] -= 1;
+                }
+            }
+        }
+        if let Some(g) = &self.geo {
+            child.occ.clear();
+            child.occ.extend(
+                parent
+                    .occ
+                    .iter()
+                    .zip(&g.opt_cells[x * g.cw..(x + 1) * g.cw])
+                    .map(|(&a, &b)| a | b),
+            );
+            child.size_left.clone_from(&parent.size_left);
+            let s = g.opt_size[x] as usize;
+            // An optional piece may already be counted out; never underflow.
+            if child.size_left[s] > 0 {
+                child.size_left[s] -= 1;
+                child.pstate = parent.pstate - g.radix[s];
+            } else {
+                child.pstate = parent.pstate;
+            }
+        }
+    }
+
+    /// True if some primary item still needing coverage has too few live options.
+    pub fn starved(&self, lv: &Level) -> bool {
+        self.primary
+            .iter()
+            .any(|&i| lv.counts[i as usize] < lv.rem[i as usize])
+    }
+
+    /// The root state of a query: preprocessing removals (if `pruning`), `excluded` removed,
+    /// then the model's and `forced` options chosen. `None` if they contradict each other.
+    pub fn root(&self, forced: &[u32], excluded: &[u32], pruning: bool) -> Option<Level> {
+        let mut lv = self.initial();
+        if pruning {
+            let removed = self.removed();
+            for_each_bit(removed, |o| self.drop_option(&mut lv, o));
+        }
+        for &o in excluded {
+            self.drop_option(&mut lv, o as usize);
+        }
+        let mut all: Vec<u32> = self.model.forced.iter().chain(forced).copied().collect();
+        all.sort_unstable();
+        all.dedup();
+        let mut next = Level::default();
+        for &f in &all {
+            if !test_bit(&lv.live, f as usize) {
+                return None;
+            }
+            self.descend(&lv, &mut next, f as usize);
+            std::mem::swap(&mut lv, &mut next);
+        }
+        Some(lv)
+    }
+
+    /// Options no solution can contain, found once per model: an option is removed when
+    /// choosing it (after the model's forced options) leaves a primary item with fewer live
+    /// options than it needs, or cuts off a region of free cells that no sub-multiset of the
+    /// remaining pieces can fill. The first test is repeated until nothing changes, since each
+    /// removal lowers other items' counts.
+    pub fn removed(&self) -> &[u64] {
+        self.removed.get_or_init(|| {
+            let mut removed = vec![0u64; self.words];
+            let Some(mut root) = self.root(&[], &[], false) else {
+                // Contradictory forced options: nothing can be chosen.
+                for o in 0..self.n_opts {
+                    set_bit(&mut removed, o);
+                }
+                return removed;
+            };
+            let mut child = Level::default();
+            let mut scratch = RegionScratch::default();
+            let mut first = true;
+            loop {
+                let mut changed = false;
+                let mut cands = Vec::new();
+                for_each_bit(&root.live, |o| cands.push(o));
+                for o in cands {
+                    if !test_bit(&root.live, o) {
+                        continue;
+                    }
+                    self.descend(&root, &mut child, o);
+                    let dead =
+                        self.starved(&child) || (first && !self.regions_ok(&child, &mut scratch));
+                    if dead {
+                        self.drop_option(&mut root, o);
+                        set_bit(&mut removed, o);
+                        changed = true;
+                    }
+                }
+                first = false;
+                if !changed {
+                    break;
+                }
+            }
+            removed
+        })
+    }
+
+    /// Dead-region test: every connected component of free cells holding `m` must-fill cells
+    /// and `s` optional cells needs a sub-multiset of the remaining pieces whose volume lies in
+    /// `m..=m+s` (pieces are connected, so each lies inside one component). True when no
+    /// component fails (or there is no usable geometry).
+    pub fn regions_ok(&self, lv: &Level, sc: &mut RegionScratch) -> bool {
+        let Some(g) = &self.geo else { return true };
+        let cw = g.cw;
+        sc.ensure(cw, g.sw);
+        let RegionScratch {
+            free,
+            todo,
+            comp,
+            frontier,
+            next,
+            sums,
+            have_sums,
+        } = sc;
+        *have_sums = false;
+        for w in 0..cw {
+            free[w] = g.all[w] & !lv.occ[w];
+            todo[w] = g.must[w] & !lv.occ[w];
+        }
+        let mut w0 = 0;
+        loop {
+            while w0 < cw && todo[w0] == 0 {
+                w0 += 1;
+            }
+            if w0 == cw {
+                return true;
+            }
+            let seed = w0 * 64 + todo[w0].trailing_zeros() as usize;
+            comp.fill(0);
+            frontier.fill(0);
+            set_bit(comp, seed);
+            set_bit(frontier, seed);
+            loop {
+                next.fill(0);
+                for_each_bit(frontier, |c| {
+                    let n = &g.nbr[c * cw..(c + 1) * cw];
+                    for w in 0..cw {
+                        next[w] |= n[w];
+                    }
+                });
+                let mut any = 0;
+                for w in 0..cw {
+                    next[w] &= free[w] & !comp[w];
+                    comp[w] |= next[w];
+                    any |= next[w];
+                }
+                if any == 0 {
+                    break;
+                }
+                std::mem::swap(frontier, next);
+            }
+            let mut m = 0;
+            let mut total = 0;
+            for w in 0..cw {
+                m += (comp[w] & g.must[w]).count_ones() as usize;
+                total += comp[w].count_ones() as usize;
+                todo[w] &= !comp[w];
+            }
+            let row: &[u64] = match &g.sum_table {
+                Some(t) => &t[lv.pstate * g.sw..(lv.pstate + 1) * g.sw],
+                None => {
+                    if !*have_sums {
+                        achievable_sums(&g.sizes, &lv.size_left, sums);
+                        *have_sums = true;
+                    }
+                    sums
+                }
+            };
+            if !any_in_range(row, m, total) {
+                return false;
+            }
+        }
+    }
+}
+
+/// Reusable buffers of the region check.
+#[derive(Default)]
+pub(crate) struct RegionScratch {
+    free: Vec<u64>,
+    todo: Vec<u64>,
+    comp: Vec<u64>,
+    frontier: Vec<u64>,
+    next: Vec<u64>,
+    sums: Vec<u64>,
+    have_sums: bool,
+}
+
+impl RegionScratch {
+    fn ensure(&mut self, cw: usize, sw: usize) {
+        if self.free.len() != cw {
+            for v in [
+                &mut self.free,
+                &mut self.todo,
+                &mut self.comp,
+                &mut self.frontier,
+                &mut self.next,
+            ] {
+                *v = vec![0; cw];
+            }
+        }
+        if self.sums.len() != sw {
+            self.sums = vec![0; sw];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bit_helpers() {
+        let mut s = vec![0u64; 3];
+        achievable_sums(&[5, 6], &[2, 1], &mut s);
+        let mut got = Vec::new();
+        for_each_bit(&s, |b| got.push(b));
+        assert_eq!(got, vec![0, 5, 6, 10, 11, 16]);
+        assert!(any_in_range(&s, 7, 10));
+        assert!(!any_in_range(&s, 7, 9));
+        assert!(any_in_range(&s, 16, 500));
+        let mut big = vec![0u64; 3];
+        big[0] = 1;
+        let src = big.clone();
+        or_shifted(&mut big, &src, 130);
+        assert!(test_bit(&big, 130) && test_bit(&big, 0));
+    }
+}

@@ -1,0 +1,284 @@
+//! The depth-first search of the bitset engine: fewest-options branching over live-option
+//! bitsets, dead-region pruning, Knuth's progress estimate, interruption, and the frontier
+//! mode that cuts the tree into subproblems.
+
+use super::Progress;
+use super::prepare::{Level, Prepared, RegionScratch};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// How often (in nodes) the search publishes progress and looks at the stop flags.
+const CHECK_EVERY: u64 = 4096;
+
+/// Where the search delivers what it finds.
+pub(crate) trait Sink {
+    /// A verified solution (ascending option indices); return `false` to stop the search.
+    fn solution(&mut self, sol: &[u32]) -> bool;
+    /// A frontier node in subproblem mode: options chosen below the root, options excluded
+    /// below the root, and the node's share of the tree.
+    fn frontier(&mut self, _chosen: &[u32], _excluded: &[u32], _weight: f64) {}
+}
+
+pub(crate) struct Searcher<'a> {
+    p: &'a Prepared,
+    pruning: bool,
+    levels: Vec<Level>,
+    cands: Vec<Vec<u32>>,
+    chosen: Vec<u32>,
+    excluded: Vec<u32>,
+    /// Options chosen at the root (forced), ascending.
+    base: Vec<u32>,
+    sol: Vec<u32>,
+    cover: Vec<u32>,
+    region: RegionScratch,
+    /// Frontier depth (subproblem mode).
+    limit: Option<usize>,
+    progress: Option<&'a Progress>,
+    stop: Option<&'a AtomicBool>,
+    pub nodes: u64,
+    pub solutions: u64,
+    /// Share of the tree finished since the last flush.
+    done: f64,
+    flushed_nodes: u64,
+    flushed_solutions: u64,
+    pub interrupted: bool,
+    pub stopped: bool,
+    pub invalid: Option<Vec<u32>>,
+}
+
+impl<'a> Searcher<'a> {
+    pub fn new(p: &'a Prepared, pruning: bool, root: Level, base: Vec<u32>) -> Self {
+        Searcher {
+            p,
+            pruning,
+            levels: vec![root],
+            cands: Vec::new(),
+            chosen: Vec::new(),
+            excluded: Vec::new(),
+            base,
+            sol: Vec::new(),
+            cover: vec![0; p.model.items.len()],
+            region: RegionScratch::default(),
+            limit: None,
+            progress: None,
+            stop: None,
+            nodes: 0,
+            solutions: 0,
+            done: 0.0,
+            flushed_nodes: 0,
+            flushed_solutions: 0,
+            interrupted: false,
+            stopped: false,
+            invalid: None,
+        }
+    }
+
+    pub fn with_limit(mut self, limit: usize) -> Self {
+        self.limit = Some(limit);
+        self
+    }
+
+    pub fn with_progress(
+        mut self,
+        progress: Option<&'a Progress>,
+        stop: Option<&'a AtomicBool>,
+    ) -> Self {
+        self.progress = progress;
+        self.stop = stop;
+        self
+    }
+
+    /// Runs the search from the root; `weight` is the root's share of the whole tree.
+    pub fn run<S: Sink>(&mut self, weight: f64, sink: &mut S) {
+        // An interrupt that came before the start (or during another subtree) stops at once.
+        if self.check() {
+            return;
+        }
+        self.node(0, weight, sink);
+        self.flush();
+    }
+
+    /// Publishes progress counters. In subproblem mode nothing is published: the caller
+    /// accounts for the expansion as a whole.
+    fn flush(&mut self) {
+        if let (Some(pr), None) = (self.progress, self.limit) {
+            pr.add(
+                self.nodes - self.flushed_nodes,
+                self.solutions - self.flushed_solutions,
+                self.done,
+            );
+        }
+        self.flushed_nodes = self.nodes;
+        self.flushed_solutions = self.solutions;
+        self.done = 0.0;
+    }
+
+    /// True when the search must stop (interrupt, external stop, or a failed verification).
+    fn check(&mut self) -> bool {
+        self.flush();
+        if self.progress.is_some_and(|p| p.is_interrupted()) {
+            self.interrupted = true;
+        }
+        if self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            self.stopped = true;
+        }
+        self.interrupted || self.stopped
+    }
+
+    fn verify(&mut self) -> bool {
+        let m = &self.p.model;
+        self.cover.fill(0);
+        for &o in &self.sol {
+            for &i in &m.options[o as usize] {
+                self.cover[i as usize] += 1;
+            }
+        }
+        let ok_items = m
+            .items
+            .iter()
+            .zip(&self.cover)
+            .all(|(it, &c)| if it.need == 0 { c <= 1 } else { c == it.need });
+        ok_items
+            && self.sol.windows(2).all(|w| w[0] < w[1])
+            && m.forced.iter().all(|f| self.sol.binary_search(f).is_ok())
+    }
+
+    /// Returns `false` when the search must stop.
+    fn node<S: Sink>(&mut self, d: usize, weight: f64, sink: &mut S) -> bool {
+        let p = self.p;
+        let expanding = self.limit.is_some();
+        let lv = &self.levels[d];
+        if lv.need_left == 0 {
+            if expanding {
+                sink.frontier(&self.chosen, &self.excluded, weight);
+                return true;
+            }
+            self.nodes += 1;
+            self.done += weight;
+            self.sol.clear();
+            self.sol.extend_from_slice(&self.base);
+            self.sol.extend_from_slice(&self.chosen);
+            self.sol.sort_unstable();
+            if !self.verify() {
+                self.invalid = Some(self.sol.clone());
+                return false;
+            }
+            self.solutions += 1;
+            if !sink.solution(&self.sol) {
+                self.stopped = true;
+                return false;
+            }
+            return true;
+        }
+        // Fewest options first: an item still needing r coverings out of n live options has
+        // n - r + 1 choices for its smallest option; ties go to the lowest item.
+        let mut best = usize::MAX;
+        let mut best_theta = u32::MAX;
+        for &i in &p.primary {
+            let i = i as usize;
+            let r = lv.rem[i];
+            if r == 0 {
+                continue;
+            }
+            let n = lv.counts[i];
+            if n < r {
+                best_theta = 0;
+                break;
+            }
+            let theta = n - r + 1;
+            if theta < best_theta {
+                best_theta = theta;
+                best = i;
+                if theta == 1 {
+                    break;
+                }
+            }
+        }
+        let dead = best_theta == 0 || (self.pruning && !p.regions_ok(lv, &mut self.region));
+        let need = if dead { 0 } else { lv.rem[best] as usize };
+        if !expanding || self.limit != Some(d) || dead {
+            self.nodes += 1;
+            if self.nodes.is_multiple_of(CHECK_EVERY) && self.check() {
+                return false;
+            }
+        }
+        if dead {
+            self.done += weight;
+            return true;
+        }
+        if self.limit == Some(d) {
+            sink.frontier(&self.chosen, &self.excluded, weight);
+            return true;
+        }
+        let i = best;
+        let multi = need > 1;
+        let lv = &self.levels[d];
+        if self.cands.len() <= d {
+            self.cands.resize_with(d + 1, Vec::new);
+        }
+        let mut cands = std::mem::take(&mut self.cands[d]);
+        cands.clear();
+        {
+            let live = &lv.live;
+            let mask = p.mask(i);
+            for (w, (&a, &b)) in live.iter().zip(mask).enumerate() {
+                let mut bits = a & b;
+                while bits != 0 {
+                    cands.push((w * 64 + bits.trailing_zeros() as usize) as u32);
+                    bits &= bits - 1;
+                }
+            }
+        }
+        if self.levels.len() <= d + 1 {
+            self.levels.push(Level::default());
+        }
+        let k = cands.len();
+        let w = weight / k as f64;
+        let excluded_mark = self.excluded.len();
+        let mut go_on = true;
+        for (idx, &x) in cands.iter().enumerate() {
+            if multi && k - idx < need {
+                // Too few options left to cover this item: the remaining branches are empty.
+                self.done += w * (k - idx) as f64;
+                break;
+            }
+            let (lo, hi) = self.levels.split_at_mut(d + 1);
+            p.descend(&lo[d], &mut hi[0], x as usize);
+            self.chosen.push(x);
+            go_on = self.node(d + 1, w, sink);
+            self.chosen.pop();
+            if !go_on {
+                break;
+            }
+            if multi {
+                // Later branches use only options after x on this item (smallest option
+                // first), so no multiset is found twice.
+                p.drop_option(&mut self.levels[d], x as usize);
+                self.excluded.push(x);
+            }
+        }
+        self.excluded.truncate(excluded_mark);
+        self.cands[d] = cands;
+        go_on
+    }
+}
+
+/// Collects frontier nodes (subproblem mode).
+#[derive(Default)]
+pub(crate) struct FrontierSink {
+    pub leaves: Vec<(Vec<u32>, Vec<u32>, f64)>,
+    pub open: usize,
+    pub limit: usize,
+}
+
+impl Sink for FrontierSink {
+    fn solution(&mut self, _sol: &[u32]) -> bool {
+        true
+    }
+    fn frontier(&mut self, chosen: &[u32], excluded: &[u32], weight: f64) {
+        if chosen.len() == self.limit {
+            self.open += 1;
+        }
+        self.leaves
+            .push((chosen.to_vec(), excluded.to_vec(), weight));
+    }
+}

@@ -1,0 +1,443 @@
+//! Differential and regression tests of the exact-cover engines: the bitset engine against a
+//! brute-force enumerator and the dancing-links baseline, pruning on against off, and thread
+//! counts against each other, on hand-made, random and polycube models.
+
+use cubesat::engines::dlx::Dlx;
+use cubesat::engines::exact::testkit::{self, Cell, Piece};
+use cubesat::engines::exact::{ExactEngine, Progress};
+use cubesat::model::{ExactCover, Item};
+use std::sync::Arc;
+
+/// A tiny deterministic generator (xorshift), so failures reproduce.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// Every solution by trying every subset of options.
+fn brute_force(m: &ExactCover, forced: &[u32], excluded: &[u32]) -> Vec<Vec<u32>> {
+    let n = m.options.len();
+    assert!(n <= 16);
+    let mut out = Vec::new();
+    for mask in 0u32..(1 << n) {
+        let sol: Vec<u32> = (0..n as u32).filter(|&o| mask >> o & 1 == 1).collect();
+        if forced.iter().any(|f| !sol.contains(f)) || excluded.iter().any(|e| sol.contains(e)) {
+            continue;
+        }
+        if m.check_solution(&sol).is_ok() {
+            out.push(sol);
+        }
+    }
+    out.sort();
+    out
+}
+
+fn exact_all(
+    m: &ExactCover,
+    threads: usize,
+    pruning: bool,
+    forced: &[u32],
+    excluded: &[u32],
+) -> Vec<Vec<u32>> {
+    let e = ExactEngine::new(m).unwrap();
+    let mut v = Vec::new();
+    let st = e
+        .query()
+        .threads(threads)
+        .pruning(pruning)
+        .force(forced)
+        .exclude(excluded)
+        .enumerate(|s| {
+            v.push(s.to_vec());
+            true
+        })
+        .unwrap();
+    assert_eq!(st.solutions as usize, v.len());
+    assert!(!st.interrupted && !st.stopped);
+    v
+}
+
+fn sorted_all(
+    m: &ExactCover,
+    threads: usize,
+    pruning: bool,
+    forced: &[u32],
+    excluded: &[u32],
+) -> Vec<Vec<u32>> {
+    let mut v = exact_all(m, threads, pruning, forced, excluded);
+    v.sort();
+    v
+}
+
+fn dlx_all(m: &ExactCover, forced: &[u32], excluded: &[u32]) -> Vec<Vec<u32>> {
+    let mut v = Vec::new();
+    Dlx::new(m)
+        .unwrap()
+        .force(forced)
+        .unwrap()
+        .exclude(excluded)
+        .unwrap()
+        .enumerate(|s| {
+            v.push(s.to_vec());
+            true
+        })
+        .unwrap();
+    v.sort();
+    v
+}
+
+fn random_model(rng: &mut Rng) -> ExactCover {
+    let n_items = 2 + rng.below(6) as usize;
+    let items: Vec<Item> = (0..n_items)
+        .map(|i| {
+            let need = match rng.below(6) {
+                0 => 0,
+                1 => 2,
+                2 => 3,
+                _ => 1,
+            };
+            Item {
+                name: format!("i{i}"),
+                need,
+            }
+        })
+        .collect();
+    let n_opts = 1 + rng.below(14) as usize;
+    let mut options = Vec::new();
+    while options.len() < n_opts {
+        let mut v: Vec<u32> = (0..n_items as u32).filter(|_| rng.below(3) == 0).collect();
+        if v.is_empty() || !v.iter().any(|&i| items[i as usize].need > 0) {
+            continue;
+        }
+        v.dedup();
+        options.push(v);
+    }
+    let mut forced = Vec::new();
+    if rng.below(4) == 0 {
+        forced.push(rng.below(n_opts as u64) as u32);
+    }
+    ExactCover {
+        items,
+        options,
+        forced,
+        geometry: None,
+    }
+}
+
+#[test]
+fn random_instances_match_brute_force_and_dlx() {
+    let mut rng = Rng(0x9e3779b97f4a7c15);
+    let mut nonempty = 0;
+    for _ in 0..400 {
+        let m = random_model(&mut rng);
+        let n = m.options.len() as u64;
+        let forced: Vec<u32> = if rng.below(3) == 0 {
+            vec![rng.below(n) as u32]
+        } else {
+            vec![]
+        };
+        let excluded: Vec<u32> = if rng.below(3) == 0 {
+            vec![rng.below(n) as u32]
+        } else {
+            vec![]
+        };
+        let want = brute_force(&m, &forced, &excluded);
+        nonempty += usize::from(!want.is_empty());
+        assert_eq!(dlx_all(&m, &forced, &excluded), want, "dlx on {m:?}");
+        let seq = exact_all(&m, 1, true, &forced, &excluded);
+        let mut sorted = seq.clone();
+        sorted.sort();
+        assert_eq!(
+            sorted, want,
+            "exact on {m:?} forced {forced:?} excluded {excluded:?}"
+        );
+        // Pruning changes the branching order, so only the sets must agree.
+        assert_eq!(sorted_all(&m, 1, false, &forced, &excluded), sorted);
+        assert_eq!(exact_all(&m, 2, true, &forced, &excluded), seq);
+    }
+    assert!(
+        nonempty > 50,
+        "the generator should produce solvable instances ({nonempty})"
+    );
+}
+
+#[test]
+fn multiplicity_and_secondary_by_hand() {
+    let item = |name: &str, need| Item {
+        name: name.into(),
+        need,
+    };
+    // Two identical dominoes (need 2) and a monomino in a 1x5 strip whose last cell is optional.
+    let m = ExactCover {
+        items: vec![
+            item("D", 2),
+            item("M", 1),
+            item("c0", 1),
+            item("c1", 1),
+            item("c2", 1),
+            item("c3", 1),
+            item("c4", 0),
+        ],
+        options: vec![
+            vec![0, 2, 3],
+            vec![0, 3, 4],
+            vec![0, 4, 5],
+            vec![0, 5, 6],
+            vec![1, 2],
+            vec![1, 3],
+            vec![1, 4],
+            vec![1, 5],
+            vec![1, 6],
+        ],
+        forced: vec![],
+        geometry: None,
+    };
+    let want = brute_force(&m, &[], &[]);
+    // M c0 + D c1c2 + D c3(c4) ... enumerated by brute force; the engines must agree exactly.
+    assert!(!want.is_empty());
+    let mut got = exact_all(&m, 1, true, &[], &[]);
+    got.sort();
+    assert_eq!(got, want);
+    assert_eq!(dlx_all(&m, &[], &[]), want);
+    assert_eq!(
+        exact_all(&m, 3, true, &[], &[]),
+        exact_all(&m, 1, true, &[], &[])
+    );
+    // Forcing and excluding.
+    let mut got = exact_all(&m, 1, true, &[3], &[4]);
+    got.sort();
+    assert_eq!(got, brute_force(&m, &[3], &[4]));
+    // Contradictory forced options give no solution, not an error.
+    assert!(exact_all(&m, 1, true, &[4, 5], &[]).is_empty());
+    // Out-of-range options are an error.
+    let e = ExactEngine::new(&m).unwrap();
+    assert!(e.query().force(&[99]).count().is_err());
+}
+
+fn check_polycube(m: &ExactCover, expected: u64) {
+    let e = ExactEngine::new(m).unwrap();
+    let on = e.query().count().unwrap();
+    let off = e.query().pruning(false).count().unwrap();
+    assert_eq!(on.solutions, expected);
+    assert_eq!(off.solutions, expected);
+    assert!(on.nodes <= off.nodes);
+    let one = exact_all(m, 1, true, &[], &[]);
+    assert_eq!(one.len() as u64, expected);
+    assert_eq!(exact_all(m, 2, true, &[], &[]), one);
+    assert_eq!(exact_all(m, 3, true, &[], &[]), one);
+    assert_eq!(e.query().threads(3).count().unwrap(), on);
+    for s in &one {
+        m.check_solution(s).unwrap();
+    }
+}
+
+#[test]
+fn soma_cube_has_11520_solutions() {
+    let m = testkit::model(
+        &testkit::singles(testkit::SOMA),
+        &testkit::box_cells(3, 3, 3),
+        &[],
+    );
+    check_polycube(&m, 11_520);
+    assert_eq!(Dlx::new(&m).unwrap().count().unwrap().solutions, 11_520);
+}
+
+#[test]
+fn pentominoes_3x20_has_8_solutions() {
+    let m = testkit::model(
+        &testkit::singles(testkit::PENTOMINOES),
+        &testkit::box_cells(20, 3, 1),
+        &[],
+    );
+    check_polycube(&m, 8);
+}
+
+#[test]
+fn pentominoes_6x10_has_9356_solutions() {
+    let m = testkit::model(
+        &testkit::singles(testkit::PENTOMINOES),
+        &testkit::box_cells(10, 6, 1),
+        &[],
+    );
+    let e = ExactEngine::new(&m).unwrap();
+    assert_eq!(e.query().count().unwrap().solutions, 9_356);
+    assert_eq!(e.query().threads(2).count().unwrap().solutions, 9_356);
+}
+
+/// Random polycube models with copies, optional pieces and optional cells: the region
+/// pruning and preprocessing must keep exactly the solutions of the unpruned search and DLX.
+#[test]
+fn pruning_keeps_every_solution_on_random_polycube_models() {
+    let shapes: &[&[Cell]] = &[
+        &[[0, 0, 0]],
+        &[[0, 0, 0], [1, 0, 0]],
+        &[[0, 0, 0], [1, 0, 0], [2, 0, 0]],
+        &[[0, 0, 0], [1, 0, 0], [0, 1, 0]],
+        &[[0, 0, 0], [1, 0, 0], [2, 0, 0], [2, 1, 0]],
+        &[[0, 0, 0], [1, 0, 0], [1, 1, 0], [2, 0, 0]],
+        &[[0, 0, 0], [0, 1, 0], [1, 0, 0], [1, 0, 1]],
+    ];
+    let mut rng = Rng(12345);
+    let mut checked = 0;
+    for round in 0..60 {
+        let (x, y, z) = (
+            2 + rng.below(3) as i32,
+            2 + rng.below(2) as i32,
+            1 + rng.below(2) as i32,
+        );
+        let mut cells = testkit::box_cells(x, y, z);
+        // Knock out a few cells to make irregular targets; some become optional.
+        cells.retain(|_| rng.below(8) != 0);
+        let mut must = Vec::new();
+        let mut optional = Vec::new();
+        for c in cells {
+            if rng.below(6) == 0 {
+                optional.push(c)
+            } else {
+                must.push(c)
+            }
+        }
+        let volume = must.len() as u32;
+        let mut pieces = Vec::new();
+        let mut total = 0;
+        while total < volume + 2 {
+            let s = shapes[rng.below(shapes.len() as u64) as usize];
+            let count = if rng.below(5) == 0 {
+                0
+            } else {
+                1 + rng.below(2) as u32
+            };
+            total += s.len() as u32 * count.max(1);
+            pieces.push(Piece {
+                name: "p",
+                cells: s,
+                count,
+            });
+        }
+        // Merge pieces of the same shape into one item with multiplicity.
+        let m = testkit::model(&pieces, &must, &optional);
+        if m.validate().is_err() || m.options.len() > 3000 {
+            continue;
+        }
+        let want = dlx_all(&m, &[], &[]);
+        let on = exact_all(&m, 1, true, &[], &[]);
+        let mut sorted = on.clone();
+        sorted.sort();
+        assert_eq!(sorted, want, "round {round}");
+        assert_eq!(sorted_all(&m, 1, false, &[], &[]), sorted, "round {round}");
+        assert_eq!(exact_all(&m, 2, true, &[], &[]), on, "round {round}");
+        checked += usize::from(!want.is_empty());
+    }
+    assert!(
+        checked > 5,
+        "too few solvable random polycube models ({checked})"
+    );
+}
+
+#[test]
+fn subproblems_partition_the_solutions() {
+    let m = testkit::model(
+        &testkit::singles(testkit::SOMA),
+        &testkit::box_cells(3, 3, 3),
+        &[],
+    );
+    let e = ExactEngine::new(&m).unwrap();
+    let subs = e.query().subproblems(40).unwrap();
+    assert!(subs.len() >= 40);
+    let weight: f64 = subs.iter().map(|s| s.weight).sum();
+    assert!(weight <= 1.0 + 1e-9);
+    let mut all = Vec::new();
+    for s in &subs {
+        e.query()
+            .force(&s.chosen)
+            .exclude(&s.excluded)
+            .enumerate(|sol| {
+                all.push(sol.to_vec());
+                true
+            })
+            .unwrap();
+    }
+    assert_eq!(all, exact_all(&m, 1, true, &[], &[]));
+}
+
+#[test]
+fn weighted_count_progress_and_interrupt() {
+    let m = testkit::model(
+        &testkit::singles(testkit::SOMA),
+        &testkit::box_cells(3, 3, 3),
+        &[],
+    );
+    let e = ExactEngine::new(&m).unwrap();
+    let p = Arc::new(Progress::new());
+    // Count only solutions whose smallest option is even, with weight 3.
+    let w = |s: &[u32]| if s[0].is_multiple_of(2) { 3 } else { 0 };
+    let r1 = e.query().progress(p.clone()).count_weighted(w).unwrap();
+    let r2 = e.query().threads(2).count_weighted(w).unwrap();
+    assert_eq!(r1, r2);
+    let even = exact_all(&m, 1, true, &[], &[])
+        .iter()
+        .filter(|s| s[0].is_multiple_of(2))
+        .count() as u64;
+    assert_eq!(r1.total, 3 * even);
+    assert_eq!(r1.solutions, 11_520);
+    assert_eq!(p.solutions(), 11_520);
+    assert_eq!(p.nodes(), r1.nodes);
+    assert!(
+        (p.fraction_done() - 1.0).abs() < 1e-6,
+        "fraction {}",
+        p.fraction_done()
+    );
+
+    let p2 = Arc::new(Progress::new());
+    let r2 = e.query().threads(2).progress(p2.clone()).count().unwrap();
+    assert!(
+        (p2.fraction_done() - 1.0).abs() < 1e-6,
+        "fraction {}",
+        p2.fraction_done()
+    );
+    assert_eq!(p2.nodes(), r2.nodes);
+
+    let stop = Arc::new(Progress::new());
+    stop.interrupt();
+    let r = e.query().progress(stop.clone()).count().unwrap();
+    assert!(r.interrupted);
+    assert!(r.solutions < 11_520);
+    let r = e.query().threads(2).progress(stop).count().unwrap();
+    assert!(r.interrupted);
+
+    // First solution and limits.
+    let first = e.query().first().unwrap().unwrap();
+    assert_eq!(first, exact_all(&m, 1, true, &[], &[])[0]);
+    let mut n = 0;
+    let st = e
+        .query()
+        .threads(2)
+        .enumerate(|_| {
+            n += 1;
+            n < 5
+        })
+        .unwrap();
+    assert!(st.stopped);
+    assert_eq!(n, 5);
+}
+
+/// Tetris Cube restricted to one placement per rotation orbit of an asymmetric piece: 9,839.
+/// Ignored by default: minutes at the test profile's opt-level 1; run with `--release --ignored`.
+#[test]
+#[ignore]
+fn tetris_cube_has_9839_solutions_up_to_rotation() {
+    let cells = testkit::box_cells(4, 4, 4);
+    let m = testkit::model(&testkit::singles(testkit::TETRIS_CUBE), &cells, &[]);
+    let piece = testkit::asymmetric_piece(testkit::TETRIS_CUBE).unwrap();
+    let m = testkit::restrict_to_rotation_orbits(&m, &cells, piece).unwrap();
+    let e = ExactEngine::new(&m).unwrap();
+    assert_eq!(e.query().threads(2).count().unwrap().solutions, 9_839);
+}
