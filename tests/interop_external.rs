@@ -11,6 +11,8 @@ use cubesat::counting::UpTo;
 use cubesat::export::answer::{AnswerStatus, InstanceKind, decode};
 use cubesat::export::asp;
 use cubesat::library::bundled;
+use cubesat::puzzle::Puzzle;
+use cubesat::puzzle_json::parse_puzzle;
 
 /// The command that runs clingo, or `None` (after failing under CI) when there is none.
 fn clingo() -> Option<Vec<String>> {
@@ -36,9 +38,29 @@ fn clingo() -> Option<Vec<String>> {
     None
 }
 
-/// Runs clingo on the export of a bundled puzzle and returns (instance, answer).
-fn run_clingo(cmd: &[String], puzzle: &str, mode: UpTo, extra: &[&str]) -> (String, String) {
-    let p = bundled(puzzle).unwrap();
+/// A 3x3 board with an optional corner, two L trominoes (one hinted) and a domino: 2
+/// solutions (worked out by hand in tests/interop_dlx.rs).
+const SMALL_MIXED: &str = r####"{
+    "name": "small mixed",
+    "target": {"layers": [["###", "###", "##+"]]},
+    "pieces": [
+        {"name": "Ltromino", "count": 2, "cells": [[0,0,0],[1,0,0],[0,1,0]]},
+        {"name": "dom", "cells": [[0,0,0],[1,0,0]]}
+    ],
+    "hints": [{"piece": "Ltromino", "cells": [[0,0,0],[1,0,0],[0,1,0]]}]
+}"####;
+
+fn puzzle(name: &str) -> Puzzle {
+    if name == "small-mixed" {
+        parse_puzzle(SMALL_MIXED, name).unwrap()
+    } else {
+        bundled(name).unwrap()
+    }
+}
+
+/// Runs clingo on the export of a puzzle and returns (instance, answer).
+fn run_clingo(cmd: &[String], puzzle_name: &str, mode: UpTo, extra: &[&str]) -> (String, String) {
+    let p = puzzle(puzzle_name);
     let instance = asp::export(&p, mode).unwrap();
     let mut file = tempfile::Builder::new().suffix(".lp").tempfile().unwrap();
     file.write_all(instance.as_bytes()).unwrap();
@@ -143,6 +165,12 @@ fn clingo_soma_up_to_rotation_text_and_json() {
     assert_eq!(known("soma", UpTo::Rotation), 480);
     check(&cmd, "soma", UpTo::Rotation, 480, &[]);
     check(&cmd, "soma", UpTo::Rotation, 480, &["--outf=2"]);
+}
+
+#[test]
+fn clingo_multiplicities_optional_cells_and_hints() {
+    let Some(cmd) = clingo() else { return };
+    check(&cmd, "small-mixed", UpTo::None, 2, &[]);
 }
 
 #[test]
