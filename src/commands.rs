@@ -3,12 +3,15 @@
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
 
+use std::sync::Arc;
+
 use anyhow::{Context, Result};
 
 use crate::cli::{
     Cli, ColorChoice, Command, InfoArgs, RenderArgs, RenderFormat, SolutionFormat, SolveArgs,
 };
 use crate::counting::{Reducer, UpTo};
+use crate::engines::exact::Progress;
 use crate::library::{self, BUNDLED};
 use crate::outputs::{
     plural, read_solutions_jsonl, scene, solution_json, stats_line, summary_json,
@@ -95,9 +98,10 @@ fn solve(args: SolveArgs, quiet: bool) -> Result<Outcome> {
         amo: args.amo,
         ..RunOptions::default()
     };
-    let interrupt = solver::install_interrupt();
+    let progress = Arc::new(Progress::new());
+    solver::install_interrupt(progress.clone());
     let opts = RunOptions {
-        interrupt: Some(interrupt),
+        progress: Some(progress),
         ..opts
     };
     let mut out = output(args.out.as_deref())?;

@@ -7,7 +7,6 @@
 use std::fmt;
 use std::ops::ControlFlow;
 use std::str::FromStr;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -16,6 +15,7 @@ use anyhow::{Result, bail};
 use crate::counting::{Reducer, UpTo};
 use crate::encoding::AtMostOne;
 use crate::engines::dlx::Dlx;
+use crate::engines::exact::{ExactEngine, Progress};
 use crate::engines::sat::{Cube, SatConfig, SatEngine};
 use crate::model::ExactCover;
 use crate::placements::PlacementTable;
@@ -114,8 +114,9 @@ pub struct RunOptions {
     pub prune: bool,
     /// At-most-one encoding for the SAT engine.
     pub amo: AtMostOne,
-    /// Set by Ctrl-C: the run stops and reports what it counted so far.
-    pub interrupt: Option<Arc<AtomicBool>>,
+    /// Live counters for a progress display; its interrupt flag (set by Ctrl-C) stops the
+    /// run, which then reports what it counted so far.
+    pub progress: Option<Arc<Progress>>,
 }
 
 impl Default for RunOptions {
@@ -127,7 +128,7 @@ impl Default for RunOptions {
             threads: 1,
             prune: true,
             amo: AtMostOne::default(),
-            interrupt: None,
+            progress: None,
         }
     }
 }
@@ -153,23 +154,28 @@ pub struct RunReport {
     pub elapsed: Duration,
 }
 
-/// The process-wide Ctrl-C flag: the first call installs the handler. A second Ctrl-C while
-/// the flag is already set exits at once, for a run that does not check it.
-pub fn install_interrupt() -> Arc<AtomicBool> {
-    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
-    FLAG.get_or_init(|| {
-        let flag = Arc::new(AtomicBool::new(false));
-        let f = flag.clone();
+/// Routes Ctrl-C to `progress`: the first Ctrl-C asks the run to stop and report what it has;
+/// a second one exits at once (for a run that does not check the flag, such as a long SAT
+/// call). The handler is installed once per process.
+pub fn install_interrupt(progress: Arc<Progress>) {
+    static TARGET: OnceLock<Mutex<Option<Arc<Progress>>>> = OnceLock::new();
+    let slot = TARGET.get_or_init(|| {
         // If a handler cannot be installed (another library owns SIGINT), Ctrl-C simply
         // terminates the process as usual.
-        let _ = ctrlc::set_handler(move || {
-            if f.swap(true, Ordering::SeqCst) {
-                std::process::exit(130);
+        let _ = ctrlc::set_handler(|| {
+            let target = TARGET
+                .get()
+                .and_then(|m| m.lock().ok().and_then(|g| g.clone()));
+            match target {
+                Some(p) if !p.is_interrupted() => p.interrupt(),
+                _ => std::process::exit(130),
             }
         });
-        flag
-    })
-    .clone()
+        Mutex::new(None)
+    });
+    if let Ok(mut g) = slot.lock() {
+        *g = Some(progress);
+    }
 }
 
 /// Runs the search, handing each raw solution (ascending placements) to `visit`, which
@@ -183,12 +189,28 @@ fn search(
 ) -> Result<()> {
     let engine = opts.engine.resolve();
     report.engine = engine.to_string();
+    let interrupted = || opts.progress.as_ref().is_some_and(|p| p.is_interrupted());
     match engine {
-        EngineChoice::Dlx | EngineChoice::Exact | EngineChoice::Auto => {
+        EngineChoice::Exact | EngineChoice::Auto => {
+            let mut q = ExactEngine::new(&inst.model)?
+                .query()
+                .threads(opts.threads)
+                .pruning(opts.prune)
+                .exclude(excluded);
+            if let Some(p) = &opts.progress {
+                q = q.progress(p.clone());
+            }
+            let stats = q.enumerate(|s| visit(s))?;
+            report.nodes = Some(stats.nodes);
+            report.interrupted = stats.interrupted;
+        }
+        EngineChoice::Dlx => {
+            // The baseline has no interrupt hook: it is checked between solutions.
             let stats = Dlx::new(&inst.model)?
                 .exclude(excluded)?
-                .enumerate(|s| visit(s))?;
+                .enumerate(|s| !interrupted() && visit(s))?;
             report.nodes = Some(stats.nodes);
+            report.interrupted = interrupted();
         }
         EngineChoice::Sat => {
             let config = SatConfig {
@@ -201,12 +223,13 @@ fn search(
                 excluded: excluded.to_vec(),
             };
             sat.enumerate(&cube, None, |s| {
-                if visit(s) {
+                if !interrupted() && visit(s) {
                     ControlFlow::Continue(())
                 } else {
                     ControlFlow::Break(())
                 }
             })?;
+            report.interrupted = interrupted();
             let st = sat.stats();
             report.engine = format!(
                 "sat ({} at-most-one, {} variables, {} clauses, {} solve calls)",
@@ -264,6 +287,7 @@ pub fn list(
     }
     report.engine = inner.engine;
     report.nodes = inner.nodes;
+    report.interrupted = inner.interrupted;
     report.elapsed = start.elapsed();
     Ok(report)
 }
@@ -288,6 +312,30 @@ pub fn count(inst: &Instance, opts: &RunOptions) -> Result<RunReport> {
         reducer.weight(s)
     };
     let start = Instant::now();
+    let engine = opts.engine.resolve();
+    if matches!(engine, EngineChoice::Exact) && opts.limit.is_none() {
+        // The fast path: parallel subtrees, nothing stored or formatted; every solution is
+        // still verified inside `weigh`.
+        let mut q = ExactEngine::new(&inst.model)?
+            .query()
+            .threads(opts.threads)
+            .pruning(opts.prune)
+            .exclude(reducer.excluded());
+        if let Some(p) = &opts.progress {
+            q = q.progress(p.clone());
+        }
+        let r = q.count_weighted(weigh)?;
+        if let Some(e) = failure.into_inner().ok().flatten() {
+            return Err(e.context("the exact engine reported an invalid solution"));
+        }
+        report.engine = format!("exact, {} threads", q_threads(opts.threads));
+        report.count = r.total;
+        report.raw = r.solutions;
+        report.nodes = Some(r.nodes);
+        report.interrupted = r.interrupted;
+        report.elapsed = start.elapsed();
+        return Ok(report);
+    }
     let (mut total, mut raw, mut classes) = (0u64, 0u64, 0u64);
     let mut visit = |s: &[u32]| -> bool {
         raw += 1;
@@ -308,12 +356,22 @@ pub fn count(inst: &Instance, opts: &RunOptions) -> Result<RunReport> {
         )));
     }
     report.limited = opts.limit.is_some_and(|l| classes >= l);
+    report.interrupted = inner.interrupted;
     report.engine = inner.engine;
     report.nodes = inner.nodes;
     report.count = total;
     report.raw = raw;
     report.elapsed = start.elapsed();
     Ok(report)
+}
+
+/// The thread count a query with `threads` uses (0 = every core).
+fn q_threads(threads: usize) -> usize {
+    if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    }
 }
 
 #[cfg(test)]
@@ -346,6 +404,16 @@ mod tests {
             [1280, 10, 5]
         );
         assert_eq!(counts("pentominoes-3x20", EngineChoice::Dlx), [8, 2, 2]);
+    }
+
+    #[test]
+    fn small_known_counts_with_the_exact_engine() {
+        assert_eq!(counts("soma", EngineChoice::Exact), [11520, 480, 240]);
+        assert_eq!(
+            counts("tetracubes-two-2x2x4", EngineChoice::Exact),
+            [1280, 10, 5]
+        );
+        assert_eq!(counts("pentominoes-3x20", EngineChoice::Exact), [8, 2, 2]);
     }
 
     #[test]

@@ -138,7 +138,8 @@ fn finish(
     table: PlacementTable,
     parsed: ParsedAnswer,
 ) -> Result<Decoded> {
-    let verifier = Verifier::new(&prov.puzzle, &table)?;
+    let verifier = Verifier::new(&prov.puzzle, &table);
+    verifier.check_placements()?;
     for (i, s) in parsed.solutions.iter().enumerate() {
         verifier
             .verify(s)
