@@ -8,7 +8,8 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 
 use crate::cli::{
-    Cli, ColorChoice, Command, InfoArgs, RenderArgs, RenderFormat, SolutionFormat, SolveArgs,
+    Cli, ColorChoice, Command, DecodeArgs, ExportArgs, ExportFormat, InfoArgs, RenderArgs,
+    RenderFormat, SolutionFormat, SolveArgs,
 };
 use crate::counting::{Reducer, UpTo};
 use crate::engines::exact::Progress;
@@ -39,9 +40,9 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Info(args) => info(args),
         Command::List => list(),
         Command::Render(args) => render_saved(args),
-        Command::Generate(_) | Command::Export(_) | Command::Decode(_) => {
-            anyhow::bail!("WIP")
-        }
+        Command::Export(args) => export(args, quiet),
+        Command::Decode(args) => decode(args, quiet),
+        Command::Generate(_) => anyhow::bail!("WIP"),
     }
 }
 
@@ -372,4 +373,160 @@ fn render_saved(args: RenderArgs) -> Result<Outcome> {
     }
     out.flush()?;
     Ok(Outcome::Found)
+}
+
+/// A placement described for comments: piece, orientation and cells in container coordinates.
+fn placement_label(inst: &Instance, o: usize) -> String {
+    let p = &inst.table.placements()[o];
+    let t = &inst.puzzle.target;
+    let cells: Vec<String> = p
+        .cells
+        .iter()
+        .map(|&c| {
+            let (ci, l) = t.local(c);
+            if t.containers().len() > 1 {
+                format!("{ci}:{},{},{}", l[0], l[1], l[2])
+            } else {
+                format!("{},{},{}", l[0], l[1], l[2])
+            }
+        })
+        .collect();
+    format!(
+        "piece={} orient={} cells={}",
+        inst.puzzle.pieces[p.piece as usize].name,
+        p.orientation,
+        cells.join(" ")
+    )
+}
+
+fn export(args: ExportArgs, quiet: bool) -> Result<Outcome> {
+    let puzzle = library::load(args.puzzle.puzzle.as_deref())?;
+    let inst = Instance::new(puzzle)?;
+    let (puzzle, table) = (&inst.puzzle, &inst.table);
+    if args.up_to == UpTo::RotationReflection {
+        anyhow::bail!(
+            "export counts every placement (--up-to none) or, where one piece's restriction is exact, one solution per rotation class (--up-to rotation); reflections are left to `cubesat solve`"
+        );
+    }
+    let reducer = Reducer::new(puzzle, table, args.up_to, false)?;
+    if args.up_to == UpTo::Rotation && !reducer.restriction_is_exact() {
+        anyhow::bail!(
+            "'{}': restricting one piece does not leave exactly one solution per rotation class here ({}), so an external count would not be the count up to rotation; export with --up-to none, or count with `cubesat solve --count`",
+            puzzle.name,
+            reducer.describe(puzzle)
+        );
+    }
+    let excluded = reducer.excluded();
+    let reduction = reducer.describe(puzzle);
+    let mut out = output(args.out.as_deref())?;
+    match args.format {
+        ExportFormat::Dimacs => {
+            let mut prov = Vec::new();
+            crate::export::provenance::write_header_for_table(
+                &mut prov, "", puzzle, table, args.up_to, excluded,
+            )?;
+            let mut header = vec![
+                format!("DIMACS CNF written by cubesat {} for the puzzle '{}'.", env!("CARGO_PKG_VERSION"), puzzle.name),
+                format!("Models are the puzzle's solutions, counted: {reduction}."),
+                "Variable v (1-based) is placement v-1 (map below); higher variables are auxiliary.".to_string(),
+                "Project model counts on the 'c p show' / 'c ind' variables. Decode answers with: cubesat decode THIS-FILE ANSWER".to_string(),
+            ];
+            header.extend(String::from_utf8_lossy(&prov).lines().map(str::to_string));
+            let labels: Vec<String> = (0..table.len())
+                .map(|o| placement_label(&inst, o))
+                .collect();
+            let config = crate::encoding::CnfConfig {
+                amo: args.amo,
+                ..crate::encoding::CnfConfig::default()
+            };
+            let stats = crate::export::dimacs::write(
+                &mut out,
+                &inst.model,
+                config,
+                &header,
+                &labels,
+                excluded,
+            )?;
+            if !quiet {
+                eprintln!(
+                    "cubesat: DIMACS: {} option variables, {} variables, {} clauses ({} at-most-one)",
+                    stats.option_vars,
+                    stats.variables,
+                    stats.clauses,
+                    args.amo.name()
+                );
+            }
+        }
+        ExportFormat::Dlx => crate::export::dlx::write_dlx(
+            &mut out, puzzle, table, args.up_to, excluded, &reduction,
+        )?,
+        ExportFormat::Asp => crate::export::asp::write_asp(
+            &mut out, puzzle, table, args.up_to, excluded, &reduction,
+        )?,
+    }
+    out.flush()?;
+    Ok(Outcome::Found)
+}
+
+fn decode(args: DecodeArgs, quiet: bool) -> Result<Outcome> {
+    let read = |p: &std::path::Path| {
+        std::fs::read_to_string(p).with_context(|| format!("{}: cannot read", p.display()))
+    };
+    let instance = read(&args.instance)?;
+    let answer = read(&args.answer)?;
+    let d = crate::export::answer::decode(&instance, &answer)
+        .with_context(|| format!("{} with {}", args.instance.display(), args.answer.display()))?;
+    let color = use_color(args.color, false);
+    let mut out = output(None)?;
+    let mut scenes = Vec::new();
+    for (i, s) in d.solutions.iter().enumerate() {
+        let title = format!("{}, solution {}", d.puzzle.name, i + 1);
+        match args.format {
+            SolutionFormat::Text => {
+                if i > 0 {
+                    writeln!(out)?;
+                }
+                write!(
+                    out,
+                    "{}",
+                    render::text(&scene(&d.puzzle, &d.table, s, &title, false), color)
+                )?;
+            }
+            SolutionFormat::Json => {
+                let sol = Solution {
+                    placements: s.clone(),
+                };
+                writeln!(
+                    out,
+                    "{}",
+                    solution_json(&d.puzzle, &d.table, &sol, i as u64 + 1)
+                )?;
+            }
+            SolutionFormat::Svg | SolutionFormat::Html => {
+                scenes.push(scene(&d.puzzle, &d.table, s, &title, false))
+            }
+        }
+    }
+    match args.format {
+        SolutionFormat::Svg if !scenes.is_empty() => {
+            write!(out, "{}", render::svg(&scenes[0], false))?
+        }
+        SolutionFormat::Html if !scenes.is_empty() => write!(out, "{}", render::html(&scenes))?,
+        SolutionFormat::Text if d.solutions.is_empty() => {
+            writeln!(out, "no solution ({:?})", d.status)?
+        }
+        _ => {}
+    }
+    out.flush()?;
+    if !quiet {
+        eprintln!(
+            "cubesat: decoded {} from a {:?} answer ({:?}); each verified; {} counted {}",
+            plural(d.solutions.len() as u64, "solution"),
+            d.kind,
+            d.status,
+            d.counted(),
+            d.mode.phrase()
+        );
+    }
+    Ok(found(!d.solutions.is_empty()))
 }

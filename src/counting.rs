@@ -86,6 +86,9 @@ pub struct Reducer {
     allowed: Vec<bool>,
     excluded: Vec<u32>,
     restricted_piece: Option<usize>,
+    /// True when the restriction alone keeps exactly one solution per orbit (the subgroup
+    /// acts freely on the restricted piece's placements), so no canonical check is needed.
+    exact_restriction: bool,
     weights: bool,
 }
 
@@ -123,6 +126,7 @@ impl Reducer {
         } else {
             None
         };
+        let exact_restriction = reducer_group_is_trivial(&group);
         let mut reducer = Reducer {
             mode,
             counting,
@@ -130,12 +134,20 @@ impl Reducer {
             allowed: vec![true; table.len()],
             excluded: Vec::new(),
             restricted_piece: None,
+            exact_restriction,
             weights: mode == UpTo::None,
         };
         if let Some(g) = &reducer.group
             && g.len() > 1
-            && let Some((piece, reps)) = choose_restriction(puzzle, table, g, partners.as_deref())
+            && let Some((piece, reps, free)) =
+                choose_restriction(puzzle, table, g, partners.as_deref())
         {
+            // Exact on its own when the subgroup keeping the piece acts freely on its
+            // placements and is the whole group (no reflection left to a canonical check).
+            let whole = (0..g.len()).all(|e| {
+                !g.reflection[e] || partners.as_deref().is_some_and(|pp| pp[piece] == piece)
+            });
+            reducer.exact_restriction = free && whole;
             for &p in &table.by_piece()[piece] {
                 if !reps.contains(&p) {
                     reducer.allowed[p as usize] = false;
@@ -155,6 +167,12 @@ impl Reducer {
     /// Placements the search must exclude (the restricted piece's non-representatives).
     pub fn excluded(&self) -> &[u32] {
         &self.excluded
+    }
+
+    /// True when the instance restricted by [`Reducer::excluded`] has exactly one solution per
+    /// class, so an external solver's plain count is the reduced count.
+    pub fn restriction_is_exact(&self) -> bool {
+        self.exact_restriction
     }
 
     /// The piece restricted to one placement per orbit, if any.
@@ -220,13 +238,14 @@ impl Reducer {
 
 /// Picks the piece whose restriction shrinks the search most: for each candidate (count 1,
 /// not hinted), the subgroup keeping it, the orbits of its placements, and the fraction of
-/// placements kept. Returns the piece and its representatives (smallest index per orbit).
+/// placements kept. Returns the piece, its representatives (smallest index per orbit) and
+/// whether the subgroup acts freely on its placements.
 fn choose_restriction(
     puzzle: &Puzzle,
     table: &PlacementTable,
     group: &PlacementSymmetries,
     partners: Option<&[usize]>,
-) -> Option<(usize, Vec<u32>)> {
+) -> Option<(usize, Vec<u32>, bool)> {
     let hinted: Vec<u32> = table
         .hints()
         .iter()
@@ -273,5 +292,10 @@ fn choose_restriction(
             best = Some((fraction, fixed_points, pi, reps));
         }
     }
-    best.map(|(_, _, pi, reps)| (pi, reps))
+    best.map(|(_, fixed, pi, reps)| (pi, reps, fixed == 0))
+}
+
+/// A group of one element (or none at all) needs no reduction: every solution is its own class.
+fn reducer_group_is_trivial(group: &Option<PlacementSymmetries>) -> bool {
+    group.as_ref().is_none_or(|g| g.len() <= 1)
 }

@@ -383,7 +383,7 @@ fn dimacs_round_trip() {
             let labels: Vec<String> = (0..m.option_count()).map(|o| format!("opt={o}")).collect();
             let header = vec!["puzzle test".to_string(), "mode all".to_string()];
             let mut out = Vec::new();
-            let stats = dimacs::write(&mut out, m, config, &header, &labels).unwrap();
+            let stats = dimacs::write(&mut out, m, config, &header, &labels, &[]).unwrap();
             let text = String::from_utf8(out).unwrap();
             let lines: Vec<&str> = text.lines().collect();
             assert_eq!(lines[0], "c t pmc");
@@ -403,7 +403,7 @@ fn dimacs_round_trip() {
             );
 
             let parsed = DimacsParser::parse(text.as_bytes()).unwrap();
-            let (f, _) = dimacs::formula(m, config).unwrap();
+            let (f, _) = dimacs::formula(m, config, &[]).unwrap();
             assert_eq!(parsed.var_count(), stats.variables);
             assert_eq!(parsed.len(), stats.clauses);
             let clauses = |f: &varisat::CnfFormula| {
@@ -433,8 +433,9 @@ fn dimacs_rejects_reserved_header_lines_and_bad_labels() {
             CnfConfig::default(),
             &[bad.to_string()],
             &labels,
+            &[],
         );
         assert!(r.is_err(), "{bad:?}");
     }
-    assert!(dimacs::write(&mut out, &m, CnfConfig::default(), &[], &labels[1..]).is_err());
+    assert!(dimacs::write(&mut out, &m, CnfConfig::default(), &[], &labels[1..], &[]).is_err());
 }

@@ -178,47 +178,23 @@ fn finish(
     })
 }
 
-/// Adapter to the SAT-output reader of [`crate::decode`] (written in parallel): maps the true
-/// placement variables of each model (variable `v` is placement `v - 1`; variables above
+/// Reads SAT-solver output with [`crate::decode::sat`] and maps the true placement variables of each model (variable `v` is placement `v - 1`; variables above
 /// `option_count` are auxiliaries) to a solution.
-// ADAPTER: enable once `crate::decode::sat::parse_sat_output` lands (see the disabled block).
-#[cfg(any())]
 fn sat_answer(text: &str, option_count: usize) -> Result<ParsedAnswer> {
-    use crate::decode::sat::{SatStatus, parse_sat_output};
-    let out = parse_sat_output(text)?;
+    use crate::decode::sat::{SatStatus, parse};
+    let out = parse(text)?;
     let status = match out.status {
-        SatStatus::Sat => AnswerStatus::Sat,
-        SatStatus::Unsat => AnswerStatus::Unsat,
+        SatStatus::Satisfiable => AnswerStatus::Sat,
+        SatStatus::Unsatisfiable => AnswerStatus::Unsat,
         SatStatus::Unknown => AnswerStatus::Unknown,
     };
-    let solutions = out
-        .models
-        .iter()
-        .map(|m| {
-            let mut s: Vec<u32> = m
-                .iter()
-                .filter(|&&l| l > 0 && (l as u64) <= option_count as u64)
-                .map(|&l| (l - 1) as u32)
-                .collect();
-            s.sort_unstable();
-            s.dedup();
-            s
-        })
-        .collect();
+    let solutions = out.models.iter().map(|m| m.options(option_count)).collect();
     Ok(ParsedAnswer {
         status,
         solutions,
-        reported_count: None,
+        reported_count: out.reported_solutions,
         complete: None,
     })
-}
-
-/// Stand-in until `crate::decode::sat::parse_sat_output` lands: refuses DIMACS answers.
-#[cfg(not(any()))]
-fn sat_answer(_text: &str, _option_count: usize) -> Result<ParsedAnswer> {
-    bail!(
-        "decoding SAT solver output is not available in this build yet (waiting for the DIMACS answer reader)"
-    )
 }
 
 #[cfg(test)]

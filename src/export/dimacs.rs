@@ -22,8 +22,8 @@ use crate::encoding::{CnfConfig, CnfEncoder, CnfStats, ForcedMode};
 use crate::model::ExactCover;
 use anyhow::{Result, bail, ensure};
 use std::io::Write;
-use varisat::CnfFormula;
 use varisat::dimacs::{DimacsHeader, write_dimacs_clauses, write_dimacs_header};
+use varisat::{CnfFormula, ExtendFormula};
 
 /// Option variables per `c p show` / `c ind` line.
 pub const VARS_PER_LINE: usize = 50;
@@ -32,14 +32,27 @@ pub const VARS_PER_LINE: usize = 50;
 /// one.
 const RESERVED: [&str; 5] = ["t ", "p ", "ind ", "s ", "cubesat "];
 
-/// Encodes `model` as a self-contained formula (forced options as units).
-pub fn formula(model: &ExactCover, config: CnfConfig) -> Result<(CnfFormula, CnfStats)> {
+/// Encodes `model` as a self-contained formula: forced options as positive units, `excluded`
+/// options (a symmetry reduction) as negative units, so variable `o + 1` stays option `o`.
+pub fn formula(
+    model: &ExactCover,
+    config: CnfConfig,
+    excluded: &[u32],
+) -> Result<(CnfFormula, CnfStats)> {
     let mut f = CnfFormula::new();
-    let stats = CnfEncoder::new(CnfConfig {
+    let mut stats = CnfEncoder::new(CnfConfig {
         forced: ForcedMode::Units,
         ..config
     })
     .encode(model, &mut f)?;
+    for &o in excluded {
+        ensure!(
+            (o as usize) < model.option_count(),
+            "excluded option {o} is out of range"
+        );
+        f.add_clause(&[varisat::Lit::from_index(o as usize, false)]);
+        stats.clauses += 1;
+    }
     f.set_var_count(stats.variables);
     Ok((f, stats))
 }
@@ -53,6 +66,7 @@ pub fn write<W: Write>(
     config: CnfConfig,
     header: &[String],
     labels: &[String],
+    excluded: &[u32],
 ) -> Result<CnfStats> {
     ensure!(
         labels.len() == model.option_count(),
@@ -76,7 +90,7 @@ pub fn write<W: Write>(
             );
         }
     }
-    let (f, stats) = formula(model, config)?;
+    let (f, stats) = formula(model, config, excluded)?;
     writeln!(out, "c t pmc")?;
     for line in header {
         if line.is_empty() {
