@@ -438,3 +438,24 @@ fn dimacs_rejects_reserved_header_lines_and_bad_labels() {
     }
     assert!(dimacs::write(&mut out, &m, CnfConfig::default(), &[], &labels[1..]).is_err());
 }
+
+#[test]
+fn at_most_one_parses_as_a_clap_argument() {
+    use clap::Parser;
+    #[derive(Parser)]
+    struct Args {
+        #[arg(long, default_value_t = AtMostOne::default())]
+        amo: AtMostOne,
+    }
+    let a = Args::try_parse_from(["x", "--amo", "commander"]).unwrap();
+    assert_eq!(a.amo, AtMostOne::Commander);
+    assert_eq!(
+        Args::try_parse_from(["x"]).unwrap().amo,
+        AtMostOne::Pairwise
+    );
+    let e = Args::try_parse_from(["x", "--amo", "ladder"])
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("pairwise, sequential"), "{e}");
+}

@@ -426,8 +426,8 @@ fn soma_cubes_on_one_solver_match_exact_cover_search() {
         })
         .collect();
     let cfg = SatConfig {
-        amo: AtMostOne::Product,
-        drop_implied_piece_amo: true,
+        amo: AtMostOne::Pairwise,
+        drop_implied_piece_amo: false,
     };
     let mut e = SatEngine::new(&m, cfg).unwrap();
     let per_cube = e.solve_cubes(&cubes).unwrap();
