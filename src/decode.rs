@@ -9,6 +9,8 @@ pub mod sat {
     //! `clasp -n 0` do) and MiniSat's result file (`SAT` then a literal line ending in `0`,
     //! `UNSAT`, or `INDET`).
     //!
+    //! [`parse_model_count`] reads model counters' answers (MC-competition lines).
+    //!
     //! Variables are DIMACS numbers (1-based); [`SatModel::options`] maps them to 0-based
     //! option indices (option `o` is variable `o + 1`). Decoded solutions must still be
     //! checked against the model by the caller.
@@ -206,6 +208,72 @@ pub mod sat {
         finish(status, models, None)
     }
 
+    /// A model counter's answer (MC-competition output).
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub enum ModelCount {
+        /// An exact count, as printed (`c s exact arb int N`, `s mc N`; `s UNSATISFIABLE`
+        /// gives `"0"`). Kept as decimal text: counts can exceed `u128`.
+        Exact(String),
+        /// An approximate or floating-point count, as printed (`c s approx arb int N`,
+        /// `c s exact double prec-sci X`).
+        Approximate(String),
+        /// Only `c s log10-estimate X` was given: the base-10 logarithm of the count.
+        Log10Estimate(String),
+    }
+
+    /// Reads a model counter's output: `c s exact arb int N`, `s mc N` (MC 2020),
+    /// `c s approx arb int N`, `c s exact double prec-sci X`, `c s log10-estimate X`, and
+    /// `s UNSATISFIABLE` (count 0). An exact integer wins over everything else.
+    pub fn parse_model_count(text: &str) -> Result<ModelCount> {
+        let mut exact: Option<String> = None;
+        let mut approx: Option<String> = None;
+        let mut log10: Option<String> = None;
+        let mut unsat = false;
+        for (i, raw) in text.lines().enumerate() {
+            let lineno = i + 1;
+            let words: Vec<&str> = raw.split_whitespace().collect();
+            let integer = |w: &str| -> Result<String> {
+                if !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()) {
+                    Ok(w.to_string())
+                } else {
+                    bail!("line {lineno}: {w:?} is not a non-negative integer")
+                }
+            };
+            match words.as_slice() {
+                ["c", "s", "exact", "arb", "int", n] | ["s", "mc", n] => {
+                    let n = integer(n)?;
+                    if let Some(old) = &exact
+                        && *old != n
+                    {
+                        bail!("line {lineno}: count {n} contradicts an earlier count {old}");
+                    }
+                    exact = Some(n);
+                }
+                ["c", "s", "approx", "arb", "int", n] => approx = Some(integer(n)?),
+                ["c", "s", "exact", "double", _, x] => approx = Some((*x).to_string()),
+                ["c", "s", "log10-estimate", x] => log10 = Some((*x).to_string()),
+                ["s", "UNSATISFIABLE"] => unsat = true,
+                _ => {}
+            }
+        }
+        if unsat {
+            if exact
+                .as_ref()
+                .is_some_and(|n| !n.trim_start_matches('0').is_empty())
+            {
+                bail!("the output says UNSATISFIABLE but reports a positive count");
+            }
+            return Ok(ModelCount::Exact("0".into()));
+        }
+        if let Some(n) = exact {
+            return Ok(ModelCount::Exact(n));
+        }
+        approx
+            .map(ModelCount::Approximate)
+            .or(log10.map(ModelCount::Log10Estimate))
+            .ok_or_else(|| anyhow::anyhow!("no model count found in the output"))
+    }
+
     #[cfg(test)]
     mod tests {
         use super::*;
@@ -259,6 +327,37 @@ pub mod sat {
             assert_eq!(vars(&out.models[0]), vec![1, 3]);
             assert_eq!(parse("UNSAT\n").unwrap().status, SatStatus::Unsatisfiable);
             assert_eq!(parse("INDET\n").unwrap().status, SatStatus::Unknown);
+        }
+
+        #[test]
+        fn model_counts() {
+            let ganak = "c t pmc\ns SATISFIABLE\nc s type pmc\nc s log10-estimate 0.477\nc s exact arb int 3\n";
+            assert_eq!(
+                parse_model_count(ganak).unwrap(),
+                ModelCount::Exact("3".into())
+            );
+            assert_eq!(
+                parse_model_count("s mc 12\n").unwrap(),
+                ModelCount::Exact("12".into())
+            );
+            assert_eq!(
+                parse_model_count("s UNSATISFIABLE\n").unwrap(),
+                ModelCount::Exact("0".into())
+            );
+            assert_eq!(
+                parse_model_count("c s approx arb int 96\n").unwrap(),
+                ModelCount::Approximate("96".into())
+            );
+            assert_eq!(
+                parse_model_count("c s log10-estimate 2.5\n").unwrap(),
+                ModelCount::Log10Estimate("2.5".into())
+            );
+            assert!(parse_model_count("c nothing\n").is_err());
+            let e = parse_model_count("c s exact arb int 3x\n")
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("line 1"), "{e}");
+            assert!(parse_model_count("s mc 1\nc s exact arb int 2\n").is_err());
         }
 
         #[test]

@@ -426,7 +426,13 @@ fn dimacs_rejects_reserved_header_lines_and_bad_labels() {
     let m = strip();
     let labels: Vec<String> = (0..m.option_count()).map(|o| o.to_string()).collect();
     let mut out = Vec::new();
-    for bad in ["t mc", "p show 1 0", "ind 1 0", "two\nlines"] {
+    for bad in [
+        "t mc",
+        "p show 1 0",
+        "ind 1 0",
+        "cubesat var 1 x",
+        "two\nlines",
+    ] {
         let r = dimacs::write(
             &mut out,
             &m,
@@ -438,4 +444,69 @@ fn dimacs_rejects_reserved_header_lines_and_bad_labels() {
         assert!(r.is_err(), "{bad:?}");
     }
     assert!(dimacs::write(&mut out, &m, CnfConfig::default(), &[], &labels[1..], &[]).is_err());
+}
+
+#[test]
+fn at_most_one_parses_as_a_clap_argument() {
+    use clap::Parser;
+    #[derive(Parser)]
+    struct Args {
+        #[arg(long, default_value_t = AtMostOne::default())]
+        amo: AtMostOne,
+    }
+    let a = Args::try_parse_from(["x", "--amo", "commander"]).unwrap();
+    assert_eq!(a.amo, AtMostOne::Commander);
+    assert_eq!(
+        Args::try_parse_from(["x"]).unwrap().amo,
+        AtMostOne::Pairwise
+    );
+    let e = Args::try_parse_from(["x", "--amo", "ladder"])
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("pairwise, sequential"), "{e}");
+}
+
+#[test]
+fn dimacs_golden_file() {
+    // Piece A on cell 0 or cell 1 (cell 1 optional); option 1 forced.
+    let m = ExactCover {
+        items: vec![
+            Item {
+                name: "A".into(),
+                need: 1,
+            },
+            Item {
+                name: "c0".into(),
+                need: 0,
+            },
+            Item {
+                name: "c1".into(),
+                need: 0,
+            },
+        ],
+        options: vec![vec![0, 1], vec![0, 2]],
+        forced: vec![1],
+        geometry: None,
+    };
+    let labels = vec!["piece=A at=0".to_string(), "piece=A at=1".to_string()];
+    let header = vec!["cubesat puzzle=tiny".to_string(), "mode=all".to_string()];
+    let mut out = Vec::new();
+    dimacs::write(&mut out, &m, CnfConfig::default(), &header, &labels).unwrap();
+    let expected = "\
+c t pmc
+c cubesat puzzle=tiny
+c mode=all
+c cubesat encoding amo=pairwise forced=units piece-amo=kept
+c cubesat counts options=2 variables=2 clauses=3
+c cubesat var 1 piece=A at=0
+c cubesat var 2 piece=A at=1
+c p show 1 2 0
+c ind 1 2 0
+p cnf 2 3
+1 2 0
+-1 -2 0
+2 0
+";
+    assert_eq!(String::from_utf8(out).unwrap(), expected);
 }

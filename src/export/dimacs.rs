@@ -29,8 +29,8 @@ use varisat::{CnfFormula, ExtendFormula};
 pub const VARS_PER_LINE: usize = 50;
 
 /// Comment prefixes with a meaning to some tool; a caller's header line must not start with
-/// one.
-const RESERVED: [&str; 5] = ["t ", "p ", "ind ", "s ", "cubesat "];
+/// one (`cubesat var ` is reserved for the variable map).
+const RESERVED: [&str; 5] = ["t ", "p ", "ind ", "s ", "cubesat var "];
 
 /// Encodes `model` as a self-contained formula: forced options as positive units, `excluded`
 /// options (a symmetry reduction) as negative units, so variable `o + 1` stays option `o`.
