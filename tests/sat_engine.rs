@@ -492,7 +492,7 @@ fn dimacs_golden_file() {
     let labels = vec!["piece=A at=0".to_string(), "piece=A at=1".to_string()];
     let header = vec!["cubesat puzzle=tiny".to_string(), "mode=all".to_string()];
     let mut out = Vec::new();
-    dimacs::write(&mut out, &m, CnfConfig::default(), &header, &labels).unwrap();
+    dimacs::write(&mut out, &m, CnfConfig::default(), &header, &labels, &[]).unwrap();
     let expected = "\
 c t pmc
 c cubesat puzzle=tiny
