@@ -99,6 +99,10 @@ pub struct SolveArgs {
     /// At-most-one encoding for the SAT engine.
     #[arg(long, value_name = "ENC", default_value_t = AtMostOne::default())]
     pub amo: AtMostOne,
+    /// SAT engine: split the search into at least N cubes (the exact-cover engine's top
+    /// subtrees) solved incrementally; 0 = one instance with blocking clauses only.
+    #[arg(long, value_name = "N", default_value_t = crate::solver::DEFAULT_SAT_CUBES)]
+    pub cubes: usize,
     /// Worker threads for the exact engine (0 = all cores).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,

@@ -97,6 +97,7 @@ fn solve(args: SolveArgs, quiet: bool) -> Result<Outcome> {
         threads,
         prune: !args.no_prune,
         amo: args.amo,
+        sat_cubes: args.cubes,
         ..RunOptions::default()
     };
     let progress = Arc::new(Progress::new());

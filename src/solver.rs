@@ -99,6 +99,9 @@ impl Instance {
     }
 }
 
+/// Cubes the SAT engine splits the search into by default (see [`RunOptions::sat_cubes`]).
+pub const DEFAULT_SAT_CUBES: usize = 256;
+
 /// What to run.
 #[derive(Clone, Debug)]
 pub struct RunOptions {
@@ -114,6 +117,10 @@ pub struct RunOptions {
     pub prune: bool,
     /// At-most-one encoding for the SAT engine.
     pub amo: AtMostOne,
+    /// For the SAT engine: split the search into at least this many cubes (the exact-cover
+    /// engine's top subtrees), each solved under assumptions on one incremental solver;
+    /// 0 or 1 searches the whole instance with blocking clauses alone.
+    pub sat_cubes: usize,
     /// Live counters for a progress display; its interrupt flag (set by Ctrl-C) stops the
     /// run, which then reports what it counted so far.
     pub progress: Option<Arc<Progress>>,
@@ -128,6 +135,7 @@ impl Default for RunOptions {
             threads: 1,
             prune: true,
             amo: AtMostOne::default(),
+            sat_cubes: DEFAULT_SAT_CUBES,
             progress: None,
         }
     }
@@ -218,11 +226,8 @@ fn search(
                 ..SatConfig::default()
             };
             let mut sat = SatEngine::new(&inst.model, config)?;
-            let cube = Cube {
-                chosen: Vec::new(),
-                excluded: excluded.to_vec(),
-            };
-            sat.enumerate(&cube, None, |s| {
+            let cubes = sat_cubes(inst, opts, excluded)?;
+            sat.solve_cubes_with(&cubes, |_, s| {
                 if !interrupted() && visit(s) {
                     ControlFlow::Continue(())
                 } else {
@@ -232,15 +237,58 @@ fn search(
             report.interrupted = interrupted();
             let st = sat.stats();
             report.engine = format!(
-                "sat ({} at-most-one, {} variables, {} clauses, {} solve calls)",
+                "sat ({} at-most-one, {} variables, {} clauses, {} cubes, {} solve calls)",
                 opts.amo.name(),
                 st.variables,
                 st.clauses,
+                cubes.len(),
                 st.solve_calls
             );
         }
     }
     Ok(())
+}
+
+/// The cubes the SAT engine solves: the exact-cover engine's top subtrees (options chosen and
+/// excluded on each path), which partition the solutions, each also excluding the options the
+/// exact engine's preprocessing proved to be in no solution. One cube (the whole instance)
+/// when splitting is off.
+fn sat_cubes(inst: &Instance, opts: &RunOptions, excluded: &[u32]) -> Result<Vec<Cube>> {
+    if opts.sat_cubes <= 1 {
+        return Ok(vec![Cube {
+            chosen: Vec::new(),
+            excluded: excluded.to_vec(),
+        }]);
+    }
+    let exact = ExactEngine::new(&inst.model)?;
+    let removed = if opts.prune {
+        exact.removed_options()
+    } else {
+        Vec::new()
+    };
+    let subproblems = exact
+        .query()
+        .pruning(opts.prune)
+        .exclude(excluded)
+        .subproblems(opts.sat_cubes)?;
+    Ok(subproblems
+        .into_iter()
+        .map(|s| {
+            let mut out: Vec<u32> = s
+                .excluded
+                .iter()
+                .chain(excluded)
+                .chain(&removed)
+                .copied()
+                .collect();
+            out.sort_unstable();
+            out.dedup();
+            Cube {
+                chosen: s.chosen,
+                excluded: out,
+            }
+        })
+        .collect())
 }
 
 /// Lists solutions in the engine's order, each verified and (in reduced modes) canonical,

@@ -16,7 +16,12 @@ fn check(name: &str) {
         (UpTo::Rotation, known.rotation),
         (UpTo::RotationReflection, known.rotation_reflection),
     ] {
-        let opts = RunOptions { engine: EngineChoice::Exact, up_to: mode, threads: 2, ..RunOptions::default() };
+        let opts = RunOptions {
+            engine: EngineChoice::Exact,
+            up_to: mode,
+            threads: 2,
+            ..RunOptions::default()
+        };
         match want {
             Some(n) => {
                 let r = count(&inst, &opts).unwrap_or_else(|e| panic!("{name} {mode}: {e:#}"));
@@ -25,7 +30,10 @@ fn check(name: &str) {
             }
             None => {
                 let e = count(&inst, &opts).expect_err("an undefined count must be refused");
-                assert!(format!("{e:#}").contains("mirror image"), "{name} {mode}: {e:#}");
+                assert!(
+                    format!("{e:#}").contains("mirror image"),
+                    "{name} {mode}: {e:#}"
+                );
             }
         }
     }
@@ -44,7 +52,11 @@ fn every_bundled_puzzle_with_counts_is_tested_here() {
     ];
     for (name, _) in BUNDLED {
         let has_counts = !bundled(name).unwrap().known_counts.is_empty();
-        assert_eq!(has_counts, tested.contains(name), "{name}: add it to a known-count test");
+        assert_eq!(
+            has_counts,
+            tested.contains(name),
+            "{name}: add it to a known-count test"
+        );
     }
 }
 
@@ -79,7 +91,10 @@ fn pentominoes_6x10() {
 }
 
 #[test]
-#[cfg_attr(debug_assertions, ignore = "a release-mode count: run `cargo test --release`")]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "a release-mode count: run `cargo test --release`"
+)]
 fn tetris_cube() {
     check("tetris-cube");
 }
