@@ -107,8 +107,20 @@ fn solve(args: SolveArgs, quiet: bool) -> Result<Outcome> {
         ..opts
     };
     let mut out = output(args.out.as_deref())?;
+    // Long runs (counts and --all) show progress on stderr unless --quiet.
+    let reporter = (!quiet && (args.count || args.all))
+        .then(|| {
+            opts.progress
+                .clone()
+                .map(|p| crate::progress::Reporter::start(p, inst.puzzle.name.clone()))
+        })
+        .flatten();
     if args.count {
-        let report = solver::count(&inst, &opts)?;
+        let report = solver::count(&inst, &opts);
+        if let Some(r) = reporter {
+            r.finish();
+        }
+        let report = report?;
         let mut line = format!(
             "{} {} {}",
             report.count,
@@ -186,7 +198,11 @@ fn solve(args: SolveArgs, quiet: bool) -> Result<Outcome> {
                 false
             }
         }
-    })?;
+    });
+    if let Some(r) = reporter {
+        r.finish();
+    }
+    let report = report?;
     if let Some(e) = write_error {
         return Err(e);
     }

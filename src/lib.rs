@@ -35,6 +35,7 @@ pub mod library;
 pub mod model;
 pub mod outputs;
 pub mod placements;
+pub mod progress;
 pub mod puzzle;
 pub mod puzzle_json;
 pub mod render;
