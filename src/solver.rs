@@ -392,7 +392,7 @@ pub fn count(inst: &Instance, opts: &RunOptions) -> Result<RunReport> {
             total += w;
             classes += 1;
         }
-        !opts.limit.is_some_and(|l| classes >= l)
+        opts.limit.is_none_or(|l| classes < l)
             && failure.lock().map(|f| f.is_none()).unwrap_or(false)
     };
     let mut inner = RunReport::default();

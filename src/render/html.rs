@@ -42,8 +42,7 @@ pub fn html(scenes: &[Scene]) -> String {
         let keys: Vec<usize> = scene
             .pieces
             .iter()
-            .enumerate()
-            .map(|(_, p)| {
+            .map(|p| {
                 let colour = piece_color(p.color).hex();
                 let key = (p.name.clone(), p.letter, p.hint, colour.clone());
                 *legend_index.entry(key).or_insert_with(|| {

@@ -253,8 +253,7 @@ pub fn svg(scene: &Scene, explode: bool) -> String {
     let mut legend: Vec<(String, super::Rgb)> = scene
         .pieces
         .iter()
-        .enumerate()
-        .map(|(_, p)| {
+        .map(|p| {
             let hint = if p.hint { " (hint)" } else { "" };
             (
                 if p.name.chars().eq(std::iter::once(p.letter)) {
