@@ -463,13 +463,4 @@ mod tests {
         );
         assert_eq!(counts("pentominoes-3x20", EngineChoice::Exact), [8, 2, 2]);
     }
-
-    #[test]
-    fn small_known_counts_with_the_sat_engine() {
-        assert_eq!(
-            counts("tetracubes-two-2x2x4", EngineChoice::Sat),
-            [1280, 10, 5]
-        );
-        assert_eq!(counts("pentominoes-3x20", EngineChoice::Sat), [8, 2, 2]);
-    }
 }

@@ -1,0 +1,44 @@
+//! The SAT engine (varisat, search split into cubes, blocking clauses per cube) reproduces the published counts of Soma, the three tetracube targets and pentominoes 3x20 in every mode; the larger runs in release builds only.
+
+use cubesat::counting::UpTo;
+use cubesat::encoding::AtMostOne;
+use cubesat::library::bundled;
+use cubesat::solver::{EngineChoice, Instance, RunOptions, count};
+
+fn check(name: &str, amo: AtMostOne) {
+    let puzzle = bundled(name).unwrap();
+    let k = puzzle.known_counts.clone();
+    let inst = Instance::new(puzzle).unwrap();
+    for (mode, want) in [
+        (UpTo::None, k.all),
+        (UpTo::Rotation, k.rotation),
+        (UpTo::RotationReflection, k.rotation_reflection),
+    ] {
+        let want = want.unwrap_or_else(|| panic!("{name} records every count"));
+        let opts = RunOptions {
+            engine: EngineChoice::Sat,
+            up_to: mode,
+            amo,
+            ..RunOptions::default()
+        };
+        let r = count(&inst, &opts).unwrap_or_else(|e| panic!("{name} {mode}: {e:#}"));
+        assert_eq!(r.count, want, "{name} {mode} with {amo}: {}", r.engine);
+    }
+}
+
+#[test]
+fn small_targets() {
+    check("tetracubes-two-2x2x4", AtMostOne::Product);
+    check("pentominoes-3x20", AtMostOne::Pairwise);
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "thousands of SAT calls: run `cargo test --release`"
+)]
+fn soma_and_tetracube_boxes() {
+    check("soma", AtMostOne::Product);
+    check("tetracubes-2x2x8", AtMostOne::Sequential);
+    check("tetracubes-2x4x4", AtMostOne::Product);
+}
