@@ -39,7 +39,8 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Info(args) => info(args),
         Command::List => list(),
         Command::Render(args) => render_saved(args),
-        Command::Generate(_) | Command::Export(_) | Command::Decode(_) => {
+        Command::Generate(args) => crate::generate::run_cli(&args, quiet).map(found),
+        Command::Export(_) | Command::Decode(_) => {
             anyhow::bail!("WIP")
         }
     }
