@@ -74,7 +74,7 @@ impl Default for Budget {
             solutions: 4,
             exhaustive: 512,
             subsets: 64,
-            greedy_cap: 64,
+            greedy_cap: 16,
             count_cap: 100,
         }
     }
@@ -509,18 +509,18 @@ pub fn generate(puzzle: Puzzle, opts: &GenerateOptions) -> Result<Outcome> {
             first = Some((solution, free, greedy_len));
         }
     }
-    // No K-subset worked: the smallest size that works for the first solution. Greedy gives
-    // an upper bound; sizes between K and it are searched by subsets (within budget).
+    // No K-subset worked: the smallest size that works for the first solution, searched by
+    // subsets of increasing size (within budget) below the greedy bound.
     let Some((solution, free, greedy)) = first else {
         bail!("internal error: no solution was drawn");
     };
-    let greedy = match greedy {
-        Some(g) => g,
-        None => search.greedy(&free)?.len(),
-    };
-    let mut smallest = greedy;
+    // Fixing every piece leaves one completion, so the free pieces' count is an upper bound
+    // when no greedy set was computed (a greedy search here would cost more than the subset
+    // search by increasing size, which stops at the first size that works).
+    let bound = greedy.unwrap_or(free.len());
+    let mut smallest = bound;
     let mut proven = all_exhaustive_for_first(&search, free.len(), opts.hints);
-    for k in opts.hints + 1..greedy {
+    for k in opts.hints + 1..bound {
         let (found, exhaustive) = search.subsets(&solution, &free, k, &mut rng)?;
         if found.is_some() {
             smallest = k;

@@ -242,3 +242,26 @@ fn more_hints_than_pieces_is_an_error() {
     r.check(r.stderr.lines().count() == 1, "one line");
     r.check(r.stdout.is_empty(), "nothing on stdout");
 }
+
+/// Golden values: the hints for one (puzzle, K, seed). If this changes, every generated
+/// puzzle changes; that needs a deliberate decision (and a note), like the RNG's golden values.
+#[test]
+fn golden_hints_for_a_fixed_seed() {
+    let r = Dir::new().run(&[
+        "generate",
+        "tetracubes-2x4x4",
+        "--hints",
+        "3",
+        "--seed",
+        "42",
+        "--unique",
+        "--format",
+        "json",
+    ]);
+    r.code(0);
+    let hints = json(&r.stdout)["puzzle"]["hints"].to_string();
+    assert_eq!(
+        hints,
+        r#"[{"cells":[[1,3,1],[2,3,0],[2,3,1],[3,3,1]],"piece":"T"},{"cells":[[0,1,0],[0,2,0],[1,2,0],[1,3,0]],"piece":"N"},{"cells":[[1,0,0],[1,0,1],[1,1,0],[2,0,0]],"piece":"Pyramid"}]"#
+    );
+}
