@@ -42,7 +42,7 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Render(args) => render_saved(args),
         Command::Export(args) => export(args, quiet),
         Command::Decode(args) => decode(args, quiet),
-        Command::Generate(_) => anyhow::bail!("WIP"),
+        Command::Generate(args) => crate::generate::run_cli(&args, quiet).map(found),
     }
 }
 
