@@ -361,6 +361,21 @@ impl Prepared {
         &self.item_mask[i * self.words..(i + 1) * self.words]
     }
 
+    /// True if options `x` and `o` share an item of need 0 or 1 (or are the same option).
+    #[inline]
+    pub fn conflicts(&self, x: usize, o: usize) -> bool {
+        match &self.conflict {
+            Some(conf) => test_bit(&conf[x * self.words..(x + 1) * self.words], o),
+            None => {
+                x == o
+                    || self
+                        .excl_of(x)
+                        .iter()
+                        .any(|&i| test_bit(self.mask(i as usize), o))
+            }
+        }
+    }
+
     /// The state with every option live and nothing chosen.
     fn initial(&self) -> Level {
         let m = &self.model;
@@ -409,8 +424,10 @@ impl Prepared {
         }
     }
 
-    /// Builds in `child` the state after choosing live option `x` in `parent`.
-    pub fn descend(&self, parent: &Level, child: &mut Level, x: usize) {
+    /// Builds in `child` the state after choosing live option `x` in `parent`. Returns `false`
+    /// when the child is starved (some primary item still needing coverage has fewer live
+    /// options than it needs); with `early_exit` the child's counts are then left incomplete.
+    pub fn descend(&self, parent: &Level, child: &mut Level, x: usize, early_exit: bool) -> bool {
         let w = self.words;
         child.live.clear();
         match &self.conflict {
@@ -431,7 +448,6 @@ impl Prepared {
             }
         }
         child.rem.clone_from(&parent.rem);
-        child.counts.clone_from(&parent.counts);
         let prim = self.prim_of(x);
         child.need_left = parent.need_left - prim.len() as u64;
         for &i in prim {
@@ -441,17 +457,6 @@ impl Prepared {
             if child.rem[i as usize] == 0 {
                 for (l, &m) in child.live.iter_mut().zip(self.mask(i as usize)) {
                     *l &= !m;
-                }
-            }
-        }
-        // Update the counts by walking the options this choice killed.
-        for (wi, (&p, &c)) in parent.live.iter().zip(&child.live).enumerate() {
-            let mut k = p & !c;
-            while k != 0 {
-                let o = wi * 64 + k.trailing_zeros() as usize;
-                k &= k - 1;
-                for &i in self.prim_of(o) {
-                    child.counts[i as usize] -= 1;
                 }
             }
         }
@@ -474,6 +479,48 @@ impl Prepared {
                 child.pstate = parent.pstate;
             }
         }
+        // Counts: walk whichever is smaller, the options this choice killed (decrementing the
+        // parent's counts) or the options that survive (counting from zero).
+        let (mut killed, mut kept) = (0u32, 0u32);
+        for (&p, &c) in parent.live.iter().zip(&child.live) {
+            killed += (p & !c).count_ones();
+            kept += c.count_ones();
+        }
+        if killed <= kept {
+            child.counts.clone_from(&parent.counts);
+            for (wi, (&p, &c)) in parent.live.iter().zip(&child.live).enumerate() {
+                let mut k = p & !c;
+                while k != 0 {
+                    let o = wi * 64 + k.trailing_zeros() as usize;
+                    k &= k - 1;
+                    for &i in self.prim_of(o) {
+                        let i = i as usize;
+                        child.counts[i] -= 1;
+                        if early_exit && child.counts[i] < child.rem[i] {
+                            return false;
+                        }
+                    }
+                }
+            }
+            if early_exit {
+                // Only decremented items can have become starved.
+                return true;
+            }
+        } else {
+            child.counts.clear();
+            child.counts.resize(parent.counts.len(), 0);
+            for (wi, &c) in child.live.iter().enumerate() {
+                let mut k = c;
+                while k != 0 {
+                    let o = wi * 64 + k.trailing_zeros() as usize;
+                    k &= k - 1;
+                    for &i in self.prim_of(o) {
+                        child.counts[i as usize] += 1;
+                    }
+                }
+            }
+        }
+        !self.starved(child)
     }
 
     /// True if some primary item still needing coverage has too few live options.
@@ -502,7 +549,7 @@ impl Prepared {
             if !test_bit(&lv.live, f as usize) {
                 return None;
             }
-            self.descend(&lv, &mut next, f as usize);
+            self.descend(&lv, &mut next, f as usize, false);
             std::mem::swap(&mut lv, &mut next);
         }
         Some(lv)
@@ -534,9 +581,8 @@ impl Prepared {
                     if !test_bit(&root.live, o) {
                         continue;
                     }
-                    self.descend(&root, &mut child, o);
-                    let dead =
-                        self.starved(&child) || (first && !self.regions_ok(&child, &mut scratch));
+                    let dead = !self.descend(&root, &mut child, o, true)
+                        || (first && !self.regions_ok(&child, &mut scratch));
                     if dead {
                         self.drop_option(&mut root, o);
                         set_bit(&mut removed, o);

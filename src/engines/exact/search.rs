@@ -9,6 +9,45 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// How often (in nodes) the search publishes progress and looks at the stop flags.
 const CHECK_EVERY: u64 = 4096;
 
+/// Items whose live options exceed their remaining need by at most this much are "critical".
+const CRITICAL_SLACK: u32 = 2;
+/// At most this many critical items are tracked per node.
+const CRITICAL_MAX: usize = 8;
+
+/// The critical items of a node: (item, remaining need, range of their live options in `opts`).
+#[derive(Default)]
+struct Critical {
+    items: Vec<(u32, u32, u32, u32)>,
+    opts: Vec<u32>,
+}
+
+impl Critical {
+    fn clear(&mut self) {
+        self.items.clear();
+        self.opts.clear();
+    }
+
+    /// True if choosing `x` leaves some critical item it does not hold with fewer live options
+    /// than it needs (sound: ignores only extra kills, which can only make things worse).
+    fn kills(&self, p: &Prepared, x: usize) -> bool {
+        self.items.iter().any(|&(j, r, a, b)| {
+            if super::prepare::test_bit(p.mask(j as usize), x) {
+                return false;
+            }
+            let mut alive = 0;
+            for &o in &self.opts[a as usize..b as usize] {
+                if !p.conflicts(x, o as usize) {
+                    alive += 1;
+                    if alive >= r {
+                        return false;
+                    }
+                }
+            }
+            true
+        })
+    }
+}
+
 /// Where the search delivers what it finds.
 pub(crate) trait Sink {
     /// A verified solution (ascending option indices); return `false` to stop the search.
@@ -23,6 +62,7 @@ pub(crate) struct Searcher<'a> {
     pruning: bool,
     levels: Vec<Level>,
     cands: Vec<Vec<u32>>,
+    crit: Vec<Critical>,
     chosen: Vec<u32>,
     excluded: Vec<u32>,
     /// Options chosen at the root (forced), ascending.
@@ -52,6 +92,7 @@ impl<'a> Searcher<'a> {
             pruning,
             levels: vec![root],
             cands: Vec::new(),
+            crit: Vec::new(),
             chosen: Vec::new(),
             excluded: Vec::new(),
             base,
@@ -188,9 +229,6 @@ impl<'a> Searcher<'a> {
             if theta < best_theta {
                 best_theta = theta;
                 best = i;
-                if theta == 1 {
-                    break;
-                }
             }
         }
         let dead = best_theta == 0 || (self.pruning && !p.regions_ok(lv, &mut self.region));
@@ -228,6 +266,34 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
+        // Items close to starving: a child that kills all their remaining options is dead, and
+        // testing that on a handful of bits is much cheaper than building the child.
+        if self.crit.len() <= d {
+            self.crit.resize_with(d + 1, Critical::default);
+        }
+        let mut crit = std::mem::take(&mut self.crit[d]);
+        crit.clear();
+        for &j in &p.primary {
+            let j = j as usize;
+            let r = lv.rem[j];
+            if r == 0 || j == i || lv.counts[j] > r + CRITICAL_SLACK {
+                continue;
+            }
+            let start = crit.opts.len() as u32;
+            for (w, (&a, &b)) in lv.live.iter().zip(p.mask(j)).enumerate() {
+                let mut bits = a & b;
+                while bits != 0 {
+                    crit.opts
+                        .push((w * 64 + bits.trailing_zeros() as usize) as u32);
+                    bits &= bits - 1;
+                }
+            }
+            crit.items
+                .push((j as u32, r, start, crit.opts.len() as u32));
+            if crit.items.len() == CRITICAL_MAX {
+                break;
+            }
+        }
         if self.levels.len() <= d + 1 {
             self.levels.push(Level::default());
         }
@@ -242,10 +308,16 @@ impl<'a> Searcher<'a> {
                 break;
             }
             let (lo, hi) = self.levels.split_at_mut(d + 1);
-            p.descend(&lo[d], &mut hi[0], x as usize);
-            self.chosen.push(x);
-            go_on = self.node(d + 1, w, sink);
-            self.chosen.pop();
+            if !crit.kills(p, x as usize) && p.descend(&lo[d], &mut hi[0], x as usize, true) {
+                self.chosen.push(x);
+                go_on = self.node(d + 1, w, sink);
+                self.chosen.pop();
+            } else {
+                // A starved child: a dead end, counted like any visited node.
+                self.done += w;
+                self.nodes += 1;
+                go_on = !(self.nodes.is_multiple_of(CHECK_EVERY) && self.check());
+            }
             if !go_on {
                 break;
             }
@@ -258,6 +330,7 @@ impl<'a> Searcher<'a> {
         }
         self.excluded.truncate(excluded_mark);
         self.cands[d] = cands;
+        self.crit[d] = crit;
         go_on
     }
 }
