@@ -65,6 +65,21 @@ fn exact_all(
     v
 }
 
+/// The engine without its fast layouts (the path large models take).
+fn general_all(m: &ExactCover, forced: &[u32], excluded: &[u32]) -> Vec<Vec<u32>> {
+    let e = ExactEngine::new_general(m).unwrap();
+    let mut v = Vec::new();
+    e.query()
+        .force(forced)
+        .exclude(excluded)
+        .enumerate(|s| {
+            v.push(s.to_vec());
+            true
+        })
+        .unwrap();
+    v
+}
+
 fn sorted_all(
     m: &ExactCover,
     threads: usize,
@@ -162,6 +177,7 @@ fn random_instances_match_brute_force_and_dlx() {
         // Pruning changes the branching order, so only the sets must agree.
         assert_eq!(sorted_all(&m, 1, false, &forced, &excluded), sorted);
         assert_eq!(exact_all(&m, 2, true, &forced, &excluded), seq);
+        assert_eq!(general_all(&m, &forced, &excluded), seq);
     }
     assert!(
         nonempty > 50,
@@ -248,6 +264,7 @@ fn soma_cube_has_11520_solutions() {
     );
     check_polycube(&m, 11_520);
     assert_eq!(Dlx::new(&m).unwrap().count().unwrap().solutions, 11_520);
+    assert_eq!(general_all(&m, &[], &[]), exact_all(&m, 1, true, &[], &[]));
 }
 
 #[test]
@@ -334,6 +351,7 @@ fn pruning_keeps_every_solution_on_random_polycube_models() {
         assert_eq!(sorted, want, "round {round}");
         assert_eq!(sorted_all(&m, 1, false, &[], &[]), sorted, "round {round}");
         assert_eq!(exact_all(&m, 2, true, &[], &[]), on, "round {round}");
+        assert_eq!(general_all(&m, &[], &[]), on, "round {round}");
         checked += usize::from(!want.is_empty());
     }
     assert!(

@@ -256,10 +256,10 @@ impl<'a> Searcher<'a> {
         let mut cands = std::mem::take(&mut self.cands[d]);
         cands.clear();
         {
-            let live = &lv.live;
             let mask = p.mask(i);
-            for (w, (&a, &b)) in live.iter().zip(mask).enumerate() {
-                let mut bits = a & b;
+            for &w in &lv.active {
+                let w = w as usize;
+                let mut bits = lv.live[w] & mask[w];
                 while bits != 0 {
                     cands.push((w * 64 + bits.trailing_zeros() as usize) as u32);
                     bits &= bits - 1;
@@ -280,8 +280,10 @@ impl<'a> Searcher<'a> {
                 continue;
             }
             let start = crit.opts.len() as u32;
-            for (w, (&a, &b)) in lv.live.iter().zip(p.mask(j)).enumerate() {
-                let mut bits = a & b;
+            let mask = p.mask(j);
+            for &w in &lv.active {
+                let w = w as usize;
+                let mut bits = lv.live[w] & mask[w];
                 while bits != 0 {
                     crit.opts
                         .push((w * 64 + bits.trailing_zeros() as usize) as u32);
