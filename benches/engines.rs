@@ -85,6 +85,11 @@ fn main() -> anyhow::Result<()> {
         .cloned()
         .or_else(|| std::env::var("CUBESAT_BENCH").ok())
         .unwrap_or_else(|| "tetris".into());
+    let part_index: usize = args
+        .iter()
+        .position(|a| a == "--part-index")
+        .and_then(|i| args.get(i + 1)?.parse().ok())
+        .unwrap_or(0);
     let part: Option<usize> = args
         .iter()
         .position(|a| a == "--part")
@@ -94,18 +99,21 @@ fn main() -> anyhow::Result<()> {
         anyhow::bail!("unknown workload {name:?} (tetris, soma, pento6x10, pento3x20)");
     };
     if let Some(n) = part {
-        // A smaller, same-shaped workload: the first of n subtrees, its path forced into the
+        // A smaller, same-shaped workload: one of n subtrees, its path forced into the
         // model (the DFS-order exclusions are dropped, so the count is recomputed).
         let sub = ExactEngine::new(&model)?
             .query()
             .subproblems(n)?
             .into_iter()
-            .next();
+            .nth(part_index);
         let sub = sub.ok_or_else(|| anyhow::anyhow!("no subproblem"))?;
         model.forced = sub.chosen;
         model.forced.sort_unstable();
         expected = ExactEngine::new(&model)?.query().count()?.solutions;
-        println!("part: first of {n} subtrees, forced {:?}", model.forced);
+        println!(
+            "part: subtree {part_index} of {n}, forced {:?}",
+            model.forced
+        );
     }
     println!(
         "workload {name}: {} items, {} options, expected {expected} solutions",
@@ -135,6 +143,9 @@ fn main() -> anyhow::Result<()> {
         model.options.len()
     );
 
+    if flag("--first-only") {
+        return Ok(());
+    }
     let mut dlx = None;
     if !no_dlx {
         let (d, s, c) = timed(|| Dlx::new(&model)?.count());

@@ -522,25 +522,7 @@ impl Prepared {
                 }
             }
         }
-        if let Some(g) = &self.geo {
-            child.occ.clear();
-            child.occ.extend(
-                parent
-                    .occ
-                    .iter()
-                    .zip(&g.opt_cells[x * g.cw..(x + 1) * g.cw])
-                    .map(|(&a, &b)| a | b),
-            );
-            child.size_left.clone_from(&parent.size_left);
-            let s = g.opt_size[x] as usize;
-            // An optional piece may already be counted out; never underflow.
-            if child.size_left[s] > 0 {
-                child.size_left[s] -= 1;
-                child.pstate = parent.pstate - g.radix[s];
-            } else {
-                child.pstate = parent.pstate;
-            }
-        }
+        self.apply_geo(parent, child, x);
         // Counts: walk whichever looks smaller, the options this choice killed (decrementing
         // the parent's counts) or the survivors (counting from zero). The killed ones are
         // estimated from the counts of x's items, which avoids a popcount pass; the estimate is
@@ -661,6 +643,70 @@ impl Prepared {
         !self.starved(child)
     }
 
+    /// The geometric part of choosing `x`: occupied cells and remaining piece volumes.
+    fn apply_geo(&self, parent: &Level, child: &mut Level, x: usize) {
+        if let Some(g) = &self.geo {
+            child.occ.clear();
+            child.occ.extend(
+                parent
+                    .occ
+                    .iter()
+                    .zip(&g.opt_cells[x * g.cw..(x + 1) * g.cw])
+                    .map(|(&a, &b)| a | b),
+            );
+            child.size_left.clone_from(&parent.size_left);
+            let s = g.opt_size[x] as usize;
+            // An optional piece may already be counted out; never underflow.
+            if child.size_left[s] > 0 {
+                child.size_left[s] -= 1;
+                child.pstate = parent.pstate - g.radix[s];
+            } else {
+                child.pstate = parent.pstate;
+            }
+        }
+    }
+
+    /// True if choosing live option `x` in `lv` leaves some primary item that `x` does not
+    /// hold with fewer live options than it needs. Each item is tested with an early-exit scan
+    /// of its options against `x`'s conflicts, which is cheap when the item has many options;
+    /// extra kills by saturated multiplicity items are ignored (sound: it only prunes less).
+    fn starves(&self, lv: &Level, x: usize) -> bool {
+        let w = self.words;
+        let conf_word = |wi: usize| -> u64 {
+            let mut c = match &self.conflict {
+                Some(conf) => conf[x * w + wi],
+                None => self
+                    .excl_of(x)
+                    .iter()
+                    .fold(0, |acc, &e| acc | self.item_mask[e as usize * w + wi]),
+            };
+            if wi == x >> 6 {
+                c |= 1u64 << (x & 63);
+            }
+            c
+        };
+        self.primary.iter().any(|&j| {
+            let j = j as usize;
+            let r = lv.rem[j];
+            if r == 0 || test_bit(self.mask(j), x) {
+                return false;
+            }
+            let m = self.mask(j);
+            let mut alive = 0;
+            for &wi in &lv.active {
+                let wi = wi as usize;
+                let v = lv.live[wi] & m[wi] & !conf_word(wi);
+                if v != 0 {
+                    alive += v.count_ones();
+                    if alive >= r {
+                        return false;
+                    }
+                }
+            }
+            true
+        })
+    }
+
     /// True if some primary item still needing coverage has too few live options.
     pub fn starved(&self, lv: &Level) -> bool {
         self.primary
@@ -719,8 +765,11 @@ impl Prepared {
                     if !test_bit(&root.live, o) {
                         continue;
                     }
-                    let dead = !self.descend(&root, &mut child, o, true)
-                        || (first && !self.regions_ok(&child, &mut scratch));
+                    let dead = self.starves(&root, o)
+                        || (first && {
+                            self.apply_geo(&root, &mut child, o);
+                            !self.regions_ok(&child, &mut scratch)
+                        });
                     if dead {
                         self.drop_option(&mut root, o);
                         set_bit(&mut removed, o);
