@@ -392,21 +392,6 @@ impl Prepared {
         &self.item_mask[i * self.words..(i + 1) * self.words]
     }
 
-    /// True if options `x` and `o` share an item of need 0 or 1 (or are the same option).
-    #[inline]
-    pub fn conflicts(&self, x: usize, o: usize) -> bool {
-        match &self.conflict {
-            Some(conf) => test_bit(&conf[x * self.words..(x + 1) * self.words], o),
-            None => {
-                x == o
-                    || self
-                        .excl_of(x)
-                        .iter()
-                        .any(|&i| test_bit(self.mask(i as usize), o))
-            }
-        }
-    }
-
     /// The state with every option live and nothing chosen.
     fn initial(&self) -> Level {
         let m = &self.model;

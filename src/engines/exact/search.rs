@@ -9,45 +9,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// How often (in nodes) the search publishes progress and looks at the stop flags.
 const CHECK_EVERY: u64 = 4096;
 
-/// Items whose live options exceed their remaining need by at most this much are "critical".
-const CRITICAL_SLACK: u32 = 2;
-/// At most this many critical items are tracked per node.
-const CRITICAL_MAX: usize = 8;
-
-/// The critical items of a node: (item, remaining need, range of their live options in `opts`).
-#[derive(Default)]
-struct Critical {
-    items: Vec<(u32, u32, u32, u32)>,
-    opts: Vec<u32>,
-}
-
-impl Critical {
-    fn clear(&mut self) {
-        self.items.clear();
-        self.opts.clear();
-    }
-
-    /// True if choosing `x` leaves some critical item it does not hold with fewer live options
-    /// than it needs (sound: ignores only extra kills, which can only make things worse).
-    fn kills(&self, p: &Prepared, x: usize) -> bool {
-        self.items.iter().any(|&(j, r, a, b)| {
-            if super::prepare::test_bit(p.mask(j as usize), x) {
-                return false;
-            }
-            let mut alive = 0;
-            for &o in &self.opts[a as usize..b as usize] {
-                if !p.conflicts(x, o as usize) {
-                    alive += 1;
-                    if alive >= r {
-                        return false;
-                    }
-                }
-            }
-            true
-        })
-    }
-}
-
 /// Where the search delivers what it finds.
 pub(crate) trait Sink {
     /// A verified solution (ascending option indices); return `false` to stop the search.
@@ -62,7 +23,6 @@ pub(crate) struct Searcher<'a> {
     pruning: bool,
     levels: Vec<Level>,
     cands: Vec<Vec<u32>>,
-    crit: Vec<Critical>,
     chosen: Vec<u32>,
     excluded: Vec<u32>,
     /// Options chosen at the root (forced), ascending.
@@ -92,7 +52,6 @@ impl<'a> Searcher<'a> {
             pruning,
             levels: vec![root],
             cands: Vec::new(),
-            crit: Vec::new(),
             chosen: Vec::new(),
             excluded: Vec::new(),
             base,
@@ -266,36 +225,6 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        // Items close to starving: a child that kills all their remaining options is dead, and
-        // testing that on a handful of bits is much cheaper than building the child.
-        if self.crit.len() <= d {
-            self.crit.resize_with(d + 1, Critical::default);
-        }
-        let mut crit = std::mem::take(&mut self.crit[d]);
-        crit.clear();
-        for &j in &p.primary {
-            let j = j as usize;
-            let r = lv.rem[j];
-            if r == 0 || j == i || lv.counts[j] > r + CRITICAL_SLACK {
-                continue;
-            }
-            let start = crit.opts.len() as u32;
-            let mask = p.mask(j);
-            for &w in &lv.active {
-                let w = w as usize;
-                let mut bits = lv.live[w] & mask[w];
-                while bits != 0 {
-                    crit.opts
-                        .push((w * 64 + bits.trailing_zeros() as usize) as u32);
-                    bits &= bits - 1;
-                }
-            }
-            crit.items
-                .push((j as u32, r, start, crit.opts.len() as u32));
-            if crit.items.len() == CRITICAL_MAX {
-                break;
-            }
-        }
         if self.levels.len() <= d + 1 {
             self.levels.push(Level::default());
         }
@@ -310,7 +239,7 @@ impl<'a> Searcher<'a> {
                 break;
             }
             let (lo, hi) = self.levels.split_at_mut(d + 1);
-            if !crit.kills(p, x as usize) && p.descend(&lo[d], &mut hi[0], x as usize, true) {
+            if p.descend(&lo[d], &mut hi[0], x as usize, true) {
                 self.chosen.push(x);
                 go_on = self.node(d + 1, w, sink);
                 self.chosen.pop();
@@ -332,7 +261,6 @@ impl<'a> Searcher<'a> {
         }
         self.excluded.truncate(excluded_mark);
         self.cands[d] = cands;
-        self.crit[d] = crit;
         go_on
     }
 }
