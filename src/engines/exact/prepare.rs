@@ -451,7 +451,10 @@ impl Prepared {
 
     /// Builds in `child` the state after choosing live option `x` in `parent`. Returns `false`
     /// when the child is starved (some primary item still needing coverage has fewer live
-    /// options than it needs); with `early_exit` the child's counts are then left incomplete.
+    /// options than it needs). With `early_exit` (the search) the walk stops at the first
+    /// starved item, leaving the counts incomplete, and a starved child may also come back as
+    /// `true` when spotting it would cost an extra pass: the search's fewest-options scan then
+    /// finds it.
     pub fn descend(&self, parent: &Level, child: &mut Level, x: usize, early_exit: bool) -> bool {
         let w = self.words;
         if child.live.len() != w {
@@ -624,6 +627,10 @@ impl Prepared {
                 }
             }
             child.n_live = n;
+            if early_exit {
+                // The search's fewest-options scan finds a starved child at no extra cost.
+                return true;
+            }
         }
         !self.starved(child)
     }
