@@ -147,7 +147,8 @@ impl ExactEngine {
     }
 
     /// Like [`ExactEngine::new`] but without the fast data layouts (byte-packed item lists,
-    /// stored conflict bitsets), which large models fall back from; for tests of those paths.
+    /// stored conflict bitsets, shift flood fill), which large models fall back from; for tests
+    /// of those paths.
     #[doc(hidden)]
     pub fn new_general(model: &ExactCover) -> Result<Self> {
         model.validate()?;

@@ -104,6 +104,10 @@ pub(crate) struct Geo {
     pub sw: usize,
     /// Achievable sums of every piece-count state (states × sw), if small enough to store.
     pub sum_table: Option<Vec<u64>>,
+    /// For targets of at most 64 cells whose adjacency uses few index offsets (boxes do: ±1,
+    /// ±row, ±layer): per offset, the cells having a neighbour at that offset. Flood fill then
+    /// grows a whole component with a few shifts per step instead of a loop over its cells.
+    pub shifts: Option<Vec<(i32, u64)>>,
 }
 
 impl Geo {
@@ -182,6 +186,23 @@ impl Geo {
             }
             t
         });
+        let shifts = (cw == 1)
+            .then(|| {
+                let mut by_offset: Vec<(i32, u64)> = Vec::new();
+                for (c, ns) in g.neighbors.iter().enumerate() {
+                    for &n in ns {
+                        for (a, b) in [(c, n as usize), (n as usize, c)] {
+                            let off = b as i32 - a as i32;
+                            match by_offset.iter_mut().find(|(o, _)| *o == off) {
+                                Some((_, m)) => *m |= 1u64 << a,
+                                None => by_offset.push((off, 1u64 << a)),
+                            }
+                        }
+                    }
+                }
+                by_offset
+            })
+            .filter(|v| v.len() <= 8);
         Some(Geo {
             cw,
             nbr,
@@ -194,6 +215,7 @@ impl Geo {
             radix,
             sw,
             sum_table,
+            shifts,
         })
     }
 }
@@ -291,8 +313,8 @@ pub(crate) struct Prepared {
 }
 
 impl Prepared {
-    /// Prepares `model`; `fast_layouts` allows the byte layout and the conflict matrix (tests
-    /// turn it off to exercise the general paths on small models).
+    /// Prepares `model`; `fast_layouts` allows the byte layout, the conflict matrix and the
+    /// shift flood fill (tests turn it off to exercise the general paths on small models).
     pub fn new(model: &ExactCover, fast_layouts: bool) -> Prepared {
         let n_items = model.items.len();
         let n_opts = model.options.len();
@@ -783,6 +805,9 @@ impl Prepared {
     /// component fails (or there is no usable geometry).
     pub fn regions_ok(&self, lv: &Level, sc: &mut RegionScratch) -> bool {
         let Some(g) = &self.geo else { return true };
+        if let Some(shifts) = &g.shifts {
+            return Self::regions_ok_shifts(g, shifts, lv);
+        }
         let cw = g.cw;
         sc.ensure(cw, g.sw);
         let RegionScratch {
@@ -852,6 +877,47 @@ impl Prepared {
                 return false;
             }
         }
+    }
+}
+
+impl Prepared {
+    /// [`Prepared::regions_ok`] for one-word cell sets with shift adjacency.
+    fn regions_ok_shifts(g: &Geo, shifts: &[(i32, u64)], lv: &Level) -> bool {
+        let occ = lv.occ[0];
+        let free = g.all[0] & !occ;
+        let must = g.must[0];
+        let mut todo = must & !occ;
+        let mut sums: Option<Vec<u64>> = None;
+        while todo != 0 {
+            let mut comp = todo & todo.wrapping_neg();
+            loop {
+                let mut next = comp;
+                for &(off, mask) in shifts {
+                    let src = comp & mask;
+                    next |= if off >= 0 { src << off } else { src >> -off };
+                }
+                next &= free;
+                if next == comp {
+                    break;
+                }
+                comp = next;
+            }
+            todo &= !comp;
+            let m = (comp & must).count_ones() as usize;
+            let total = comp.count_ones() as usize;
+            let row: &[u64] = match &g.sum_table {
+                Some(t) => &t[lv.pstate * g.sw..(lv.pstate + 1) * g.sw],
+                None => sums.get_or_insert_with(|| {
+                    let mut v = vec![0u64; g.sw];
+                    achievable_sums(&g.sizes, &lv.size_left, &mut v);
+                    v
+                }),
+            };
+            if !any_in_range(row, m, total) {
+                return false;
+            }
+        }
+        true
     }
 }
 
