@@ -3,9 +3,11 @@
 //!
 //! Workload: first non-flag argument or `CUBESAT_BENCH`: `tetris` (default; Tetris Cube with
 //! one asymmetric piece restricted to one placement per rotation orbit: 9,839 solutions),
-//! `soma`, `pento6x10`, `pento3x20`. `--no-dlx` (or `CUBESAT_BENCH_NO_DLX=1`) skips the
-//! baseline, `--no-off` skips the unpruned engine run, `--no-2` the two-thread run. CPU seconds are
-//! printed next to wall seconds because the machine may be shared.
+//! `soma`, `pento6x10`, `pento3x20`. Flags: `--no-dlx` (or `CUBESAT_BENCH_NO_DLX=1`) skips the
+//! baseline, `--no-off` the unpruned engine run, `--no-2` the two-thread run; `--first-only`
+//! stops after the first-solution timings; `--part N [--part-index K]` runs only subtree K
+//! (default 0) of N, its path forced, for quick comparisons; `--subs` times each of 64
+//! subtrees. CPU seconds are printed next to wall seconds because the machine may be shared.
 //!
 //! `cargo bench --bench engines -- soma`
 
