@@ -142,7 +142,18 @@ impl ExactEngine {
     pub fn new(model: &ExactCover) -> Result<Self> {
         model.validate()?;
         Ok(ExactEngine {
-            prep: Arc::new(Prepared::new(model)),
+            prep: Arc::new(Prepared::new(model, true)),
+        })
+    }
+
+    /// Like [`ExactEngine::new`] but without the fast data layouts (byte-packed item lists,
+    /// stored conflict bitsets, shift flood fill), which large models fall back from; for tests
+    /// of those paths.
+    #[doc(hidden)]
+    pub fn new_general(model: &ExactCover) -> Result<Self> {
+        model.validate()?;
+        Ok(ExactEngine {
+            prep: Arc::new(Prepared::new(model, false)),
         })
     }
 

@@ -11,6 +11,9 @@ const CONFLICT_BYTES_LIMIT: usize = 64 << 20;
 /// computed from the remaining counts when a region check needs them.
 const SUM_TABLE_WORDS_LIMIT: usize = 1 << 22;
 
+/// Padding item of [`Prepared::prim8`]: a spare counter slot nobody reads.
+pub(crate) const PAD_ITEM: u8 = 255;
+
 /// Iterates the set bits of a bitset, lowest first.
 #[inline]
 pub(crate) fn for_each_bit(words: &[u64], mut f: impl FnMut(usize)) {
@@ -101,6 +104,10 @@ pub(crate) struct Geo {
     pub sw: usize,
     /// Achievable sums of every piece-count state (states × sw), if small enough to store.
     pub sum_table: Option<Vec<u64>>,
+    /// For targets of at most 64 cells whose adjacency uses few index offsets (boxes do: ±1,
+    /// ±row, ±layer): per offset, the cells having a neighbour at that offset. Flood fill then
+    /// grows a whole component with a few shifts per step instead of a loop over its cells.
+    pub shifts: Option<Vec<(i32, u64)>>,
 }
 
 impl Geo {
@@ -179,6 +186,23 @@ impl Geo {
             }
             t
         });
+        let shifts = (cw == 1)
+            .then(|| {
+                let mut by_offset: Vec<(i32, u64)> = Vec::new();
+                for (c, ns) in g.neighbors.iter().enumerate() {
+                    for &n in ns {
+                        for (a, b) in [(c, n as usize), (n as usize, c)] {
+                            let off = b as i32 - a as i32;
+                            match by_offset.iter_mut().find(|(o, _)| *o == off) {
+                                Some((_, m)) => *m |= 1u64 << a,
+                                None => by_offset.push((off, 1u64 << a)),
+                            }
+                        }
+                    }
+                }
+                by_offset
+            })
+            .filter(|v| v.len() <= 8);
         Some(Geo {
             cw,
             nbr,
@@ -191,6 +215,7 @@ impl Geo {
             radix,
             sw,
             sum_table,
+            shifts,
         })
     }
 }
@@ -238,6 +263,11 @@ fn connected(cells: &[u64], nbr: &[u64], cw: usize) -> bool {
 pub(crate) struct Level {
     /// Options still available.
     pub live: Vec<u64>,
+    /// Indices of the words of `live` that may be non-zero (a superset of the non-zero ones):
+    /// whole piece blocks die as the search goes down, and every bitset pass skips them.
+    pub active: Vec<u32>,
+    /// Number of live options.
+    pub n_live: u32,
     /// Available options per item (meaningful for primary items still needing coverage).
     pub counts: Vec<u32>,
     /// Coverage still needed per item.
@@ -260,6 +290,10 @@ pub(crate) struct Prepared {
     pub primary: Vec<u32>,
     /// Primary items of every option (flat, `prim_off[o]..prim_off[o+1]`).
     pub prim_off: Vec<u32>,
+    /// The same lists in a fixed-stride byte layout, padded with [`PAD_ITEM`], when every item
+    /// index fits in a byte and no option holds more than eight primary items: the count walks
+    /// then run without offsets or bounds checks (counts and needs are padded to 256 entries).
+    pub prim8: Option<Vec<[u8; 8]>>,
     pub prim: Vec<u32>,
     /// Items with need > 1 of every option (flat, `multi_off`).
     pub multi_off: Vec<u32>,
@@ -279,7 +313,9 @@ pub(crate) struct Prepared {
 }
 
 impl Prepared {
-    pub fn new(model: &ExactCover) -> Prepared {
+    /// Prepares `model`; `fast_layouts` allows the byte layout, the conflict matrix and the
+    /// shift flood fill (tests turn it off to exercise the general paths on small models).
+    pub fn new(model: &ExactCover, fast_layouts: bool) -> Prepared {
         let n_items = model.items.len();
         let n_opts = model.options.len();
         let words = n_opts.div_ceil(64).max(1);
@@ -316,6 +352,7 @@ impl Prepared {
             n_opts,
             words,
             primary,
+            prim8: None,
             prim_off,
             prim,
             multi_off,
@@ -327,7 +364,23 @@ impl Prepared {
             geo: Geo::build(model),
             removed: OnceLock::new(),
         };
-        if n_opts.saturating_mul(words).saturating_mul(8) <= CONFLICT_BYTES_LIMIT {
+        if fast_layouts
+            && n_items < PAD_ITEM as usize
+            && (0..n_opts).all(|o| p.prim_of(o).len() <= 8)
+        {
+            p.prim8 = Some(
+                (0..n_opts)
+                    .map(|o| {
+                        let mut row = [PAD_ITEM; 8];
+                        for (r, &i) in row.iter_mut().zip(p.prim_of(o)) {
+                            *r = i as u8;
+                        }
+                        row
+                    })
+                    .collect(),
+            );
+        }
+        if fast_layouts && n_opts.saturating_mul(words).saturating_mul(8) <= CONFLICT_BYTES_LIMIT {
             let mut conf = vec![0u64; n_opts * words];
             for o in 0..n_opts {
                 let row = &mut conf[o * words..(o + 1) * words];
@@ -368,13 +421,19 @@ impl Prepared {
         for o in self.n_opts..self.words * 64 {
             clear_bit(&mut live, o);
         }
-        let mut counts = vec![0u32; m.items.len()];
+        let slots = if self.prim8.is_some() {
+            256
+        } else {
+            m.items.len()
+        };
+        let mut counts = vec![0u32; slots];
         for o in 0..self.n_opts {
             for &i in self.prim_of(o) {
                 counts[i as usize] += 1;
             }
         }
-        let rem: Vec<u32> = m.items.iter().map(|i| i.need).collect();
+        let mut rem: Vec<u32> = m.items.iter().map(|i| i.need).collect();
+        rem.resize(slots, 0);
         let need_left = rem.iter().map(|&r| r as u64).sum();
         let (occ, size_left, pstate) = match &self.geo {
             Some(g) => {
@@ -390,6 +449,8 @@ impl Prepared {
         };
         Level {
             live,
+            active: (0..self.words as u32).collect(),
+            n_live: self.n_opts as u32,
             counts,
             rem,
             need_left,
@@ -403,35 +464,61 @@ impl Prepared {
     pub fn drop_option(&self, lv: &mut Level, o: usize) {
         if test_bit(&lv.live, o) {
             clear_bit(&mut lv.live, o);
+            lv.n_live -= 1;
             for &i in self.prim_of(o) {
                 lv.counts[i as usize] -= 1;
             }
         }
     }
 
-    /// Builds in `child` the state after choosing live option `x` in `parent`.
-    pub fn descend(&self, parent: &Level, child: &mut Level, x: usize) {
+    /// Builds in `child` the state after choosing live option `x` in `parent`. Returns `false`
+    /// when the child is starved (some primary item still needing coverage has fewer live
+    /// options than it needs). With `early_exit` (the search) the walk stops at the first
+    /// starved item, leaving the counts incomplete, and a starved child may also come back as
+    /// `true` when spotting it would cost an extra pass: the search's fewest-options scan then
+    /// finds it.
+    pub fn descend(&self, parent: &Level, child: &mut Level, x: usize, early_exit: bool) -> bool {
         let w = self.words;
-        child.live.clear();
+        if child.live.len() != w {
+            child.live = vec![0; w];
+            child.active.clear();
+        }
+        // Words outside the parent's active list are zero in the parent, hence in the child;
+        // clear what an earlier use of this buffer left there.
+        for &wi in &child.active {
+            child.live[wi as usize] = 0;
+        }
+        child.active.clear();
         match &self.conflict {
             Some(conf) => {
                 let row = &conf[x * w..(x + 1) * w];
-                child
-                    .live
-                    .extend(parent.live.iter().zip(row).map(|(&l, &c)| l & !c));
+                for &wi in &parent.active {
+                    let v = parent.live[wi as usize] & !row[wi as usize];
+                    child.live[wi as usize] = v;
+                    if v != 0 {
+                        child.active.push(wi);
+                    }
+                }
             }
             None => {
-                child.live.extend_from_slice(&parent.live);
-                clear_bit(&mut child.live, x);
-                for &i in self.excl_of(x) {
-                    for (l, &m) in child.live.iter_mut().zip(self.mask(i as usize)) {
-                        *l &= !m;
+                let excl = self.excl_of(x);
+                for &wi in &parent.active {
+                    let wu = wi as usize;
+                    let mut v = parent.live[wu];
+                    for &i in excl {
+                        v &= !self.item_mask[i as usize * w + wu];
+                    }
+                    if wu == x >> 6 {
+                        v &= !(1u64 << (x & 63));
+                    }
+                    child.live[wu] = v;
+                    if v != 0 {
+                        child.active.push(wi);
                     }
                 }
             }
         }
         child.rem.clone_from(&parent.rem);
-        child.counts.clone_from(&parent.counts);
         let prim = self.prim_of(x);
         child.need_left = parent.need_left - prim.len() as u64;
         for &i in prim {
@@ -439,22 +526,139 @@ impl Prepared {
         }
         for &i in self.multi_of(x) {
             if child.rem[i as usize] == 0 {
-                for (l, &m) in child.live.iter_mut().zip(self.mask(i as usize)) {
-                    *l &= !m;
+                let m = self.mask(i as usize);
+                for &wi in &child.active {
+                    child.live[wi as usize] &= !m[wi as usize];
                 }
             }
         }
-        // Update the counts by walking the options this choice killed.
-        for (wi, (&p, &c)) in parent.live.iter().zip(&child.live).enumerate() {
-            let mut k = p & !c;
-            while k != 0 {
-                let o = wi * 64 + k.trailing_zeros() as usize;
-                k &= k - 1;
-                for &i in self.prim_of(o) {
-                    child.counts[i as usize] -= 1;
+        self.apply_geo(parent, child, x);
+        // Counts: walk whichever looks smaller, the options this choice killed (decrementing
+        // the parent's counts) or the survivors (counting from zero). The killed ones are
+        // estimated from the counts of x's items, which avoids a popcount pass; the estimate is
+        // doubled because the survivor walk has no early exit and measured cheaper per option.
+        let est_killed: u32 = prim.iter().map(|&i| parent.counts[i as usize]).sum();
+        let est_killed = est_killed.saturating_mul(2);
+        let killed_mode = est_killed <= parent.n_live.saturating_sub(est_killed);
+        if let Some(p8) = &self.prim8 {
+            return self.walk8(p8, parent, child, killed_mode, early_exit);
+        }
+        if killed_mode {
+            child.counts.clone_from(&parent.counts);
+            let mut killed = 0;
+            for &wi in &parent.active {
+                let wu = wi as usize;
+                let mut k = parent.live[wu] & !child.live[wu];
+                while k != 0 {
+                    let o = wu * 64 + k.trailing_zeros() as usize;
+                    k &= k - 1;
+                    killed += 1;
+                    for &i in self.prim_of(o) {
+                        let i = i as usize;
+                        child.counts[i] -= 1;
+                        if early_exit && child.counts[i] < child.rem[i] {
+                            return false;
+                        }
+                    }
                 }
             }
+            child.n_live = parent.n_live - killed;
+            if early_exit {
+                // Only decremented items can have become starved.
+                return true;
+            }
+        } else {
+            child.counts.clear();
+            child.counts.resize(parent.counts.len(), 0);
+            let mut kept = 0;
+            for &wi in &child.active {
+                let wu = wi as usize;
+                let mut k = child.live[wu];
+                while k != 0 {
+                    let o = wu * 64 + k.trailing_zeros() as usize;
+                    k &= k - 1;
+                    kept += 1;
+                    for &i in self.prim_of(o) {
+                        child.counts[i as usize] += 1;
+                    }
+                }
+            }
+            child.n_live = kept;
         }
+        !self.starved(child)
+    }
+
+    /// The count walks of [`Prepared::descend`] for the byte layout.
+    fn walk8(
+        &self,
+        p8: &[[u8; 8]],
+        parent: &Level,
+        child: &mut Level,
+        killed_mode: bool,
+        early_exit: bool,
+    ) -> bool {
+        let Ok(rem) = <&[u32; 256]>::try_from(&child.rem[..]) else {
+            return !self.starved(child);
+        };
+        let mut n = 0;
+        if killed_mode {
+            child.counts.clone_from(&parent.counts);
+            let Ok(counts) = <&mut [u32; 256]>::try_from(&mut child.counts[..]) else {
+                return !self.starved(child);
+            };
+            for &wi in &parent.active {
+                let wu = wi as usize;
+                let mut k = parent.live[wu] & !child.live[wu];
+                while k != 0 {
+                    let o = wu * 64 + k.trailing_zeros() as usize;
+                    k &= k - 1;
+                    n += 1;
+                    let row = &p8[o];
+                    let mut starving = false;
+                    for &i in row {
+                        // The padding slot wraps harmlessly; its need is 0.
+                        let c = counts[i as usize].wrapping_sub(1);
+                        counts[i as usize] = c;
+                        starving |= c < rem[i as usize];
+                    }
+                    if early_exit && starving {
+                        return false;
+                    }
+                }
+            }
+            child.n_live = parent.n_live - n;
+            if early_exit {
+                return true;
+            }
+        } else {
+            child.counts.clear();
+            child.counts.resize(256, 0);
+            let Ok(counts) = <&mut [u32; 256]>::try_from(&mut child.counts[..]) else {
+                return !self.starved(child);
+            };
+            for &wi in &child.active {
+                let wu = wi as usize;
+                let mut k = child.live[wu];
+                while k != 0 {
+                    let o = wu * 64 + k.trailing_zeros() as usize;
+                    k &= k - 1;
+                    n += 1;
+                    for &i in &p8[o] {
+                        counts[i as usize] = counts[i as usize].wrapping_add(1);
+                    }
+                }
+            }
+            child.n_live = n;
+            if early_exit {
+                // The search's fewest-options scan finds a starved child at no extra cost.
+                return true;
+            }
+        }
+        !self.starved(child)
+    }
+
+    /// The geometric part of choosing `x`: occupied cells and remaining piece volumes.
+    fn apply_geo(&self, parent: &Level, child: &mut Level, x: usize) {
         if let Some(g) = &self.geo {
             child.occ.clear();
             child.occ.extend(
@@ -474,6 +678,47 @@ impl Prepared {
                 child.pstate = parent.pstate;
             }
         }
+    }
+
+    /// True if choosing live option `x` in `lv` leaves some primary item that `x` does not
+    /// hold with fewer live options than it needs. Each item is tested with an early-exit scan
+    /// of its options against `x`'s conflicts, which is cheap when the item has many options;
+    /// extra kills by saturated multiplicity items are ignored (sound: it only prunes less).
+    fn starves(&self, lv: &Level, x: usize) -> bool {
+        let w = self.words;
+        let conf_word = |wi: usize| -> u64 {
+            let mut c = match &self.conflict {
+                Some(conf) => conf[x * w + wi],
+                None => self
+                    .excl_of(x)
+                    .iter()
+                    .fold(0, |acc, &e| acc | self.item_mask[e as usize * w + wi]),
+            };
+            if wi == x >> 6 {
+                c |= 1u64 << (x & 63);
+            }
+            c
+        };
+        self.primary.iter().any(|&j| {
+            let j = j as usize;
+            let r = lv.rem[j];
+            if r == 0 || test_bit(self.mask(j), x) {
+                return false;
+            }
+            let m = self.mask(j);
+            let mut alive = 0;
+            for &wi in &lv.active {
+                let wi = wi as usize;
+                let v = lv.live[wi] & m[wi] & !conf_word(wi);
+                if v != 0 {
+                    alive += v.count_ones();
+                    if alive >= r {
+                        return false;
+                    }
+                }
+            }
+            true
+        })
     }
 
     /// True if some primary item still needing coverage has too few live options.
@@ -502,7 +747,7 @@ impl Prepared {
             if !test_bit(&lv.live, f as usize) {
                 return None;
             }
-            self.descend(&lv, &mut next, f as usize);
+            self.descend(&lv, &mut next, f as usize, false);
             std::mem::swap(&mut lv, &mut next);
         }
         Some(lv)
@@ -534,9 +779,11 @@ impl Prepared {
                     if !test_bit(&root.live, o) {
                         continue;
                     }
-                    self.descend(&root, &mut child, o);
-                    let dead =
-                        self.starved(&child) || (first && !self.regions_ok(&child, &mut scratch));
+                    let dead = self.starves(&root, o)
+                        || (first && {
+                            self.apply_geo(&root, &mut child, o);
+                            !self.regions_ok(&child, &mut scratch)
+                        });
                     if dead {
                         self.drop_option(&mut root, o);
                         set_bit(&mut removed, o);
@@ -558,6 +805,9 @@ impl Prepared {
     /// component fails (or there is no usable geometry).
     pub fn regions_ok(&self, lv: &Level, sc: &mut RegionScratch) -> bool {
         let Some(g) = &self.geo else { return true };
+        if let Some(shifts) = &g.shifts {
+            return Self::regions_ok_shifts(g, shifts, lv);
+        }
         let cw = g.cw;
         sc.ensure(cw, g.sw);
         let RegionScratch {
@@ -627,6 +877,47 @@ impl Prepared {
                 return false;
             }
         }
+    }
+}
+
+impl Prepared {
+    /// [`Prepared::regions_ok`] for one-word cell sets with shift adjacency.
+    fn regions_ok_shifts(g: &Geo, shifts: &[(i32, u64)], lv: &Level) -> bool {
+        let occ = lv.occ[0];
+        let free = g.all[0] & !occ;
+        let must = g.must[0];
+        let mut todo = must & !occ;
+        let mut sums: Option<Vec<u64>> = None;
+        while todo != 0 {
+            let mut comp = todo & todo.wrapping_neg();
+            loop {
+                let mut next = comp;
+                for &(off, mask) in shifts {
+                    let src = comp & mask;
+                    next |= if off >= 0 { src << off } else { src >> -off };
+                }
+                next &= free;
+                if next == comp {
+                    break;
+                }
+                comp = next;
+            }
+            todo &= !comp;
+            let m = (comp & must).count_ones() as usize;
+            let total = comp.count_ones() as usize;
+            let row: &[u64] = match &g.sum_table {
+                Some(t) => &t[lv.pstate * g.sw..(lv.pstate + 1) * g.sw],
+                None => sums.get_or_insert_with(|| {
+                    let mut v = vec![0u64; g.sw];
+                    achievable_sums(&g.sizes, &lv.size_left, &mut v);
+                    v
+                }),
+            };
+            if !any_in_range(row, m, total) {
+                return false;
+            }
+        }
+        true
     }
 }
 

@@ -188,9 +188,6 @@ impl<'a> Searcher<'a> {
             if theta < best_theta {
                 best_theta = theta;
                 best = i;
-                if theta == 1 {
-                    break;
-                }
             }
         }
         let dead = best_theta == 0 || (self.pruning && !p.regions_ok(lv, &mut self.region));
@@ -218,10 +215,10 @@ impl<'a> Searcher<'a> {
         let mut cands = std::mem::take(&mut self.cands[d]);
         cands.clear();
         {
-            let live = &lv.live;
             let mask = p.mask(i);
-            for (w, (&a, &b)) in live.iter().zip(mask).enumerate() {
-                let mut bits = a & b;
+            for &w in &lv.active {
+                let w = w as usize;
+                let mut bits = lv.live[w] & mask[w];
                 while bits != 0 {
                     cands.push((w * 64 + bits.trailing_zeros() as usize) as u32);
                     bits &= bits - 1;
@@ -242,10 +239,16 @@ impl<'a> Searcher<'a> {
                 break;
             }
             let (lo, hi) = self.levels.split_at_mut(d + 1);
-            p.descend(&lo[d], &mut hi[0], x as usize);
-            self.chosen.push(x);
-            go_on = self.node(d + 1, w, sink);
-            self.chosen.pop();
+            if p.descend(&lo[d], &mut hi[0], x as usize, true) {
+                self.chosen.push(x);
+                go_on = self.node(d + 1, w, sink);
+                self.chosen.pop();
+            } else {
+                // A starved child: a dead end, counted like any visited node.
+                self.done += w;
+                self.nodes += 1;
+                go_on = !(self.nodes.is_multiple_of(CHECK_EVERY) && self.check());
+            }
             if !go_on {
                 break;
             }
