@@ -6,6 +6,7 @@
 //! cell lands on. Placement `o` is option `o` of the model.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use anyhow::{Result, bail};
 
@@ -34,8 +35,42 @@ pub struct PlacementTable {
     by_piece: Vec<Vec<u32>>,
     by_cell: Vec<Vec<u32>>,
     orientations: Vec<Vec<Shape>>,
-    lookup: HashMap<(u32, Vec<u32>), u32>,
+    /// Placements by fingerprint of (piece, cells); [`PlacementTable::find`] confirms the
+    /// cells, so a fingerprint collision costs a comparison, never a wrong answer. Keyed by a
+    /// number so that lookups (done for every symmetry and placement) allocate nothing.
+    lookup: HashMap<u64, Vec<u32>, BuildHasherDefault<Fingerprinted>>,
     hints: Vec<u32>,
+}
+
+/// The key is already a fingerprint, so the map uses it as its own hash instead of hashing
+/// it again.
+#[derive(Default)]
+struct Fingerprinted(u64);
+
+impl Hasher for Fingerprinted {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        // Only u64 keys are hashed here; fold anything else in for completeness.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// A 64-bit fingerprint of a placement: the piece and the cell indices folded in word by word
+/// with a multiply-rotate mix (the Fx hash step), finished with a xor-shift so low bits vary.
+fn fingerprint(piece: u32, cells: &[u32]) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mut h: u64 = 0;
+    for x in std::iter::once(piece).chain(cells.iter().copied()) {
+        h = (h.rotate_left(5) ^ x as u64).wrapping_mul(K);
+    }
+    h ^ (h >> 29)
 }
 
 impl PlacementTable {
@@ -57,7 +92,8 @@ impl PlacementTable {
         let mut placements = Vec::new();
         let mut by_piece = vec![Vec::new(); puzzle.pieces.len()];
         let mut by_cell = vec![Vec::new(); target.cells().len()];
-        let mut lookup = HashMap::new();
+        let mut lookup: HashMap<u64, Vec<u32>, BuildHasherDefault<Fingerprinted>> =
+            HashMap::default();
         for (pi, orients) in orientations.iter().enumerate() {
             for (oi, shape) in orients.iter().enumerate() {
                 let anchor = shape.cells()[0];
@@ -79,7 +115,10 @@ impl PlacementTable {
                         by_cell[t as usize].push(id);
                     }
                     by_piece[pi].push(id);
-                    lookup.insert((pi as u32, cells.clone()), id);
+                    lookup
+                        .entry(fingerprint(pi as u32, &cells))
+                        .or_insert_with(Vec::new)
+                        .push(id);
                     placements.push(Placement {
                         piece: pi as u32,
                         orientation: oi as u32,
@@ -151,7 +190,14 @@ impl PlacementTable {
 
     /// The placement of `piece` covering exactly `cells` (ascending), if any.
     pub fn find(&self, piece: u32, cells: &[u32]) -> Option<u32> {
-        self.lookup.get(&(piece, cells.to_vec())).copied()
+        self.lookup
+            .get(&fingerprint(piece, cells))?
+            .iter()
+            .copied()
+            .find(|&id| {
+                let p = &self.placements[id as usize];
+                p.piece == piece && p.cells == cells
+            })
     }
 
     /// The exact-cover model: piece items first (need = count), then one item per target cell

@@ -177,6 +177,7 @@ impl PlacementSymmetries {
         let mut reflection = Vec::with_capacity(group.len());
         let mut hints = table.hints().to_vec();
         hints.sort_unstable();
+        let mut cells: Vec<u32> = Vec::new();
         for g in &group {
             let mut img = Vec::with_capacity(table.len());
             for p in table.placements() {
@@ -188,7 +189,8 @@ impl PlacementSymmetries {
                 } else {
                     p.piece
                 };
-                let mut cells: Vec<u32> = p.cells.iter().map(|&c| g.cells[c as usize]).collect();
+                cells.clear();
+                cells.extend(p.cells.iter().map(|&c| g.cells[c as usize]));
                 cells.sort_unstable();
                 match table.find(piece, &cells) {
                     Some(q) => img.push(q),
