@@ -117,7 +117,7 @@ impl PlacementTable {
                     by_piece[pi].push(id);
                     lookup
                         .entry(fingerprint(pi as u32, &cells))
-                        .or_insert_with(Vec::new)
+                        .or_default()
                         .push(id);
                     placements.push(Placement {
                         piece: pi as u32,
