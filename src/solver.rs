@@ -226,7 +226,8 @@ fn search(
                 ..SatConfig::default()
             };
             let mut sat = SatEngine::new(&inst.model, config)?;
-            let cubes = sat_cubes(inst, opts, excluded)?;
+            let (cubes, run_excluded) = sat_cubes(inst, opts, excluded)?;
+            sat.exclude_permanently(&run_excluded)?;
             sat.solve_cubes_with(&cubes, |_, s| {
                 if !interrupted() && visit(s) {
                     ControlFlow::Continue(())
@@ -250,45 +251,40 @@ fn search(
 }
 
 /// The cubes the SAT engine solves: the exact-cover engine's top subtrees (options chosen and
-/// excluded on each path), which partition the solutions, each also excluding the options the
-/// exact engine's preprocessing proved to be in no solution. One cube (the whole instance)
-/// when splitting is off.
-fn sat_cubes(inst: &Instance, opts: &RunOptions, excluded: &[u32]) -> Result<Vec<Cube>> {
+/// excluded on each path), which partition the solutions; one cube (the whole instance) when
+/// splitting is off. Also returns the run-wide exclusions (`excluded`, plus the options the
+/// exact engine's preprocessing proved to be in no solution), which the solver takes as unit
+/// clauses once rather than as assumptions on every cube.
+fn sat_cubes(
+    inst: &Instance,
+    opts: &RunOptions,
+    excluded: &[u32],
+) -> Result<(Vec<Cube>, Vec<u32>)> {
     if opts.sat_cubes <= 1 {
-        return Ok(vec![Cube {
-            chosen: Vec::new(),
-            excluded: excluded.to_vec(),
-        }]);
+        return Ok((vec![Cube::default()], excluded.to_vec()));
     }
     let exact = ExactEngine::new(&inst.model)?;
-    let removed = if opts.prune {
+    let mut run_excluded = if opts.prune {
         exact.removed_options()
     } else {
         Vec::new()
     };
+    run_excluded.extend_from_slice(excluded);
+    run_excluded.sort_unstable();
+    run_excluded.dedup();
     let subproblems = exact
         .query()
         .pruning(opts.prune)
         .exclude(excluded)
         .subproblems(opts.sat_cubes)?;
-    Ok(subproblems
+    let cubes = subproblems
         .into_iter()
-        .map(|s| {
-            let mut out: Vec<u32> = s
-                .excluded
-                .iter()
-                .chain(excluded)
-                .chain(&removed)
-                .copied()
-                .collect();
-            out.sort_unstable();
-            out.dedup();
-            Cube {
-                chosen: s.chosen,
-                excluded: out,
-            }
+        .map(|s| Cube {
+            chosen: s.chosen,
+            excluded: s.excluded,
         })
-        .collect())
+        .collect();
+    Ok((cubes, run_excluded))
 }
 
 /// Lists solutions in the engine's order, each verified and (in reduced modes) canonical,

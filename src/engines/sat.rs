@@ -187,42 +187,75 @@ impl<'m> SatEngine<'m> {
         &mut self,
         cube: &Cube,
         limit: Option<u64>,
+        on_solution: impl FnMut(&[u32]) -> ControlFlow<()>,
+    ) -> Result<Outcome> {
+        let mut guard = None;
+        let outcome = self.enumerate_guarded(cube, limit, &mut guard, on_solution);
+        self.retire(guard);
+        outcome
+    }
+
+    /// [`Self::enumerate`] with the blocking clauses guarded by `guard` (created on the first
+    /// solution) and left in place: several cubes of one run share one guard, so the solver
+    /// sees a single retiring unit clause at the end instead of one per cube (each new unit
+    /// makes varisat simplify the whole clause database on its next solve).
+    fn enumerate_guarded(
+        &mut self,
+        cube: &Cube,
+        limit: Option<u64>,
+        guard: &mut Option<Lit>,
         mut on_solution: impl FnMut(&[u32]) -> ControlFlow<()>,
     ) -> Result<Outcome> {
         let base = self.cube_assumptions(cube)?;
-        let mut act: Option<Lit> = None;
         let mut found = 0u64;
-        let outcome = loop {
+        let mut a = Vec::with_capacity(base.len() + 1);
+        loop {
             if limit.is_some_and(|l| found >= l) {
-                break Outcome::Limit;
+                return Ok(Outcome::Limit);
             }
-            let mut a = base.clone();
-            a.extend(act.map(|x| !x));
+            a.clear();
+            a.extend_from_slice(&base);
+            a.extend(guard.map(|x| !x));
             if !self.solve_under(&a)? {
-                break Outcome::Exhausted;
+                return Ok(Outcome::Exhausted);
             }
             let s = self.decode()?;
             found += 1;
             self.stats.solutions += 1;
             // Block it before handing it out (the model is read already).
-            let guard = match act {
+            let g = match *guard {
                 Some(x) => x,
                 None => {
                     // Created together with its first clause (see the varisat notes, §3.6).
                     let x = self.solver.new_lit();
-                    act = Some(x);
+                    *guard = Some(x);
                     x
                 }
             };
-            self.block(&s, guard);
+            self.block(&s, g);
             if on_solution(&s).is_break() {
-                break Outcome::Stopped;
+                return Ok(Outcome::Stopped);
             }
-        };
-        if let Some(x) = act {
+        }
+    }
+
+    /// Retires the blocking clauses guarded by `guard`.
+    fn retire(&mut self, guard: Option<Lit>) {
+        if let Some(x) = guard {
             self.solver.add_clause(&[x]);
         }
-        Ok(outcome)
+    }
+
+    /// Excludes options for every later query, as unit clauses added once (rather than as
+    /// assumptions repeated on every solve): for run-wide restrictions such as a symmetry
+    /// reduction or options proved to be in no solution. The engine then answers only
+    /// queries compatible with them.
+    pub fn exclude_permanently(&mut self, options: &[u32]) -> Result<()> {
+        for &o in options {
+            let l = self.option_lit(o)?;
+            self.solver.add_clause(&[!l]);
+        }
+        Ok(())
     }
 
     fn block(&mut self, solution: &[u32], guard: Lit) {
@@ -284,11 +317,23 @@ impl<'m> SatEngine<'m> {
         cubes: &[Cube],
         mut on_solution: impl FnMut(usize, &[u32]) -> ControlFlow<()>,
     ) -> Result<Outcome> {
+        // One guard for the whole run: the cubes are disjoint, so a solution blocked in one
+        // cube never needed to be found in another.
+        let mut guard = None;
         for (i, c) in cubes.iter().enumerate() {
-            if self.enumerate(c, None, |s| on_solution(i, s))? == Outcome::Stopped {
-                return Ok(Outcome::Stopped);
+            match self.enumerate_guarded(c, None, &mut guard, |s| on_solution(i, s)) {
+                Ok(Outcome::Stopped) => {
+                    self.retire(guard);
+                    return Ok(Outcome::Stopped);
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    self.retire(guard);
+                    return Err(e);
+                }
             }
         }
+        self.retire(guard);
         Ok(Outcome::Exhausted)
     }
 }
