@@ -11,7 +11,7 @@ use std::io::Write;
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
-use crate::counting::{Reducer, UpTo};
+use crate::counting::UpTo;
 use crate::export::answer::{AnswerStatus, ParsedAnswer};
 use crate::export::provenance::write_header_for_table;
 use crate::placements::PlacementTable;
@@ -20,21 +20,11 @@ use crate::puzzle::Puzzle;
 /// The rules, appended to every export.
 pub const TEMPLATE: &str = include_str!("../../encodings/asp/cubesat.lp");
 
-/// Exports `puzzle` in `mode` (the symmetry reduction of [`Reducer`] with `counting` off, so
-/// `none` excludes nothing) as a clingo program.
+/// Exports `puzzle` in `mode` as a clingo program (see [`super::to_text`]).
 pub fn export(puzzle: &Puzzle, mode: UpTo) -> Result<String> {
-    let table = PlacementTable::new(puzzle)?;
-    let reducer = Reducer::new(puzzle, &table, mode, false)?;
-    let mut out = Vec::new();
-    write_asp(
-        &mut out,
-        puzzle,
-        &table,
-        mode,
-        reducer.excluded(),
-        &reducer.describe(puzzle),
-    )?;
-    String::from_utf8(out).context("ASP output is not UTF-8")
+    super::to_text(puzzle, mode, |out, p, t, m, e, r| {
+        write_asp(out, p, t, m, e, r)
+    })
 }
 
 /// An ASP string literal.
@@ -308,7 +298,7 @@ mod tests {
     fn export_has_facts_for_every_kept_placement_and_the_rules() {
         let p = bundled("soma").unwrap();
         let t = PlacementTable::new(&p).unwrap();
-        let r = Reducer::new(&p, &t, UpTo::Rotation, false).unwrap();
+        let r = crate::counting::Reducer::new(&p, &t, UpTo::Rotation, false).unwrap();
         let text = export(&p, UpTo::Rotation).unwrap();
         let facts = text.lines().filter(|l| l.starts_with("placement(")).count();
         assert_eq!(facts, t.len() - r.excluded().len());

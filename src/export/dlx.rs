@@ -14,7 +14,7 @@ use std::io::Write;
 
 use anyhow::{Context, Result, bail};
 
-use crate::counting::{Reducer, UpTo};
+use crate::counting::UpTo;
 use crate::export::answer::{AnswerStatus, ParsedAnswer};
 use crate::export::provenance::write_header_for_table;
 use crate::placements::PlacementTable;
@@ -124,21 +124,11 @@ impl DlxNames {
     }
 }
 
-/// Exports `puzzle` in `mode` (the symmetry reduction of [`Reducer`] with `counting` off, so
-/// `none` excludes nothing) as a DLX file.
+/// Exports `puzzle` in `mode` as a DLX file (see [`super::to_text`]).
 pub fn export(puzzle: &Puzzle, mode: UpTo) -> Result<String> {
-    let table = PlacementTable::new(puzzle)?;
-    let reducer = Reducer::new(puzzle, &table, mode, false)?;
-    let mut out = Vec::new();
-    write_dlx(
-        &mut out,
-        puzzle,
-        &table,
-        mode,
-        reducer.excluded(),
-        &reducer.describe(puzzle),
-    )?;
-    String::from_utf8(out).context("DLX output is not UTF-8")
+    super::to_text(puzzle, mode, |out, p, t, m, e, r| {
+        write_dlx(out, p, t, m, e, r)
+    })
 }
 
 /// Writes the DLX file: explanatory `|` comments, the provenance lines, the item line and one
@@ -535,7 +525,7 @@ mod tests {
     fn soma_export_options_match_placements_one_to_one() {
         let p = bundled("soma").unwrap();
         let t = PlacementTable::new(&p).unwrap();
-        let r = Reducer::new(&p, &t, UpTo::Rotation, false).unwrap();
+        let r = crate::counting::Reducer::new(&p, &t, UpTo::Rotation, false).unwrap();
         let text = export(&p, UpTo::Rotation).unwrap();
         let f = read_dlx_file(&text).unwrap();
         let names = DlxNames::new(&p, &t);
