@@ -107,8 +107,10 @@ fn solve(args: SolveArgs, quiet: bool) -> Result<Outcome> {
         ..opts
     };
     let mut out = output(args.out.as_deref())?;
-    // Long runs (counts and --all) show progress on stderr unless --quiet.
-    let reporter = (!quiet && (args.count || args.all))
+    // Long runs (counts and --all) show progress on stderr unless --quiet; only the exact
+    // engine publishes the counters and the tree estimate the display needs.
+    let exact = opts.engine.resolve() == solver::EngineChoice::Exact;
+    let reporter = (!quiet && exact && (args.count || args.all))
         .then(|| {
             opts.progress
                 .clone()
