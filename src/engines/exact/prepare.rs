@@ -64,6 +64,19 @@ fn any_in_range(words: &[u64], lo: usize, hi: usize) -> bool {
     false
 }
 
+/// Copies `src` into `dst`, only its first `n` entries when `dst` already has the same length:
+/// the per-item tables of the byte layout are padded to 256 slots, and past the items they
+/// hold zeros (or, in the padding slot, a value nobody reads) in every level alike.
+#[inline]
+fn copy_prefix(dst: &mut Vec<u32>, src: &[u32], n: usize) {
+    if dst.len() == src.len() && n <= src.len() {
+        dst[..n].copy_from_slice(&src[..n]);
+    } else {
+        dst.clear();
+        dst.extend_from_slice(src);
+    }
+}
+
 /// `dst |= src << shift` over bitsets of equal length.
 fn or_shifted(dst: &mut [u64], src: &[u64], shift: usize) {
     let (ws, bs) = (shift >> 6, shift & 63);
@@ -272,6 +285,9 @@ pub(crate) struct Level {
     pub counts: Vec<u32>,
     /// Coverage still needed per item.
     pub rem: Vec<u32>,
+    /// Primary items still needing coverage (a bitset over items): the fewest-options scan
+    /// visits only these, and they thin out fast as cells get covered.
+    pub open: Vec<u64>,
     /// Total coverage still needed; `0` means a solution.
     pub need_left: u64,
     /// Occupied cells (when geometry is in use).
@@ -435,6 +451,10 @@ impl Prepared {
         let mut rem: Vec<u32> = m.items.iter().map(|i| i.need).collect();
         rem.resize(slots, 0);
         let need_left = rem.iter().map(|&r| r as u64).sum();
+        let mut open = vec![0u64; m.items.len().div_ceil(64).max(1)];
+        for &i in &self.primary {
+            set_bit(&mut open, i as usize);
+        }
         let (occ, size_left, pstate) = match &self.geo {
             Some(g) => {
                 let pstate = g
@@ -453,6 +473,7 @@ impl Prepared {
             n_live: self.n_opts as u32,
             counts,
             rem,
+            open,
             need_left,
             occ,
             size_left,
@@ -518,11 +539,16 @@ impl Prepared {
                 }
             }
         }
-        child.rem.clone_from(&parent.rem);
+        copy_prefix(&mut child.rem, &parent.rem, self.model.items.len());
         let prim = self.prim_of(x);
         child.need_left = parent.need_left - prim.len() as u64;
+        child.open.clone_from(&parent.open);
         for &i in prim {
-            child.rem[i as usize] -= 1;
+            let r = child.rem[i as usize] - 1;
+            child.rem[i as usize] = r;
+            if r == 0 {
+                clear_bit(&mut child.open, i as usize);
+            }
         }
         for &i in self.multi_of(x) {
             if child.rem[i as usize] == 0 {
@@ -602,7 +628,7 @@ impl Prepared {
         };
         let mut n = 0;
         if killed_mode {
-            child.counts.clone_from(&parent.counts);
+            copy_prefix(&mut child.counts, &parent.counts, self.model.items.len());
             let Ok(counts) = <&mut [u32; 256]>::try_from(&mut child.counts[..]) else {
                 return !self.starved(child);
             };
@@ -613,14 +639,19 @@ impl Prepared {
                     let o = wu * 64 + k.trailing_zeros() as usize;
                     k &= k - 1;
                     n += 1;
-                    let row = &p8[o];
+                    let row = p8[o];
                     let mut starving = false;
-                    for &i in row {
-                        // The padding slot wraps harmlessly; its need is 0.
-                        let c = counts[i as usize].wrapping_sub(1);
-                        counts[i as usize] = c;
-                        starving |= c < rem[i as usize];
+                    // Unrolled by hand (the fixed-length loop was not): the padding slot
+                    // wraps harmlessly; its need is 0.
+                    macro_rules! dec {
+                        ($($k:literal)*) => {$(
+                            let i = row[$k] as usize;
+                            let c = counts[i].wrapping_sub(1);
+                            counts[i] = c;
+                            starving |= c < rem[i];
+                        )*};
                     }
+                    dec!(0 1 2 3 4 5 6 7);
                     if early_exit && starving {
                         return false;
                     }
@@ -631,8 +662,14 @@ impl Prepared {
                 return true;
             }
         } else {
-            child.counts.clear();
-            child.counts.resize(256, 0);
+            if child.counts.len() == 256 {
+                // Slots past the items stay zero (only the padding slot 255 changes, and
+                // nobody reads it), so only the items' slots need clearing.
+                child.counts[..self.model.items.len()].fill(0);
+            } else {
+                child.counts.clear();
+                child.counts.resize(256, 0);
+            }
             let Ok(counts) = <&mut [u32; 256]>::try_from(&mut child.counts[..]) else {
                 return !self.starved(child);
             };
@@ -643,9 +680,16 @@ impl Prepared {
                     let o = wu * 64 + k.trailing_zeros() as usize;
                     k &= k - 1;
                     n += 1;
-                    for &i in &p8[o] {
-                        counts[i as usize] = counts[i as usize].wrapping_add(1);
+                    let row = p8[o];
+                    // Unrolled by hand: the fixed-length loop was not, and this walk is the
+                    // hottest loop of the engine.
+                    macro_rules! inc {
+                        ($($k:literal)*) => {$(
+                            let i = row[$k] as usize;
+                            counts[i] = counts[i].wrapping_add(1);
+                        )*};
                     }
+                    inc!(0 1 2 3 4 5 6 7);
                 }
             }
             child.n_live = n;

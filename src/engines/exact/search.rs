@@ -173,21 +173,22 @@ impl<'a> Searcher<'a> {
         // n - r + 1 choices for its smallest option; ties go to the lowest item.
         let mut best = usize::MAX;
         let mut best_theta = u32::MAX;
-        for &i in &p.primary {
-            let i = i as usize;
-            let r = lv.rem[i];
-            if r == 0 {
-                continue;
-            }
-            let n = lv.counts[i];
-            if n < r {
-                best_theta = 0;
-                break;
-            }
-            let theta = n - r + 1;
-            if theta < best_theta {
-                best_theta = theta;
-                best = i;
+        'scan: for (wi, &word) in lv.open.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let i = wi * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let r = lv.rem[i];
+                let n = lv.counts[i];
+                if n < r {
+                    best_theta = 0;
+                    break 'scan;
+                }
+                let theta = n - r + 1;
+                if theta < best_theta {
+                    best_theta = theta;
+                    best = i;
+                }
             }
         }
         let dead = best_theta == 0 || (self.pruning && !p.regions_ok(lv, &mut self.region));
