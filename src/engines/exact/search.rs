@@ -233,6 +233,8 @@ impl<'a> Searcher<'a> {
         let w = weight / k as f64;
         let excluded_mark = self.excluded.len();
         let mut go_on = true;
+        let sibling = p.sibling_mode();
+        let mut prev_complete = false;
         for (idx, &x) in cands.iter().enumerate() {
             if multi && k - idx < need {
                 // Too few options left to cover this item: the remaining branches are empty.
@@ -240,7 +242,15 @@ impl<'a> Searcher<'a> {
                 break;
             }
             let (lo, hi) = self.levels.split_at_mut(d + 1);
-            if p.descend(&lo[d], &mut hi[0], x as usize, true) {
+            let alive = if sibling && prev_complete {
+                p.descend_sibling(&lo[d], &mut hi[0], x as usize);
+                true
+            } else {
+                p.descend(&lo[d], &mut hi[0], x as usize, true)
+            };
+            // `true` means complete counts (only the killed walk's early exit stops short).
+            prev_complete = alive;
+            if alive {
                 self.chosen.push(x);
                 go_on = self.node(d + 1, w, sink);
                 self.chosen.pop();
