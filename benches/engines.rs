@@ -6,54 +6,54 @@
 //! `soma`, `pento6x10`, `pento3x20`. Flags: `--no-dlx` (or `CUBESAT_BENCH_NO_DLX=1`) skips the
 //! baseline, `--no-off` the unpruned engine run, `--no-2` the two-thread run; `--first-only`
 //! stops after the first-solution timings; `--part N [--part-index K]` runs only subtree K
-//! (default 0) of N, its path forced, for quick comparisons; `--subs` times each of 64
+//! (default 0) of N, its path forced, for quick comparisons (`--expect M` gives its count
+//! instead of recounting it first, so that only the measured runs show in a profile);
+//! `--subs` times each of 64
 //! subtrees. CPU seconds are printed next to wall seconds because the machine may be shared.
+//!
+//! Models come from the real pipeline: the bundled puzzle, `solver::Instance` and, for
+//! `tetris`, the exact rotation restriction of `counting::Reducer`.
 //!
 //! `cargo bench --bench engines -- soma`
 
+use cubesat::counting::{Reducer, UpTo};
 use cubesat::engines::dlx::Dlx;
 use cubesat::engines::exact::ExactEngine;
-use cubesat::engines::exact::testkit;
 use cubesat::model::ExactCover;
+use cubesat::solver::Instance;
 use std::time::Instant;
 
-fn workload(name: &str) -> Option<(ExactCover, u64)> {
-    Some(match name {
-        "tetris" => {
-            let cells = testkit::box_cells(4, 4, 4);
-            let m = testkit::model(&testkit::singles(testkit::TETRIS_CUBE), &cells, &[]);
-            let piece = testkit::asymmetric_piece(testkit::TETRIS_CUBE)?;
-            (
-                testkit::restrict_to_rotation_orbits(&m, &cells, piece)?,
-                9_839,
-            )
-        }
-        "soma" => (
-            testkit::model(
-                &testkit::singles(testkit::SOMA),
-                &testkit::box_cells(3, 3, 3),
-                &[],
-            ),
-            11_520,
-        ),
-        "pento6x10" => (
-            testkit::model(
-                &testkit::singles(testkit::PENTOMINOES),
-                &testkit::box_cells(10, 6, 1),
-                &[],
-            ),
-            9_356,
-        ),
-        "pento3x20" => (
-            testkit::model(
-                &testkit::singles(testkit::PENTOMINOES),
-                &testkit::box_cells(20, 3, 1),
-                &[],
-            ),
-            8,
-        ),
-        _ => return None,
-    })
+/// A workload: the model built by the real puzzle pipeline, the options every query excludes
+/// and the expected count.
+struct Workload {
+    model: ExactCover,
+    excluded: Vec<u32>,
+    expected: u64,
+}
+
+fn workload(name: &str) -> anyhow::Result<Option<Workload>> {
+    let (bundled, reduced, expected) = match name {
+        "tetris" => ("tetris-cube", true, 9_839),
+        "soma" => ("soma", false, 11_520),
+        "pento6x10" => ("pentominoes-6x10", false, 9_356),
+        "pento3x20" => ("pentominoes-3x20", false, 8),
+        _ => return Ok(None),
+    };
+    let inst = Instance::new(cubesat::library::bundled(bundled)?)?;
+    let excluded = if reduced {
+        // One asymmetric piece restricted to one placement per rotation orbit; the restriction
+        // is exact, so the plain count of the restricted search is the reduced count.
+        let r = Reducer::new(&inst.puzzle, &inst.table, UpTo::Rotation, true)?;
+        anyhow::ensure!(r.restriction_is_exact(), "{name}: restriction is not exact");
+        r.excluded().to_vec()
+    } else {
+        Vec::new()
+    };
+    Ok(Some(Workload {
+        model: inst.model,
+        excluded,
+        expected,
+    }))
 }
 
 /// Process CPU seconds (all threads) from `/proc/self/stat`, when available: on a shared
@@ -97,43 +97,69 @@ fn main() -> anyhow::Result<()> {
         .position(|a| a == "--part")
         .and_then(|i| args.get(i + 1)?.parse().ok());
     let no_dlx = flag("--no-dlx") || std::env::var("CUBESAT_BENCH_NO_DLX").is_ok_and(|v| v == "1");
-    let Some((mut model, mut expected)) = workload(&name) else {
+    let t_process = Instant::now();
+    let Some(Workload {
+        mut model,
+        excluded,
+        mut expected,
+    }) = workload(&name)?
+    else {
         anyhow::bail!("unknown workload {name:?} (tetris, soma, pento6x10, pento3x20)");
     };
+    let build_s = t_process.elapsed().as_secs_f64();
     if let Some(n) = part {
         // A smaller, same-shaped workload: one of n subtrees, its path forced into the
         // model (the DFS-order exclusions are dropped, so the count is recomputed).
         let sub = ExactEngine::new(&model)?
             .query()
+            .exclude(&excluded)
             .subproblems(n)?
             .into_iter()
             .nth(part_index);
         let sub = sub.ok_or_else(|| anyhow::anyhow!("no subproblem"))?;
         model.forced = sub.chosen;
         model.forced.sort_unstable();
-        expected = ExactEngine::new(&model)?.query().count()?.solutions;
+        expected = match args
+            .iter()
+            .position(|a| a == "--expect")
+            .and_then(|i| args.get(i + 1)?.parse().ok())
+        {
+            Some(n) => n,
+            None => {
+                ExactEngine::new(&model)?
+                    .query()
+                    .exclude(&excluded)
+                    .count()?
+                    .solutions
+            }
+        };
         println!(
             "part: subtree {part_index} of {n}, forced {:?}",
             model.forced
         );
     }
     println!(
-        "workload {name}: {} items, {} options, expected {expected} solutions",
+        "workload {name}: {} items, {} options ({} excluded), expected {expected} solutions",
         model.items.len(),
-        model.options.len()
+        model.options.len(),
+        excluded.len()
     );
 
     let t = Instant::now();
     let engine = ExactEngine::new(&model)?;
-    let first = engine.query().first()?;
+    let first = engine.query().exclude(&excluded).first()?;
     let first_s = t.elapsed().as_secs_f64();
     println!(
         "engine first solution (prepare + preprocess + search): {:.2} ms, found {}",
         first_s * 1e3,
         first.is_some()
     );
+    println!(
+        "first solution since process start (puzzle, placements, model, engine, search): {:.2} ms",
+        (build_s + first_s) * 1e3
+    );
     let t = Instant::now();
-    let again = engine.query().first()?;
+    let again = engine.query().exclude(&excluded).first()?;
     println!(
         "engine first solution, prepared engine: {:.2} ms",
         t.elapsed().as_secs_f64() * 1e3
@@ -150,7 +176,7 @@ fn main() -> anyhow::Result<()> {
     }
     let mut dlx = None;
     if !no_dlx {
-        let (d, s, c) = timed(|| Dlx::new(&model)?.count());
+        let (d, s, c) = timed(|| Dlx::new(&model)?.exclude(&excluded)?.count());
         let d = d?;
         println!(
             "dlx baseline: {} solutions, {} nodes, {s:.3} s (cpu {c:.2} s)",
@@ -161,7 +187,7 @@ fn main() -> anyhow::Result<()> {
     }
 
     if !flag("--no-off") {
-        let (r, s, c) = timed(|| engine.query().pruning(false).count());
+        let (r, s, c) = timed(|| engine.query().exclude(&excluded).pruning(false).count());
         let r = r?;
         println!(
             "engine 1 thread, pruning off: {} solutions, {} nodes, {s:.3} s (cpu {c:.2} s)",
@@ -170,7 +196,7 @@ fn main() -> anyhow::Result<()> {
         assert_eq!(r.solutions, expected);
     }
 
-    let (r1, s1, c1) = timed(|| engine.query().threads(1).count());
+    let (r1, s1, c1) = timed(|| engine.query().exclude(&excluded).threads(1).count());
     let r1 = r1?;
     println!(
         "engine 1 thread: {} solutions, {} nodes, {s1:.3} s (cpu {c1:.2} s)",
@@ -189,12 +215,13 @@ fn main() -> anyhow::Result<()> {
     }
 
     if flag("--subs") {
-        let subs = engine.query().subproblems(64)?;
+        let subs = engine.query().exclude(&excluded).subproblems(64)?;
         for (i, sp) in subs.iter().enumerate() {
             let (r, s, _) = timed(|| {
                 engine
                     .query()
                     .force(&sp.chosen)
+                    .exclude(&excluded)
                     .exclude(&sp.excluded)
                     .count()
             });
@@ -204,7 +231,7 @@ fn main() -> anyhow::Result<()> {
             );
         }
     }
-    let (r2, s2, c2) = timed(|| engine.query().threads(2).count());
+    let (r2, s2, c2) = timed(|| engine.query().exclude(&excluded).threads(2).count());
     let r2 = r2?;
     println!(
         "engine 2 threads: {} solutions, {} nodes, {s2:.3} s (cpu {c2:.2} s)",

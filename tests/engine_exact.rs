@@ -2,11 +2,30 @@
 //! brute-force enumerator and the dancing-links baseline, pruning on against off, and thread
 //! counts against each other, on hand-made, random and polycube models.
 
+use cubesat::counting::{Reducer, UpTo};
 use cubesat::engines::dlx::Dlx;
-use cubesat::engines::exact::testkit::{self, Cell, Piece};
 use cubesat::engines::exact::{ExactEngine, Progress};
 use cubesat::model::{ExactCover, Item};
+use cubesat::solver::Instance;
 use std::sync::Arc;
+
+/// The exact-cover model of a bundled puzzle, built by the real placement pipeline.
+fn bundled_model(name: &str) -> ExactCover {
+    let puzzle = cubesat::library::bundled(name).unwrap();
+    Instance::new(puzzle).unwrap().model
+}
+
+/// The Tetris Cube model and the options the rotation reduction excludes (one asymmetric
+/// piece kept to one placement per rotation orbit, an exact restriction: 9,839 solutions).
+fn tetris_reduced() -> (ExactCover, Vec<u32>) {
+    let inst = Instance::new(cubesat::library::bundled("tetris-cube").unwrap()).unwrap();
+    let reducer = Reducer::new(&inst.puzzle, &inst.table, UpTo::Rotation, true).unwrap();
+    assert!(reducer.restriction_is_exact());
+    (inst.model, reducer.excluded().to_vec())
+}
+
+/// A cell `[x, y, z]`.
+type Cell = [i32; 3];
 
 /// A tiny deterministic generator (xorshift), so failures reproduce.
 struct Rng(u64);
@@ -257,11 +276,7 @@ fn check_polycube(m: &ExactCover, expected: u64) {
 
 #[test]
 fn soma_cube_has_11520_solutions() {
-    let m = testkit::model(
-        &testkit::singles(testkit::SOMA),
-        &testkit::box_cells(3, 3, 3),
-        &[],
-    );
+    let m = bundled_model("soma");
     check_polycube(&m, 11_520);
     assert_eq!(Dlx::new(&m).unwrap().count().unwrap().solutions, 11_520);
     assert_eq!(general_all(&m, &[], &[]), exact_all(&m, 1, true, &[], &[]));
@@ -269,28 +284,48 @@ fn soma_cube_has_11520_solutions() {
 
 #[test]
 fn pentominoes_3x20_has_8_solutions() {
-    let m = testkit::model(
-        &testkit::singles(testkit::PENTOMINOES),
-        &testkit::box_cells(20, 3, 1),
-        &[],
-    );
+    let m = bundled_model("pentominoes-3x20");
     check_polycube(&m, 8);
 }
 
 #[test]
 fn pentominoes_6x10_has_9356_solutions() {
-    let m = testkit::model(
-        &testkit::singles(testkit::PENTOMINOES),
-        &testkit::box_cells(10, 6, 1),
-        &[],
-    );
+    let m = bundled_model("pentominoes-6x10");
     // One parallel count keeps the test short at the test profile's opt-level.
     let e = ExactEngine::new(&m).unwrap();
     assert_eq!(e.query().threads(2).count().unwrap().solutions, 9_356);
 }
 
-/// Random polycube models with copies, optional pieces and optional cells: the region
-/// pruning and preprocessing must keep exactly the solutions of the unpruned search and DLX.
+/// A puzzle file for `must` and `optional` cells and `(cells, count)` pieces.
+fn puzzle_json(must: &[Cell], optional: &[Cell], pieces: &[(&[Cell], u32)]) -> String {
+    let cells = |v: &[Cell]| {
+        let list: Vec<String> = v
+            .iter()
+            .map(|c| format!("[{}, {}, {}]", c[0], c[1], c[2]))
+            .collect();
+        format!("[{}]", list.join(", "))
+    };
+    let pieces: Vec<String> = pieces
+        .iter()
+        .enumerate()
+        .map(|(i, (shape, count))| {
+            format!(
+                r#"{{"name": "p{i}", "count": {count}, "cells": {}}}"#,
+                cells(shape)
+            )
+        })
+        .collect();
+    format!(
+        r#"{{"target": {{"cells": {}, "optional": {}}}, "pieces": [{}]}}"#,
+        cells(must),
+        cells(optional),
+        pieces.join(", ")
+    )
+}
+
+/// Random polycube models with copies and optional cells, built through the puzzle parser and
+/// placement pipeline: the region pruning and preprocessing must keep exactly the solutions of
+/// the unpruned search and DLX.
 #[test]
 fn pruning_keeps_every_solution_on_random_polycube_models() {
     let shapes: &[&[Cell]] = &[
@@ -304,54 +339,57 @@ fn pruning_keeps_every_solution_on_random_polycube_models() {
     ];
     let mut rng = Rng(12345);
     let mut checked = 0;
-    for round in 0..40 {
+    for round in 0..60 {
         let (x, y, z) = (
             2 + rng.below(3) as i32,
             2 + rng.below(2) as i32,
             1 + rng.below(2) as i32,
         );
-        let mut cells = testkit::box_cells(x, y, z);
-        // Knock out a few cells to make irregular targets; some become optional.
-        cells.retain(|_| rng.below(8) != 0);
         let mut must = Vec::new();
         let mut optional = Vec::new();
-        for c in cells {
-            if rng.below(6) == 0 {
-                optional.push(c)
-            } else {
-                must.push(c)
+        for cz in 0..z {
+            for cy in 0..y {
+                for cx in 0..x {
+                    // Knock out a few cells to make irregular targets; some become optional.
+                    if rng.below(8) == 0 {
+                        continue;
+                    }
+                    if rng.below(6) == 0 {
+                        optional.push([cx, cy, cz]);
+                    } else {
+                        must.push([cx, cy, cz]);
+                    }
+                }
             }
         }
-        // Mandatory pieces up to the must-fill volume, topped up with identical monominoes
-        // (a multiplicity item), plus an optional piece (count 0): every model is volume-feasible.
+        // Pieces up to the must-fill volume, topped up with identical monominoes (a
+        // multiplicity item), sometimes plus a piece that needs some optional cells.
         let volume = must.len() as u32;
-        let mut pieces = Vec::new();
+        let mut pieces: Vec<(&[Cell], u32)> = Vec::new();
         let mut total = 0;
         for _ in 0..6 {
             let s = shapes[1 + rng.below(shapes.len() as u64 - 1) as usize];
             let count = 1 + rng.below(2) as u32;
             if total + s.len() as u32 * count <= volume {
                 total += s.len() as u32 * count;
-                pieces.push(Piece {
-                    name: "p",
-                    cells: s,
-                    count,
-                });
+                pieces.push((s, count));
             }
         }
         if total < volume {
-            pieces.push(Piece {
-                name: "mono",
-                cells: shapes[0],
-                count: volume - total,
-            });
+            pieces.push((shapes[0], volume - total));
         }
-        pieces.push(Piece {
-            name: "opt",
-            cells: shapes[1 + rng.below(shapes.len() as u64 - 1) as usize],
-            count: 0,
-        });
-        let m = testkit::model(&pieces, &must, &optional);
+        let extra = shapes[rng.below(3) as usize];
+        if rng.below(2) == 0 && extra.len() <= optional.len() {
+            pieces.push((extra, 1));
+        }
+        let text = puzzle_json(&must, &optional, &pieces);
+        let Ok(puzzle) = cubesat::puzzle_json::parse_puzzle(&text, "random") else {
+            continue;
+        };
+        let Ok(inst) = Instance::new(puzzle) else {
+            continue;
+        };
+        let m = inst.model;
         if m.validate().is_err() || m.options.len() > 200 {
             continue;
         }
@@ -373,11 +411,7 @@ fn pruning_keeps_every_solution_on_random_polycube_models() {
 
 #[test]
 fn subproblems_partition_the_solutions() {
-    let m = testkit::model(
-        &testkit::singles(testkit::SOMA),
-        &testkit::box_cells(3, 3, 3),
-        &[],
-    );
+    let m = bundled_model("soma");
     let e = ExactEngine::new(&m).unwrap();
     let subs = e.query().subproblems(40).unwrap();
     assert!(subs.len() >= 40);
@@ -399,11 +433,7 @@ fn subproblems_partition_the_solutions() {
 
 #[test]
 fn weighted_count_progress_and_interrupt() {
-    let m = testkit::model(
-        &testkit::singles(testkit::SOMA),
-        &testkit::box_cells(3, 3, 3),
-        &[],
-    );
+    let m = bundled_model("soma");
     let e = ExactEngine::new(&m).unwrap();
     let p = Arc::new(Progress::new());
     // Count only solutions whose smallest option is even, with weight 3.
@@ -463,10 +493,8 @@ fn weighted_count_progress_and_interrupt() {
 #[test]
 #[ignore]
 fn tetris_cube_has_9839_solutions_up_to_rotation() {
-    let cells = testkit::box_cells(4, 4, 4);
-    let m = testkit::model(&testkit::singles(testkit::TETRIS_CUBE), &cells, &[]);
-    let piece = testkit::asymmetric_piece(testkit::TETRIS_CUBE).unwrap();
-    let m = testkit::restrict_to_rotation_orbits(&m, &cells, piece).unwrap();
+    let (m, excluded) = tetris_reduced();
     let e = ExactEngine::new(&m).unwrap();
-    assert_eq!(e.query().threads(2).count().unwrap().solutions, 9_839);
+    let r = e.query().threads(2).exclude(&excluded).count().unwrap();
+    assert_eq!(r.solutions, 9_839);
 }

@@ -25,7 +25,6 @@
 
 mod prepare;
 mod search;
-pub mod testkit;
 
 use crate::model::ExactCover;
 use anyhow::{Result, anyhow, bail};

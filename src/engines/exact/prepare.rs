@@ -64,6 +64,30 @@ fn any_in_range(words: &[u64], lo: usize, hi: usize) -> bool {
     false
 }
 
+/// Copies `src` into `dst`, only its first `n` entries when `dst` already has the same length:
+/// the per-item tables of the byte layout are padded to 256 slots, and past the items they
+/// hold zeros (or, in the padding slot, a value nobody reads) in every level alike.
+#[inline]
+fn copy_prefix(dst: &mut Vec<u32>, src: &[u32], n: usize) {
+    if dst.len() == src.len() && n <= src.len() {
+        dst[..n].copy_from_slice(&src[..n]);
+    } else {
+        dst.clear();
+        dst.extend_from_slice(src);
+    }
+}
+
+/// `dst = src` for bitsets, in place when the lengths match.
+#[inline]
+fn copy_words(dst: &mut Vec<u64>, src: &[u64]) {
+    if dst.len() == src.len() {
+        dst.copy_from_slice(src);
+    } else {
+        dst.clear();
+        dst.extend_from_slice(src);
+    }
+}
+
 /// `dst |= src << shift` over bitsets of equal length.
 fn or_shifted(dst: &mut [u64], src: &[u64], shift: usize) {
     let (ws, bs) = (shift >> 6, shift & 63);
@@ -272,6 +296,9 @@ pub(crate) struct Level {
     pub counts: Vec<u32>,
     /// Coverage still needed per item.
     pub rem: Vec<u32>,
+    /// Primary items still needing coverage (a bitset over items): the fewest-options scan
+    /// visits only these, and they thin out fast as cells get covered.
+    pub open: Vec<u64>,
     /// Total coverage still needed; `0` means a solution.
     pub need_left: u64,
     /// Occupied cells (when geometry is in use).
@@ -435,6 +462,10 @@ impl Prepared {
         let mut rem: Vec<u32> = m.items.iter().map(|i| i.need).collect();
         rem.resize(slots, 0);
         let need_left = rem.iter().map(|&r| r as u64).sum();
+        let mut open = vec![0u64; m.items.len().div_ceil(64).max(1)];
+        for &i in &self.primary {
+            set_bit(&mut open, i as usize);
+        }
         let (occ, size_left, pstate) = match &self.geo {
             Some(g) => {
                 let pstate = g
@@ -453,6 +484,7 @@ impl Prepared {
             n_live: self.n_opts as u32,
             counts,
             rem,
+            open,
             need_left,
             occ,
             size_left,
@@ -469,6 +501,86 @@ impl Prepared {
                 lv.counts[i as usize] -= 1;
             }
         }
+    }
+
+    /// True when [`Prepared::descend_sibling`] may be used: byte layout, stored conflict
+    /// bitsets and no multiplicity item (whose saturation kills options beyond the conflicts,
+    /// and whose branches change the parent between siblings).
+    pub fn sibling_mode(&self) -> bool {
+        self.prim8.is_some() && self.conflict.is_some() && self.multi.is_empty()
+    }
+
+    /// [`Prepared::descend`] for the next sibling: `child` holds the complete state after
+    /// choosing an earlier option of the same, unchanged `parent` (requires
+    /// [`Prepared::sibling_mode`]). The candidates of one item mostly share cells with each
+    /// other, so their conflict sets overlap and the counts are updated by walking only the
+    /// options that differ between the two children (revived ones counted back in, newly
+    /// killed ones counted out) instead of all killed or all surviving options. Always builds
+    /// complete counts; a starved child is left to the search's fewest-options scan.
+    pub fn descend_sibling(&self, parent: &Level, child: &mut Level, x: usize) {
+        let (Some(conf), Some(p8)) = (&self.conflict, &self.prim8) else {
+            self.descend(parent, child, x, false);
+            return;
+        };
+        let Ok(counts) = <&mut [u32; 256]>::try_from(&mut child.counts[..]) else {
+            self.descend(parent, child, x, false);
+            return;
+        };
+        let w = self.words;
+        let row = &conf[x * w..(x + 1) * w];
+        child.active.clear();
+        let mut n_live = child.n_live;
+        // Words outside the parent's active list are zero in both children.
+        for &wi in &parent.active {
+            let wu = wi as usize;
+            let new = parent.live[wu] & !row[wu];
+            let old = child.live[wu];
+            child.live[wu] = new;
+            if new != 0 {
+                child.active.push(wi);
+            }
+            let mut add = new & !old;
+            while add != 0 {
+                let o = wu * 64 + add.trailing_zeros() as usize;
+                add &= add - 1;
+                n_live += 1;
+                let r = p8[o];
+                macro_rules! inc {
+                    ($($k:literal)*) => {$(
+                        let i = r[$k] as usize;
+                        counts[i] = counts[i].wrapping_add(1);
+                    )*};
+                }
+                inc!(0 1 2 3 4 5 6 7);
+            }
+            let mut del = old & !new;
+            while del != 0 {
+                let o = wu * 64 + del.trailing_zeros() as usize;
+                del &= del - 1;
+                n_live -= 1;
+                let r = p8[o];
+                macro_rules! dec {
+                    ($($k:literal)*) => {$(
+                        let i = r[$k] as usize;
+                        counts[i] = counts[i].wrapping_sub(1);
+                    )*};
+                }
+                dec!(0 1 2 3 4 5 6 7);
+            }
+        }
+        child.n_live = n_live;
+        copy_prefix(&mut child.rem, &parent.rem, self.model.items.len());
+        copy_words(&mut child.open, &parent.open);
+        let prim = self.prim_of(x);
+        child.need_left = parent.need_left - prim.len() as u64;
+        for &i in prim {
+            let r = child.rem[i as usize] - 1;
+            child.rem[i as usize] = r;
+            if r == 0 {
+                clear_bit(&mut child.open, i as usize);
+            }
+        }
+        self.apply_geo(parent, child, x);
     }
 
     /// Builds in `child` the state after choosing live option `x` in `parent`. Returns `false`
@@ -518,11 +630,16 @@ impl Prepared {
                 }
             }
         }
-        child.rem.clone_from(&parent.rem);
+        copy_prefix(&mut child.rem, &parent.rem, self.model.items.len());
         let prim = self.prim_of(x);
         child.need_left = parent.need_left - prim.len() as u64;
+        copy_words(&mut child.open, &parent.open);
         for &i in prim {
-            child.rem[i as usize] -= 1;
+            let r = child.rem[i as usize] - 1;
+            child.rem[i as usize] = r;
+            if r == 0 {
+                clear_bit(&mut child.open, i as usize);
+            }
         }
         for &i in self.multi_of(x) {
             if child.rem[i as usize] == 0 {
@@ -602,7 +719,7 @@ impl Prepared {
         };
         let mut n = 0;
         if killed_mode {
-            child.counts.clone_from(&parent.counts);
+            copy_prefix(&mut child.counts, &parent.counts, self.model.items.len());
             let Ok(counts) = <&mut [u32; 256]>::try_from(&mut child.counts[..]) else {
                 return !self.starved(child);
             };
@@ -613,14 +730,19 @@ impl Prepared {
                     let o = wu * 64 + k.trailing_zeros() as usize;
                     k &= k - 1;
                     n += 1;
-                    let row = &p8[o];
+                    let row = p8[o];
                     let mut starving = false;
-                    for &i in row {
-                        // The padding slot wraps harmlessly; its need is 0.
-                        let c = counts[i as usize].wrapping_sub(1);
-                        counts[i as usize] = c;
-                        starving |= c < rem[i as usize];
+                    // Every row has exactly eight slots; the padding slot wraps harmlessly
+                    // (its need is 0).
+                    macro_rules! dec {
+                        ($($k:literal)*) => {$(
+                            let i = row[$k] as usize;
+                            let c = counts[i].wrapping_sub(1);
+                            counts[i] = c;
+                            starving |= c < rem[i];
+                        )*};
                     }
+                    dec!(0 1 2 3 4 5 6 7);
                     if early_exit && starving {
                         return false;
                     }
@@ -631,8 +753,14 @@ impl Prepared {
                 return true;
             }
         } else {
-            child.counts.clear();
-            child.counts.resize(256, 0);
+            if child.counts.len() == 256 {
+                // Slots past the items stay zero (only the padding slot 255 changes, and
+                // nobody reads it), so only the items' slots need clearing.
+                child.counts[..self.model.items.len()].fill(0);
+            } else {
+                child.counts.clear();
+                child.counts.resize(256, 0);
+            }
             let Ok(counts) = <&mut [u32; 256]>::try_from(&mut child.counts[..]) else {
                 return !self.starved(child);
             };
@@ -643,9 +771,16 @@ impl Prepared {
                     let o = wu * 64 + k.trailing_zeros() as usize;
                     k &= k - 1;
                     n += 1;
-                    for &i in &p8[o] {
-                        counts[i as usize] = counts[i as usize].wrapping_add(1);
+                    let row = p8[o];
+                    // Every row has exactly eight slots (this walk is the engine's hottest
+                    // loop: about 40% of a Tetris count's instructions).
+                    macro_rules! inc {
+                        ($($k:literal)*) => {$(
+                            let i = row[$k] as usize;
+                            counts[i] = counts[i].wrapping_add(1);
+                        )*};
                     }
+                    inc!(0 1 2 3 4 5 6 7);
                 }
             }
             child.n_live = n;
@@ -660,15 +795,24 @@ impl Prepared {
     /// The geometric part of choosing `x`: occupied cells and remaining piece volumes.
     fn apply_geo(&self, parent: &Level, child: &mut Level, x: usize) {
         if let Some(g) = &self.geo {
-            child.occ.clear();
-            child.occ.extend(
-                parent
+            let cells = &g.opt_cells[x * g.cw..(x + 1) * g.cw];
+            // Level buffers are reused down the tree: overwrite in place when the sizes match
+            // (always, after a level's first use) instead of clearing and refilling.
+            if child.occ.len() == parent.occ.len() {
+                for ((c, &a), &b) in child.occ.iter_mut().zip(&parent.occ).zip(cells) {
+                    *c = a | b;
+                }
+            } else {
+                child.occ.clear();
+                child
                     .occ
-                    .iter()
-                    .zip(&g.opt_cells[x * g.cw..(x + 1) * g.cw])
-                    .map(|(&a, &b)| a | b),
+                    .extend(parent.occ.iter().zip(cells).map(|(&a, &b)| a | b));
+            }
+            copy_prefix(
+                &mut child.size_left,
+                &parent.size_left,
+                parent.size_left.len(),
             );
-            child.size_left.clone_from(&parent.size_left);
             let s = g.opt_size[x] as usize;
             // An optional piece may already be counted out; never underflow.
             if child.size_left[s] > 0 {

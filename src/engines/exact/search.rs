@@ -173,21 +173,22 @@ impl<'a> Searcher<'a> {
         // n - r + 1 choices for its smallest option; ties go to the lowest item.
         let mut best = usize::MAX;
         let mut best_theta = u32::MAX;
-        for &i in &p.primary {
-            let i = i as usize;
-            let r = lv.rem[i];
-            if r == 0 {
-                continue;
-            }
-            let n = lv.counts[i];
-            if n < r {
-                best_theta = 0;
-                break;
-            }
-            let theta = n - r + 1;
-            if theta < best_theta {
-                best_theta = theta;
-                best = i;
+        'scan: for (wi, &word) in lv.open.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let i = wi * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let r = lv.rem[i];
+                let n = lv.counts[i];
+                if n < r {
+                    best_theta = 0;
+                    break 'scan;
+                }
+                let theta = n - r + 1;
+                if theta < best_theta {
+                    best_theta = theta;
+                    best = i;
+                }
             }
         }
         let dead = best_theta == 0 || (self.pruning && !p.regions_ok(lv, &mut self.region));
@@ -232,6 +233,8 @@ impl<'a> Searcher<'a> {
         let w = weight / k as f64;
         let excluded_mark = self.excluded.len();
         let mut go_on = true;
+        let sibling = p.sibling_mode();
+        let mut prev_complete = false;
         for (idx, &x) in cands.iter().enumerate() {
             if multi && k - idx < need {
                 // Too few options left to cover this item: the remaining branches are empty.
@@ -239,7 +242,15 @@ impl<'a> Searcher<'a> {
                 break;
             }
             let (lo, hi) = self.levels.split_at_mut(d + 1);
-            if p.descend(&lo[d], &mut hi[0], x as usize, true) {
+            let alive = if sibling && prev_complete {
+                p.descend_sibling(&lo[d], &mut hi[0], x as usize);
+                true
+            } else {
+                p.descend(&lo[d], &mut hi[0], x as usize, true)
+            };
+            // `true` means complete counts (only the killed walk's early exit stops short).
+            prev_complete = alive;
+            if alive {
                 self.chosen.push(x);
                 go_on = self.node(d + 1, w, sink);
                 self.chosen.pop();
