@@ -200,10 +200,14 @@ fn search(
     let interrupted = || opts.progress.as_ref().is_some_and(|p| p.is_interrupted());
     match engine {
         EngineChoice::Exact | EngineChoice::Auto => {
+            // Listing skips the one-time option preprocessing: it would dominate the time to a
+            // first solution, and skipping it in every listing keeps `--limit N` a prefix of
+            // `--all`. Counting (below) keeps it.
             let mut q = ExactEngine::new(&inst.model)?
                 .query()
                 .threads(opts.threads)
                 .pruning(opts.prune)
+                .preprocess(false)
                 .exclude(excluded);
             if let Some(p) = &opts.progress {
                 q = q.progress(p.clone());

@@ -152,3 +152,39 @@ fn help_documents_exit_codes() {
         .code(0)
         .stdout_has("Exit codes: 0 = a solution was found");
 }
+
+#[test]
+fn a_limited_listing_is_a_prefix_of_the_full_listing() {
+    let dir = Dir::new();
+    let all = dir.run(&[
+        "solve",
+        "tetracubes-2x2x8",
+        "--all",
+        "--format",
+        "json",
+        "--quiet",
+    ]);
+    let some = dir.run(&[
+        "solve",
+        "tetracubes-2x2x8",
+        "--limit",
+        "5",
+        "--format",
+        "json",
+        "--quiet",
+    ]);
+    all.code(0);
+    some.code(0);
+    let solutions = |r: &common::Run| -> Vec<String> {
+        r.stdout
+            .lines()
+            .filter(|l| l.contains("\"type\":\"solution\""))
+            .map(str::to_string)
+            .collect()
+    };
+    let (a, s) = (solutions(&all), solutions(&some));
+    some.check(
+        a.len() == 224 && s.len() == 5 && s[..] == a[..5],
+        "the first five of --all",
+    );
+}

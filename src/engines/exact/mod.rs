@@ -168,6 +168,7 @@ impl ExactEngine {
             prep: self.prep.clone(),
             threads: 1,
             pruning: true,
+            preprocess: true,
             forced: Vec::new(),
             excluded: Vec::new(),
             progress: None,
@@ -188,6 +189,7 @@ pub struct Query {
     prep: Arc<Prepared>,
     threads: usize,
     pruning: bool,
+    preprocess: bool,
     forced: Vec<u32>,
     excluded: Vec<u32>,
     progress: Option<Arc<Progress>>,
@@ -207,6 +209,16 @@ impl Query {
     /// remaining piece volumes (only for models whose geometry allows it).
     pub fn pruning(mut self, on: bool) -> Self {
         self.pruning = on;
+        self
+    }
+
+    /// With pruning on, whether to start from the preprocessed option set (default) or skip
+    /// the one-time removal of options that can be in no solution, keeping the per-node
+    /// region checks. Skipping keeps every solution; it saves the preprocessing cost (most of
+    /// the time to a first solution on the Tetris Cube) but may change the order in which
+    /// solutions are found, since the fewest-options counts differ.
+    pub fn preprocess(mut self, on: bool) -> Self {
+        self.preprocess = on;
         self
     }
 
@@ -246,7 +258,8 @@ impl Query {
         {
             bail!("option {o} is out of range ({n} options)");
         }
-        let Some(root) = self.prep.root(&self.forced, &self.excluded, self.pruning) else {
+        let preprocess = self.pruning && self.preprocess;
+        let Some(root) = self.prep.root(&self.forced, &self.excluded, preprocess) else {
             return Ok(None);
         };
         let mut base: Vec<u32> = self
