@@ -103,7 +103,8 @@ pub struct SolveArgs {
     /// subtrees) solved incrementally; 0 = one instance with blocking clauses only.
     #[arg(long, value_name = "N", default_value_t = crate::solver::DEFAULT_SAT_CUBES)]
     pub cubes: usize,
-    /// Worker threads for the exact engine (0 = all cores).
+    /// Worker threads for the exact engine with --count or --all (0 = all cores); a limited
+    /// listing runs on one thread. Counts and solution order are the same for every N.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
     /// Output format.

@@ -100,7 +100,7 @@ impl Instance {
 }
 
 /// Cubes the SAT engine splits the search into by default (see [`RunOptions::sat_cubes`]).
-pub const DEFAULT_SAT_CUBES: usize = 256;
+pub const DEFAULT_SAT_CUBES: usize = 4096;
 
 /// What to run.
 #[derive(Clone, Debug)]

@@ -6,11 +6,14 @@ use cubesat::library::bundled;
 use cubesat::solver::{EngineChoice, Instance, RunOptions, list};
 
 fn solutions(inst: &Instance, engine: EngineChoice, up_to: UpTo, amo: AtMostOne) -> Vec<Vec<u32>> {
+    // A moderate split keeps varisat searching inside each cube (the default split would cut
+    // these small puzzles down to single solutions and only check them).
     let opts = RunOptions {
         engine,
         up_to,
         amo,
         threads: 2,
+        sat_cubes: 64,
         ..RunOptions::default()
     };
     let mut out = Vec::new();

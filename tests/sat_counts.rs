@@ -15,10 +15,12 @@ fn check(name: &str, amo: AtMostOne) {
         (UpTo::RotationReflection, k.rotation_reflection),
     ] {
         let want = want.unwrap_or_else(|| panic!("{name} records every count"));
+        // A moderate split keeps varisat searching inside each cube.
         let opts = RunOptions {
             engine: EngineChoice::Sat,
             up_to: mode,
             amo,
+            sat_cubes: 64,
             ..RunOptions::default()
         };
         let r = count(&inst, &opts).unwrap_or_else(|e| panic!("{name} {mode}: {e:#}"));

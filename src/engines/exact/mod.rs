@@ -328,7 +328,7 @@ impl Query {
                     self.excluded.iter().chain(&sp.excluded).copied().collect();
                 let lv = self
                     .prep
-                    .root(&forced, &excluded, self.pruning)
+                    .root(&forced, &excluded, self.pruning && self.preprocess)
                     .ok_or_else(|| anyhow!("internal error: a subproblem root is infeasible"))?;
                 let mut b: Vec<u32> = base.iter().chain(&sp.chosen).copied().collect();
                 b.sort_unstable();
