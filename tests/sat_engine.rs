@@ -6,26 +6,13 @@ use cubesat::encoding::{AtMostOne, CnfConfig, CnfEncoder, ForcedMode, cnf::impli
 use cubesat::engines::sat::{Cube, Outcome, SatConfig, SatEngine};
 use cubesat::export::dimacs;
 use cubesat::model::{CellGeometry, ExactCover, Item};
+use cubesat::rng::SeededRng;
 use std::ops::ControlFlow;
 use varisat::dimacs::DimacsParser;
 use varisat::{ExtendFormula, Lit, Solver};
 
-/// A tiny deterministic generator (xorshift).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 /// A random model: 3 to 5 items with needs 0..=2, 6 to 13 options, sometimes a forced option.
-fn random_model(rng: &mut Rng) -> ExactCover {
+fn random_model(rng: &mut SeededRng) -> ExactCover {
     let n_items = 3 + rng.below(3) as u32;
     let mut items: Vec<Item> = (0..n_items)
         .map(|i| Item {
@@ -80,7 +67,7 @@ fn sat_all(m: &ExactCover, config: SatConfig) -> Vec<Vec<u32>> {
 
 #[test]
 fn enumeration_equals_brute_force_on_random_models() {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = SeededRng::new(0x9e37_79b9_7f4a_7c15);
     let mut nonempty = 0;
     for _ in 0..150 {
         let m = random_model(&mut rng);
@@ -370,7 +357,7 @@ fn projected_count(f: &varisat::CnfFormula, n: usize) -> usize {
 
 #[test]
 fn dimacs_round_trip() {
-    let mut rng = Rng(12345);
+    let mut rng = SeededRng::new(12345);
     let mut models = vec![strip(), strip_exact()];
     models.extend((0..30).map(|_| random_model(&mut rng)));
     for m in &models {
