@@ -44,3 +44,29 @@ fn soma_and_tetracube_boxes() {
     check("tetracubes-2x2x8", AtMostOne::Sequential);
     check("tetracubes-2x4x4", AtMostOne::Product);
 }
+
+/// The SAT engine's first Tetris Cube solution (the search split into the default number of
+/// cubes) passes the verifier inside `list`.
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "a large SAT instance: run `cargo test --release`"
+)]
+fn tetris_cube_first_solution_verifies() {
+    use cubesat::solver::list;
+    let inst = Instance::new(bundled("tetris-cube").unwrap()).unwrap();
+    let opts = RunOptions {
+        engine: EngineChoice::Sat,
+        limit: Some(1),
+        ..RunOptions::default()
+    };
+    let mut found = Vec::new();
+    let report = list(&inst, &opts, |s| {
+        found.push(s.placements.clone());
+        true
+    })
+    .unwrap();
+    assert_eq!(found.len(), 1, "{}", report.engine);
+    assert_eq!(found[0].len(), 12);
+    inst.verifier().verify(&found[0]).unwrap();
+}
