@@ -446,7 +446,7 @@ fn export(args: ExportArgs, quiet: bool) -> Result<Outcome> {
     match args.format {
         ExportFormat::Dimacs => {
             let mut prov = Vec::new();
-            crate::export::provenance::write_header_for_table(
+            crate::export::provenance::write_header(
                 &mut prov, "", puzzle, table, args.up_to, excluded,
             )?;
             let mut header = vec![

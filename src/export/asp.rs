@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use crate::counting::UpTo;
 use crate::export::answer::{AnswerStatus, ParsedAnswer};
-use crate::export::provenance::write_header_for_table;
+use crate::export::provenance::write_header;
 use crate::placements::PlacementTable;
 use crate::puzzle::Puzzle;
 
@@ -78,7 +78,7 @@ pub fn write_asp(
         out,
         "% Facts first (described in the rules section at the end), then the rules."
     )?;
-    write_header_for_table(out, "% ", puzzle, table, mode, excluded)?;
+    write_header(out, "% ", puzzle, table, mode, excluded)?;
     writeln!(out)?;
     writeln!(out, "% Pieces: piece(P,Count), piece_name(P,Name).")?;
     for (p, piece) in puzzle.pieces.iter().enumerate() {

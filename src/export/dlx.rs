@@ -16,7 +16,7 @@ use anyhow::{Context, Result, bail};
 
 use crate::counting::UpTo;
 use crate::export::answer::{AnswerStatus, ParsedAnswer};
-use crate::export::provenance::write_header_for_table;
+use crate::export::provenance::write_header;
 use crate::placements::PlacementTable;
 use crate::puzzle::Puzzle;
 
@@ -205,7 +205,7 @@ pub fn write_dlx(
         out,
         "| Run: {program} m1 < FILE > ANSWER   then: cubesat decode FILE ANSWER"
     )?;
-    write_header_for_table(out, "| ", puzzle, table, mode, excluded)?;
+    write_header(out, "| ", puzzle, table, mode, excluded)?;
 
     let mut items: Vec<String> = Vec::new();
     for (i, c) in target.cells().iter().enumerate() {
