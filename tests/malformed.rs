@@ -1,4 +1,4 @@
-//! Malformed input: every bad file or argument gives one line on stderr naming the file and the place, exit code 2, and never a panic.
+//! Malformed input: every bad file or argument (puzzle files, saved solutions, exported instances, solver answers) gives one line on stderr naming the file and the place, exit code 2, and never a panic; saved solutions render back.
 
 mod common;
 
@@ -177,4 +177,74 @@ fn bad_arguments_exit_2() {
     dir.run(&["solve", "--count", "--up-to", "rotation+reflection"])
         .code(2)
         .stderr_has("needs the mirror image of every chiral piece");
+}
+
+#[test]
+fn bad_inputs_to_render_decode_and_export_are_one_line_errors() {
+    let dir = Dir::new();
+    let one_line = |r: &common::Run| {
+        r.check(
+            r.stderr.lines().count() == 1 && r.stderr.starts_with("cubesat: error: "),
+            "one error line",
+        );
+    };
+    dir.write("bad.jsonl", "not json\n");
+    let r = dir.run(&["render", "bad.jsonl", "--format", "svg"]);
+    r.code(2).stderr_has("bad.jsonl: line 1: invalid JSON");
+    one_line(&r);
+    dir.write("nosummary.jsonl", "{\"type\":\"solution\",\"pieces\":[]}\n");
+    let r = dir.run(&["render", "nosummary.jsonl", "--format", "html"]);
+    r.code(2)
+        .stderr_has("nosummary.jsonl: no summary line with the puzzle");
+    one_line(&r);
+    dir.run(&["export", "soma", "--format", "dlx", "--out", "soma.dlx"])
+        .code(0);
+    dir.write("garbage.txt", "garbage\n");
+    let r = dir.run(&["decode", "soma.dlx", "garbage.txt"]);
+    r.code(2)
+        .stderr_has("soma.dlx with garbage.txt: answer: no DLX solution found");
+    one_line(&r);
+    let r = dir.run(&["decode", "missing.cnf", "garbage.txt"]);
+    r.code(2).stderr_has("missing.cnf: cannot read");
+    one_line(&r);
+    let r = dir.run(&[
+        "export",
+        "tetracubes-two-2x2x4",
+        "--format",
+        "dimacs",
+        "--up-to",
+        "rotation",
+    ]);
+    r.code(2)
+        .stderr_has("restricting one piece does not leave exactly one solution per rotation class");
+    one_line(&r);
+    r.check(r.stdout.is_empty(), "nothing exported");
+}
+
+#[test]
+fn saved_solutions_render_back() {
+    let dir = Dir::new();
+    let saved = dir.run(&[
+        "solve", "soma", "--limit", "2", "--format", "json", "--quiet",
+    ]);
+    saved.code(0);
+    dir.write("soma.jsonl", &saved.stdout);
+    let svg = dir.run(&["render", "soma.jsonl", "--format", "svg"]);
+    svg.code(0)
+        .stdout_has("<svg")
+        .stdout_has("Soma cube, solution 1");
+    let html = dir.run(&[
+        "render",
+        "soma.jsonl",
+        "--format",
+        "html",
+        "--out",
+        "soma.html",
+    ]);
+    html.code(0);
+    let page = std::fs::read_to_string(dir.path().join("soma.html")).expect("page written");
+    html.check(
+        page.contains("Soma cube, solution 2"),
+        "both solutions in the page",
+    );
 }
