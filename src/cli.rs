@@ -100,11 +100,13 @@ pub struct SolveArgs {
     #[arg(long, value_name = "ENC", default_value_t = AtMostOne::default())]
     pub amo: AtMostOne,
     /// SAT engine: split the search into at least N cubes (the exact-cover engine's top
-    /// subtrees) solved incrementally; 0 = one instance with blocking clauses only.
+    /// subtrees, fixing at most half of a solution), each cube's residual CNF solved by its own
+    /// varisat solver with blocking clauses; 0 = one instance with blocking clauses only.
     #[arg(long, value_name = "N", default_value_t = crate::solver::DEFAULT_SAT_CUBES)]
     pub cubes: usize,
-    /// Worker threads for the exact engine with --count or --all (0 = all cores); a limited
-    /// listing runs on one thread. Counts and solution order are the same for every N.
+    /// Worker threads for the exact engine and the SAT engine's cubes with --count or --all
+    /// (0 = all cores); a limited listing runs on one thread. Counts and solution order are
+    /// the same for every N.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
     /// Output format.

@@ -112,10 +112,11 @@ fn solve(args: SolveArgs, quiet: bool) -> Result<Outcome> {
         ..opts
     };
     let mut out = output(args.out.as_deref())?;
-    // Long runs (counts and --all) show progress on stderr unless --quiet; only the exact
-    // engine publishes the counters and the tree estimate the display needs.
-    let exact = opts.engine.resolve() == solver::EngineChoice::Exact;
-    let reporter = (!quiet && exact && (args.count || args.all))
+    // Long runs (counts and --all) show progress on stderr unless --quiet; the exact engine
+    // and the SAT engine's cubes publish the counters and the tree estimate the display
+    // needs (the DLX baseline does not).
+    let shows = opts.engine.resolve() != solver::EngineChoice::Dlx;
+    let reporter = (!quiet && shows && (args.count || args.all))
         .then(|| {
             opts.progress
                 .clone()

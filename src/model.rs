@@ -167,6 +167,148 @@ impl ExactCover {
     }
 }
 
+/// A subproblem of an [`ExactCover`] with some options chosen and others excluded, as a model
+/// of its own: what is left to cover and which options can still do it. Solutions of
+/// [`Residual::model`] map back to solutions of the original with [`Residual::lift`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Residual {
+    /// The remaining problem: primary items still needing coverage (with the coverage still
+    /// needed), secondary items still free, and the options made only of such items; no
+    /// forced options; the original's geometry restricted to the cells left.
+    pub model: ExactCover,
+    /// Original index of every option of [`Residual::model`] (ascending).
+    pub option_map: Vec<u32>,
+    /// The original's chosen options: its forced options plus the subproblem's (ascending).
+    pub chosen: Vec<u32>,
+}
+
+impl Residual {
+    /// The original solution made of `solution` (options of the residual model) and the
+    /// chosen options, ascending.
+    pub fn lift(&self, solution: &[u32]) -> Vec<u32> {
+        let mut s: Vec<u32> = solution
+            .iter()
+            .map(|&o| self.option_map[o as usize])
+            .chain(self.chosen.iter().copied())
+            .collect();
+        s.sort_unstable();
+        s
+    }
+}
+
+impl Residual {
+    /// The residual of this residual: `chosen` and `excluded` name options of
+    /// [`Residual::model`]; the result maps straight back to the original model.
+    pub fn refine(&self, chosen: &[u32], excluded: &[u32]) -> Option<Residual> {
+        let inner = self.model.residual(chosen, excluded)?;
+        let mut all: Vec<u32> = self.chosen.clone();
+        all.extend(inner.chosen.iter().map(|&o| self.option_map[o as usize]));
+        all.sort_unstable();
+        Some(Residual {
+            option_map: inner
+                .option_map
+                .iter()
+                .map(|&o| self.option_map[o as usize])
+                .collect(),
+            model: inner.model,
+            chosen: all,
+        })
+    }
+}
+
+impl ExactCover {
+    /// The residual problem after choosing `chosen` (besides the forced options) and ruling
+    /// out `excluded`; `None` when the chosen options already conflict (an item covered more
+    /// often than allowed, or an excluded option chosen). An option survives when it is
+    /// neither chosen nor excluded and each of its items still has room: a primary item whose
+    /// need is not yet met, or a secondary item not yet covered. Cube-and-conquer solves each
+    /// cube's residual model instead of the whole instance under assumptions.
+    pub fn residual(&self, chosen: &[u32], excluded: &[u32]) -> Option<Residual> {
+        let n = self.options.len();
+        let mut all: Vec<u32> = self.forced.iter().chain(chosen).copied().collect();
+        all.sort_unstable();
+        all.dedup();
+        let mut out = vec![false; n];
+        for &o in excluded {
+            if let Some(x) = out.get_mut(o as usize) {
+                *x = true;
+            }
+        }
+        let mut room: Vec<u32> = self.items.iter().map(|it| it.need.max(1)).collect();
+        for &o in &all {
+            let items = self.options.get(o as usize)?;
+            if out[o as usize] {
+                return None;
+            }
+            out[o as usize] = true;
+            for &i in items {
+                let r = &mut room[i as usize];
+                *r = r.checked_sub(1)?;
+            }
+        }
+        // New item indices: items with room left; primary ones need exactly that room.
+        let mut new_index = vec![u32::MAX; self.items.len()];
+        let mut items = Vec::new();
+        for (i, it) in self.items.iter().enumerate() {
+            if room[i] > 0 {
+                new_index[i] = items.len() as u32;
+                items.push(Item {
+                    name: it.name.clone(),
+                    need: if it.need == 0 { 0 } else { room[i] },
+                });
+            }
+        }
+        let mut options = Vec::new();
+        let mut option_map = Vec::new();
+        for (o, its) in self.options.iter().enumerate() {
+            if out[o] || its.iter().any(|&i| room[i as usize] == 0) {
+                continue;
+            }
+            options.push(its.iter().map(|&i| new_index[i as usize]).collect());
+            option_map.push(o as u32);
+        }
+        // The geometry restricted to the cells left: pieces still come first, then cells, so
+        // the layout [`CellGeometry`] describes survives with the covered cells cut out.
+        let geometry = self.geometry.as_ref().map(|g| {
+            let first = g.first_cell as usize;
+            let new_first = new_index[..first]
+                .iter()
+                .filter(|&&x| x != u32::MAX)
+                .count();
+            let cell = |c: u32| match new_index[first + c as usize] {
+                u32::MAX => None,
+                x => Some(x - new_first as u32),
+            };
+            CellGeometry {
+                first_cell: new_first as u32,
+                neighbors: (0..g.neighbors.len() as u32)
+                    .filter(|&c| cell(c).is_some())
+                    .map(|c| {
+                        g.neighbors[c as usize]
+                            .iter()
+                            .filter_map(|&n| cell(n))
+                            .collect()
+                    })
+                    .collect(),
+                piece_sizes: (0..first)
+                    .filter(|&p| new_index[p] != u32::MAX)
+                    .map(|p| g.piece_sizes[p])
+                    .collect(),
+            }
+        });
+        Some(Residual {
+            model: ExactCover {
+                items,
+                options,
+                forced: Vec::new(),
+                geometry,
+            },
+            option_map,
+            chosen: all,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -231,5 +373,34 @@ mod tests {
         assert!(m.check_solution(&[0, 1]).is_err()); // c2 twice
         assert!(m.check_solution(&[0]).is_err()); // D once, c3.. uncovered
         assert_eq!(m.options_by_item()[2], vec![0, 1]);
+    }
+
+    #[test]
+    fn residual_keeps_what_is_left_and_lifts_back() {
+        let m = tiny();
+        // Choosing option 0 (D on c0 c1) leaves D needing 1 more, c2 to cover and c3 free;
+        // option 1 holds the covered c1, so only option 2 survives.
+        let r = m.residual(&[0], &[]).unwrap();
+        assert_eq!(r.option_map, vec![2]);
+        let names: Vec<(&str, u32)> = r
+            .model
+            .items
+            .iter()
+            .map(|it| (it.name.as_str(), it.need))
+            .collect();
+        assert_eq!(names, vec![("D", 1), ("c2", 1), ("c3", 0)]);
+        assert_eq!(r.model.options, vec![vec![0, 1, 2]]);
+        assert_eq!(r.lift(&[0]), vec![0, 2]);
+        m.check_solution(&r.lift(&[0])).unwrap();
+        // Excluding the only completion leaves an option-less item: no residual solution.
+        let r = m.residual(&[0], &[2]).unwrap();
+        assert!(r.option_map.is_empty() && r.model.items.iter().any(|it| it.need > 0));
+        // Conflicting or excluded choices have no residual at all.
+        assert!(m.residual(&[0, 1], &[]).is_none());
+        assert!(m.residual(&[0], &[0]).is_none());
+        // Nothing chosen: the model itself (minus exclusions).
+        let r = m.residual(&[], &[1]).unwrap();
+        assert_eq!(r.option_map, vec![0, 2]);
+        assert_eq!(r.model.items.len(), m.items.len());
     }
 }

@@ -78,11 +78,15 @@ fn status(p: &Progress, elapsed: Duration, what: &str) -> String {
     } else {
         "?".to_string()
     };
+    // Engines that count no nodes (the SAT path) leave the figure out.
+    let nodes = match p.nodes() {
+        0 => String::new(),
+        n => format!(", {:.1} M nodes", n as f64 / 1e6),
+    };
     format!(
-        "{what}: {} solutions ({:.0}/s), {:.1} M nodes, {:.2}% of the tree, ETA {eta}",
+        "{what}: {} solutions ({:.0}/s){nodes}, {:.2}% of the tree, ETA {eta}",
         p.solutions(),
         p.solutions() as f64 / secs,
-        p.nodes() as f64 / 1e6,
         done * 100.0
     )
 }

@@ -16,7 +16,7 @@ use crate::counting::{Reducer, UpTo};
 use crate::encoding::AtMostOne;
 use crate::engines::dlx::Dlx;
 use crate::engines::exact::{ExactEngine, Progress};
-use crate::engines::sat::{Cube, SatConfig, SatEngine};
+use crate::engines::sat::{Conquer, Cube, SatConfig, SatEngine, conquer_cubes};
 use crate::model::ExactCover;
 use crate::placements::PlacementTable;
 use crate::puzzle::Puzzle;
@@ -111,15 +111,16 @@ pub struct RunOptions {
     pub up_to: UpTo,
     /// Stop after this many solutions (listed or counted).
     pub limit: Option<u64>,
-    /// Worker threads for the exact engine (1 = sequential).
+    /// Worker threads for the exact engine and the SAT engine's cubes (1 = sequential).
     pub threads: usize,
     /// Prune dead regions in the exact engine.
     pub prune: bool,
     /// At-most-one encoding for the SAT engine.
     pub amo: AtMostOne,
     /// For the SAT engine: split the search into at least this many cubes (the exact-cover
-    /// engine's top subtrees), each solved under assumptions on one incremental solver;
-    /// 0 or 1 searches the whole instance with blocking clauses alone.
+    /// engine's top subtrees), each cube's residual model solved by a fresh solver with
+    /// blocking clauses ([`conquer_cubes`]); 0 or 1 searches the whole instance with blocking
+    /// clauses alone.
     pub sat_cubes: usize,
     /// Live counters for a progress display; its interrupt flag (set by Ctrl-C) stops the
     /// run, which then reports what it counted so far.
@@ -229,26 +230,65 @@ fn search(
                 amo: opts.amo,
                 ..SatConfig::default()
             };
-            let mut sat = SatEngine::new(&inst.model, config)?;
-            let (cubes, run_excluded) = sat_cubes(inst, opts, excluded)?;
-            sat.exclude_permanently(&run_excluded)?;
-            sat.solve_cubes_with(&cubes, |_, s| {
-                if !interrupted() && visit(s) {
-                    ControlFlow::Continue(())
+            let (cubes, weights, run_excluded) = sat_cubes(inst, opts, excluded)?;
+            if cubes.len() <= 1 {
+                // The whole instance on one solver, blocking clauses alone.
+                let mut sat = SatEngine::new(&inst.model, config)?;
+                sat.exclude_permanently(&run_excluded)?;
+                sat.solve_cubes_with(&cubes, |_, s| {
+                    if !interrupted() && visit(s) {
+                        ControlFlow::Continue(())
+                    } else {
+                        ControlFlow::Break(())
+                    }
+                })?;
+                let st = sat.stats();
+                report.engine = format!(
+                    "sat ({} at-most-one, {} variables, {} clauses, 1 cube, {} solve calls)",
+                    opts.amo.name(),
+                    st.variables,
+                    st.clauses,
+                    st.solve_calls
+                );
+            } else {
+                // A limited listing wants its first cubes in order, soon: one thread.
+                let threads = if opts.limit.is_some() {
+                    1
                 } else {
-                    ControlFlow::Break(())
-                }
-            })?;
+                    opts.threads
+                };
+                let how = Conquer {
+                    config,
+                    excluded: run_excluded,
+                    lookahead: opts.prune,
+                    threads,
+                };
+                let (_, st) = conquer_cubes(&inst.model, &cubes, &how, interrupted, |i, sols| {
+                    if let Some(p) = &opts.progress {
+                        p.record(0, sols.len() as u64, weights[i]);
+                    }
+                    for s in sols {
+                        if interrupted() || !visit(s) {
+                            return ControlFlow::Break(());
+                        }
+                    }
+                    ControlFlow::Continue(())
+                })?;
+                report.engine = format!(
+                    "sat ({} at-most-one, {} cubes, lookahead dropped {} options and refuted {} cubes, {} residual CNFs of {} clauses in all, largest {}, {} solve calls; CPU {:.1} s building, {:.1} s solving)",
+                    opts.amo.name(),
+                    cubes.len(),
+                    st.lookahead_removed,
+                    st.cubes_refuted,
+                    st.cubes_solved,
+                    st.clauses,
+                    st.largest_clauses,
+                    st.solve_calls,
+                    st.build_time.as_secs_f64(),
+                    st.solve_time.as_secs_f64()
+                );
+            }
             report.interrupted = interrupted();
-            let st = sat.stats();
-            report.engine = format!(
-                "sat ({} at-most-one, {} variables, {} clauses, {} cubes, {} solve calls)",
-                opts.amo.name(),
-                st.variables,
-                st.clauses,
-                cubes.len(),
-                st.solve_calls
-            );
         }
     }
     Ok(())
@@ -256,16 +296,19 @@ fn search(
 
 /// The cubes the SAT engine solves: the exact-cover engine's top subtrees (options chosen and
 /// excluded on each path), which partition the solutions; one cube (the whole instance) when
-/// splitting is off. Also returns the run-wide exclusions (`excluded`, plus the options the
+/// splitting is off; each cube's share of the tree (for the progress estimate). A cube fixes at most half of the options of a solution (by a lower
+/// bound on how many a solution holds), so the SAT solver always decides the rest: on a
+/// small puzzle the split stops short of `opts.sat_cubes` rather than letting the exact
+/// engine hand over finished solutions. Also returns the run-wide exclusions (`excluded`, plus the options the
 /// exact engine's preprocessing proved to be in no solution), which the solver takes as unit
 /// clauses once rather than as assumptions on every cube.
 fn sat_cubes(
     inst: &Instance,
     opts: &RunOptions,
     excluded: &[u32],
-) -> Result<(Vec<Cube>, Vec<u32>)> {
+) -> Result<(Vec<Cube>, Vec<f64>, Vec<u32>)> {
     if opts.sat_cubes <= 1 {
-        return Ok((vec![Cube::default()], excluded.to_vec()));
+        return Ok((vec![Cube::default()], vec![1.0], excluded.to_vec()));
     }
     let exact = ExactEngine::new(&inst.model)?;
     let mut run_excluded = if opts.prune {
@@ -280,7 +323,8 @@ fn sat_cubes(
         .query()
         .pruning(opts.prune)
         .exclude(excluded)
-        .subproblems(opts.sat_cubes)?;
+        .subproblems_within(opts.sat_cubes, min_solution_options(&inst.model) / 2)?;
+    let weights = subproblems.iter().map(|s| s.weight).collect();
     let cubes = subproblems
         .into_iter()
         .map(|s| Cube {
@@ -288,7 +332,25 @@ fn sat_cubes(
             excluded: s.excluded,
         })
         .collect();
-    Ok((cubes, run_excluded))
+    Ok((cubes, weights, run_excluded))
+}
+
+/// A lower bound on the number of options in any solution of `model`: the coverage its
+/// primary items need, divided by the most primary items one option holds (rounded up).
+fn min_solution_options(model: &ExactCover) -> usize {
+    let need: usize = model.items.iter().map(|it| it.need as usize).sum();
+    let widest = model
+        .options
+        .iter()
+        .map(|o| {
+            o.iter()
+                .filter(|&&i| model.items[i as usize].need > 0)
+                .count()
+        })
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    need.div_ceil(widest)
 }
 
 /// Lists solutions in the engine's order, each verified and (in reduced modes) canonical,

@@ -3,7 +3,7 @@
 //! at-most-one, the uniqueness helper, cubes, and the DIMACS round trip.
 
 use cubesat::encoding::{AtMostOne, CnfConfig, CnfEncoder, ForcedMode, cnf::implied_piece_items};
-use cubesat::engines::sat::{Cube, Outcome, SatConfig, SatEngine};
+use cubesat::engines::sat::{Conquer, Cube, Outcome, SatConfig, SatEngine, conquer_cubes};
 use cubesat::export::dimacs;
 use cubesat::model::{CellGeometry, ExactCover, Item};
 use cubesat::rng::SeededRng;
@@ -89,6 +89,163 @@ fn enumeration_equals_brute_force_on_random_models() {
         nonempty > 20,
         "too few satisfiable random models ({nonempty})"
     );
+}
+
+/// Residual models keep exactly the solutions that extend their cube: on random models (needs
+/// 0..=2, secondary items, forced options), the lifted solutions of the residual after choosing
+/// and excluding random options are the brute-force solutions that contain the chosen options
+/// and avoid the excluded ones.
+#[test]
+fn residual_models_hold_exactly_the_cube_solutions() {
+    let mut rng = SeededRng::new(0x5eed_c0be);
+    let mut checked = 0;
+    for _ in 0..300 {
+        let m = random_model(&mut rng);
+        let all = brute_force(&m);
+        let n = m.option_count() as u64;
+        let chosen: Vec<u32> = (0..rng.below(3)).map(|_| rng.below(n) as u32).collect();
+        let excluded: Vec<u32> = (0..rng.below(3)).map(|_| rng.below(n) as u32).collect();
+        let expected: Vec<Vec<u32>> = all
+            .iter()
+            .filter(|s| chosen.iter().all(|o| s.contains(o)))
+            .filter(|s| excluded.iter().all(|o| !s.contains(o)))
+            .cloned()
+            .collect();
+        match m.residual(&chosen, &excluded) {
+            None => assert!(expected.is_empty(), "{m:?} {chosen:?} {excluded:?}"),
+            Some(r) => {
+                r.model.validate().unwrap();
+                let mut lifted: Vec<Vec<u32>> =
+                    brute_force(&r.model).iter().map(|s| r.lift(s)).collect();
+                lifted.sort();
+                assert_eq!(lifted, expected, "{m:?} {chosen:?} {excluded:?}");
+                checked += usize::from(!expected.is_empty());
+            }
+        }
+    }
+    assert!(checked > 20, "too few cubes with solutions ({checked})");
+}
+
+/// Cube and conquer on random models: any partition into cubes gives every solution once,
+/// every solution inside its cube, cubes reported in order, the same list on one thread and
+/// on three, under every at-most-one encoding.
+#[test]
+fn conquered_cubes_give_every_solution_once_in_cube_order() {
+    let mut rng = SeededRng::new(0xc0de_cafe);
+    for _ in 0..60 {
+        let m = random_model(&mut rng);
+        let expected = brute_force(&m);
+        // Partition on option 0: chosen, or excluded and then split on option 1.
+        let cubes = vec![
+            Cube {
+                chosen: vec![0],
+                excluded: vec![],
+            },
+            Cube {
+                chosen: vec![1],
+                excluded: vec![0],
+            },
+            Cube {
+                chosen: vec![],
+                excluded: vec![0, 1],
+            },
+        ];
+        for amo in AtMostOne::ALL {
+            let config = SatConfig {
+                amo,
+                drop_implied_piece_amo: false,
+            };
+            let run = |threads: usize| {
+                let mut got: Vec<(usize, Vec<u32>)> = Vec::new();
+                let mut seen = Vec::new();
+                let (outcome, st) = conquer_cubes(
+                    &m,
+                    &cubes,
+                    &Conquer {
+                        config,
+                        threads,
+                        ..Conquer::default()
+                    },
+                    || false,
+                    |i, sols| {
+                        seen.push(i);
+                        got.extend(sols.iter().map(|s| (i, s.clone())));
+                        ControlFlow::Continue(())
+                    },
+                )
+                .unwrap();
+                assert_eq!(outcome, Outcome::Exhausted);
+                assert_eq!(seen, vec![0, 1, 2], "every cube once, in order");
+                assert_eq!(st.solutions as usize, got.len());
+                got
+            };
+            let one = run(1);
+            assert_eq!(run(3), one, "{amo}: the thread count changed the output");
+            for (i, s) in &one {
+                assert!(cubes[*i].chosen.iter().all(|o| s.contains(o)));
+                assert!(cubes[*i].excluded.iter().all(|o| !s.contains(o)));
+                m.check_solution(s).unwrap();
+            }
+            let mut all: Vec<Vec<u32>> = one.into_iter().map(|(_, s)| s).collect();
+            all.sort();
+            assert_eq!(all, expected, "{amo} on {m:?}");
+        }
+    }
+}
+
+/// A run-wide exclusion applies to every cube, and a callback that stops is obeyed.
+#[test]
+fn conquered_cubes_honour_exclusions_and_stop() {
+    let m = strip();
+    // The plain enumeration, checked against brute force on this model by another test.
+    let all = sat_all(&m, SatConfig::default());
+    let avoid = all[0][0];
+    let cubes = vec![Cube::default()];
+    let mut got = Vec::new();
+    conquer_cubes(
+        &m,
+        &cubes,
+        &Conquer {
+            excluded: vec![avoid],
+            ..Conquer::default()
+        },
+        || false,
+        |_, sols| {
+            got.extend_from_slice(sols);
+            ControlFlow::Continue(())
+        },
+    )
+    .unwrap();
+    got.sort();
+    let want: Vec<Vec<u32>> = all
+        .iter()
+        .filter(|s| !s.contains(&avoid))
+        .cloned()
+        .collect();
+    assert_eq!(got, want);
+    let two = vec![Cube::default(), Cube::default()];
+    let mut calls = 0;
+    let (outcome, _) = conquer_cubes(
+        &m,
+        &two,
+        &Conquer::default(),
+        || false,
+        |_, _| {
+            calls += 1;
+            ControlFlow::Break(())
+        },
+    )
+    .unwrap();
+    assert_eq!((outcome, calls), (Outcome::Stopped, 1));
+    let (outcome, st) = conquer_cubes(
+        &m,
+        &two,
+        &Conquer::default(),
+        || true,
+        |_, _| ControlFlow::Continue(()),
+    )
+    .unwrap();
+    assert_eq!((outcome, st.cubes_solved), (Outcome::Stopped, 0));
 }
 
 /// Face neighbours on a 1xN strip.

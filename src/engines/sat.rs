@@ -9,8 +9,13 @@
 //! guarded by an activation literal per enumeration, which is retired by a unit clause at the
 //! end, so one query's blocking clauses never constrain the next. Every model is decoded to a
 //! solution and checked with [`ExactCover::check_solution`] before it is reported.
+//!
+//! [`conquer_cubes`] is the cube-and-conquer path of `--engine sat`: each cube becomes its own
+//! small residual model ([`ExactCover::residual`]), encoded into a fresh solver and enumerated
+//! with blocking clauses, on as many threads as asked, reported in cube order.
 
 use crate::encoding::{AtMostOne, CnfConfig, CnfEncoder, ForcedMode};
+use crate::engines::exact::ExactEngine;
 use crate::model::ExactCover;
 use anyhow::{Context, Result, anyhow, ensure};
 use std::ops::ControlFlow;
@@ -336,4 +341,201 @@ impl<'m> SatEngine<'m> {
         self.retire(guard);
         Ok(Outcome::Exhausted)
     }
+}
+
+/// How [`conquer_cubes`] solves its cubes.
+#[derive(Clone, Debug, Default)]
+pub struct Conquer {
+    /// The encoding of every residual CNF.
+    pub config: SatConfig,
+    /// Options excluded in every cube (a symmetry restriction, options proved useless).
+    pub excluded: Vec<u32>,
+    /// Drop the options that starve an item or cut off an unfillable region from each
+    /// residual model before encoding it, and skip cubes left with an uncoverable item.
+    pub lookahead: bool,
+    /// Worker threads; 0 = one per core.
+    pub threads: usize,
+}
+
+/// What [`conquer_cubes`] did, summed over its cubes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ConquerStats {
+    /// Cubes whose solver was built and searched (the others were stopped before).
+    pub cubes_solved: u64,
+    /// Cubes whose chosen options conflict with each other or an exclusion (nothing to solve).
+    pub cubes_empty: u64,
+    /// Variables over all residual CNFs.
+    pub variables: u64,
+    /// Clauses over all residual CNFs.
+    pub clauses: u64,
+    /// Clauses of the largest residual CNF.
+    pub largest_clauses: u64,
+    /// Options the lookahead removed from residual models before encoding.
+    pub lookahead_removed: u64,
+    /// Cubes the lookahead refuted (an item left without options), never encoded.
+    pub cubes_refuted: u64,
+    /// Calls to `solve`.
+    pub solve_calls: u64,
+    /// Solutions reported.
+    pub solutions: u64,
+    /// Time spent building solvers, summed over threads.
+    pub build_time: Duration,
+    /// Time spent in `solve`, summed over threads.
+    pub solve_time: Duration,
+}
+
+impl ConquerStats {
+    fn add(&mut self, o: &ConquerStats) {
+        self.cubes_solved += o.cubes_solved;
+        self.cubes_empty += o.cubes_empty;
+        self.variables += o.variables;
+        self.clauses += o.clauses;
+        self.largest_clauses = self.largest_clauses.max(o.largest_clauses);
+        self.lookahead_removed += o.lookahead_removed;
+        self.cubes_refuted += o.cubes_refuted;
+        self.solve_calls += o.solve_calls;
+        self.solutions += o.solutions;
+        self.build_time += o.build_time;
+        self.solve_time += o.solve_time;
+    }
+}
+
+/// Solves one cube: its residual model in a fresh solver, every solution enumerated with
+/// blocking clauses, lifted back to `model` and checked there.
+fn conquer_one(
+    model: &ExactCover,
+    config: SatConfig,
+    cube: &Cube,
+    excluded: &[u32],
+    lookahead: bool,
+) -> Result<(Vec<Vec<u32>>, ConquerStats)> {
+    let mut st = ConquerStats::default();
+    let mut out: Vec<u32> = excluded.iter().chain(&cube.excluded).copied().collect();
+    out.sort_unstable();
+    out.dedup();
+    let Some(mut res) = model.residual(&cube.chosen, &out) else {
+        st.cubes_empty = 1;
+        return Ok((Vec::new(), st));
+    };
+    if lookahead && !res.model.options.is_empty() {
+        // One level of lookahead before the SAT solver sees the cube: options that starve an
+        // item or cut off an unfillable region are dropped from the residual CNF (failed
+        // literals, in SAT terms, found with the exact engine's cheap tests).
+        let dead = ExactEngine::new(&res.model)?.removed_options();
+        st.lookahead_removed = dead.len() as u64;
+        if !dead.is_empty() {
+            let Some(r) = res.refine(&[], &dead) else {
+                st.cubes_empty = 1;
+                return Ok((Vec::new(), st));
+            };
+            res = r;
+        }
+        let mut covered = vec![false; res.model.items.len()];
+        for o in &res.model.options {
+            for &i in o {
+                covered[i as usize] = true;
+            }
+        }
+        if res
+            .model
+            .items
+            .iter()
+            .zip(&covered)
+            .any(|(it, &c)| it.need > 0 && !c)
+        {
+            // An item lost its last option: the lookahead refuted the cube.
+            st.cubes_refuted = 1;
+            return Ok((Vec::new(), st));
+        }
+    }
+    let mut engine = SatEngine::new(&res.model, config)?;
+    let mut found = Vec::new();
+    engine.enumerate(&Cube::default(), None, |s| {
+        found.push(res.lift(s));
+        ControlFlow::Continue(())
+    })?;
+    for s in &found {
+        model
+            .check_solution(s)
+            .context("internal error: a cube's solution does not lift to an exact cover")?;
+    }
+    let es = engine.stats();
+    st.cubes_solved = 1;
+    st.variables = es.variables as u64;
+    st.clauses = es.clauses as u64;
+    st.largest_clauses = es.clauses as u64;
+    st.solve_calls = es.solve_calls;
+    st.solutions = es.solutions;
+    st.build_time = es.build_time;
+    st.solve_time = es.solve_time;
+    Ok((found, st))
+}
+
+/// Cube and conquer: every cube (chosen and excluded options; together the cubes must
+/// partition the solutions, as the exact engine's subproblems do) is turned into its residual
+/// model, which a fresh varisat solver enumerates with blocking clauses. A residual model
+/// holds only the options still compatible with the cube, so each solver is small and its
+/// calls are cheap, where one solver for the whole instance under assumptions pays for the
+/// whole clause database on every call.
+///
+/// `threads > 1` solves batches of cubes in parallel (each thread builds its own solvers:
+/// varisat's are not `Send`), and the output still does not depend on the thread count:
+/// `on_cube(cube_index, solutions)` gets every cube once, in cube order, with its solutions,
+/// and may stop the run; so may `stop` (asked between batches).
+pub fn conquer_cubes(
+    model: &ExactCover,
+    cubes: &[Cube],
+    how: &Conquer,
+    stop: impl Fn() -> bool,
+    mut on_cube: impl FnMut(usize, &[Vec<u32>]) -> ControlFlow<()>,
+) -> Result<(Outcome, ConquerStats)> {
+    let Conquer {
+        config,
+        ref excluded,
+        lookahead,
+        threads,
+    } = *how;
+    let mut total = ConquerStats::default();
+    let threads = if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    };
+    let pool = if threads > 1 {
+        Some(
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .context("cannot start the SAT worker threads")?,
+        )
+    } else {
+        None
+    };
+    // Small batches keep a limited run (first solution) from solving far past its answer;
+    // a few cubes per thread even out their uneven sizes.
+    let batch = if pool.is_some() { threads * 4 } else { 1 };
+    let mut start = 0;
+    while start < cubes.len() {
+        if stop() {
+            return Ok((Outcome::Stopped, total));
+        }
+        let end = (start + batch).min(cubes.len());
+        let run = |c: &Cube| conquer_one(model, config, c, excluded, lookahead);
+        let results: Vec<Result<(Vec<Vec<u32>>, ConquerStats)>> = match &pool {
+            Some(pool) => {
+                use rayon::prelude::*;
+                pool.install(|| cubes[start..end].par_iter().map(run).collect())
+            }
+            None => cubes[start..end].iter().map(run).collect(),
+        };
+        for (k, r) in results.into_iter().enumerate() {
+            let (sols, st) = r?;
+            total.add(&st);
+            if on_cube(start + k, &sols).is_break() {
+                return Ok((Outcome::Stopped, total));
+            }
+        }
+        start = end;
+    }
+    Ok((Outcome::Exhausted, total))
 }

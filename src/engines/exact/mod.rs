@@ -33,6 +33,8 @@ use search::{FrontierSink, Searcher, Sink};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
+/// Deepest frontier the subproblem expansion goes to.
+const MAX_FRONTIER_DEPTH: usize = 64;
 /// Fixed-point scale of [`Progress`]'s finished fraction.
 const DONE_SCALE: f64 = 1e15;
 /// Parallel runs cut the tree into at least this many subproblems per thread, so that uneven
@@ -80,6 +82,12 @@ impl Progress {
     /// True once [`Progress::interrupt`] was called.
     pub fn is_interrupted(&self) -> bool {
         self.interrupt.load(Ordering::Relaxed)
+    }
+
+    /// Adds to the counters: for engines outside this module that share the display (the
+    /// SAT path reports each finished cube with its share of the tree).
+    pub fn record(&self, nodes: u64, solutions: u64, done: f64) {
+        self.add(nodes, solutions, done);
     }
 
     fn add(&self, nodes: u64, solutions: u64, done: f64) {
@@ -281,11 +289,33 @@ impl Query {
         let Some((root, base)) = self.root()? else {
             return Ok(Vec::new());
         };
-        Ok(self.expand(&root, &base, min_count).0)
+        Ok(self.expand(&root, &base, min_count, MAX_FRONTIER_DEPTH).0)
     }
 
-    /// Iterative deepening of the frontier until it holds `target` nodes or the tree ends.
-    fn expand(&self, root: &Level, base: &[u32], target: usize) -> (Vec<Subproblem>, u64) {
+    /// [`Query::subproblems`] with the frontier no deeper than `max_depth` choices below the
+    /// root (at least 1), so fewer subproblems come back when the tree is too shallow:
+    /// cube-and-conquer uses it to leave part of every cube to the SAT solver.
+    pub fn subproblems_within(
+        &self,
+        min_count: usize,
+        max_depth: usize,
+    ) -> Result<Vec<Subproblem>> {
+        let Some((root, base)) = self.root()? else {
+            return Ok(Vec::new());
+        };
+        let depth = max_depth.clamp(1, MAX_FRONTIER_DEPTH);
+        Ok(self.expand(&root, &base, min_count, depth).0)
+    }
+
+    /// Iterative deepening of the frontier until it holds `target` nodes, reaches
+    /// `max_depth` or the tree ends.
+    fn expand(
+        &self,
+        root: &Level,
+        base: &[u32],
+        target: usize,
+        max_depth: usize,
+    ) -> (Vec<Subproblem>, u64) {
         let mut limit = 1;
         loop {
             let mut s = Searcher::new(&self.prep, self.pruning, root.clone(), base.to_vec())
@@ -295,7 +325,7 @@ impl Query {
                 ..Default::default()
             };
             s.run(1.0, &mut sink);
-            if sink.leaves.len() >= target || sink.open == 0 || limit >= 64 {
+            if sink.leaves.len() >= target || sink.open == 0 || limit >= max_depth {
                 let subs = sink
                     .leaves
                     .into_iter()
@@ -366,7 +396,12 @@ impl Query {
             }
             return self.run_one(&root, &base, None, None, &mut Call(&mut f));
         }
-        let (subs, expand_nodes) = self.expand(&root, &base, threads * SUBPROBLEMS_PER_THREAD);
+        let (subs, expand_nodes) = self.expand(
+            &root,
+            &base,
+            threads * SUBPROBLEMS_PER_THREAD,
+            MAX_FRONTIER_DEPTH,
+        );
         self.account_expansion(&subs, expand_nodes);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -555,7 +590,12 @@ impl Query {
         if threads <= 1 {
             return one(None);
         }
-        let (subs, expand_nodes) = self.expand(&root, &base, threads * SUBPROBLEMS_PER_THREAD);
+        let (subs, expand_nodes) = self.expand(
+            &root,
+            &base,
+            threads * SUBPROBLEMS_PER_THREAD,
+            MAX_FRONTIER_DEPTH,
+        );
         self.account_expansion(&subs, expand_nodes);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
