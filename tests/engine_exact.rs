@@ -204,6 +204,142 @@ fn random_instances_match_brute_force_and_dlx() {
     );
 }
 
+/// A random model whose primary items all need one covering (some secondary items too), with
+/// a planted solution so that most have solutions: `n_items` up to 128 exercises both words
+/// of the sliced counters.
+fn random_need_one_model(rng: &mut Rng, n_items: usize) -> ExactCover {
+    let items: Vec<Item> = (0..n_items)
+        .map(|i| Item {
+            name: format!("i{i}"),
+            need: u32::from(rng.below(8) != 0),
+        })
+        .collect();
+    let primary: Vec<u32> = (0..n_items as u32)
+        .filter(|&i| items[i as usize].need == 1)
+        .collect();
+    let mut options: Vec<Vec<u32>> = Vec::new();
+    // The planted solution: primary items in random blocks of one to six.
+    let mut order = primary.clone();
+    for i in (1..order.len()).rev() {
+        order.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    let mut rest = &order[..];
+    while !rest.is_empty() {
+        let k = (1 + rng.below(6) as usize).min(rest.len());
+        let mut o = rest[..k].to_vec();
+        o.sort_unstable();
+        options.push(o);
+        rest = &rest[k..];
+    }
+    // Random extra options of one to seven items, at least one primary.
+    let extra = 8 + n_items / 2 + rng.below(n_items as u64) as usize;
+    while options.len() < extra + n_items / 3 {
+        let mut o: Vec<u32> = (0..1 + rng.below(7))
+            .map(|_| rng.below(n_items as u64) as u32)
+            .collect();
+        o.sort_unstable();
+        o.dedup();
+        if o.iter().any(|&i| items[i as usize].need == 1) {
+            options.push(o);
+        }
+    }
+    // Shuffle the options so that the planted ones are not first.
+    for i in (1..options.len()).rev() {
+        options.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    ExactCover {
+        items,
+        options,
+        forced: vec![],
+        geometry: None,
+    }
+}
+
+/// Solutions (in order) and node counts of an engine, pruning on or off.
+fn listing(e: &ExactEngine, pruning: bool) -> (Vec<Vec<u32>>, u64) {
+    let mut v = Vec::new();
+    let st = e
+        .query()
+        .pruning(pruning)
+        .enumerate(|s| {
+            v.push(s.to_vec());
+            true
+        })
+        .unwrap();
+    let c = e.query().pruning(pruning).count().unwrap();
+    assert_eq!(c.solutions, v.len() as u64);
+    assert_eq!(c.nodes, st.nodes);
+    (v, st.nodes)
+}
+
+/// The bit-sliced counters build the same search tree as the general path: the same solutions
+/// in the same order and the same node counts, pruning on and off.
+fn assert_sliced_matches_general(m: &ExactCover, what: &str) -> usize {
+    let fast = ExactEngine::new(m).unwrap();
+    let general = ExactEngine::new_general(m).unwrap();
+    assert!(fast.uses_sliced_counters(), "{what}: sliced path not taken");
+    assert!(!general.uses_sliced_counters());
+    let mut found = 0;
+    for pruning in [true, false] {
+        let (sols, nodes) = listing(&fast, pruning);
+        let (want, want_nodes) = listing(&general, pruning);
+        assert_eq!(sols, want, "{what}, pruning {pruning}");
+        assert_eq!(nodes, want_nodes, "{what}, pruning {pruning}: node counts");
+        assert!(nodes > 0);
+        for s in &sols {
+            m.check_solution(s).unwrap();
+        }
+        found = sols.len();
+    }
+    // Subtrees run from forced roots; two threads must agree with one.
+    let one = fast.query().count().unwrap();
+    assert_eq!(fast.query().threads(2).count().unwrap(), one, "{what}");
+    found
+}
+
+#[test]
+fn sliced_counters_match_the_general_path_on_random_models() {
+    let mut rng = Rng(0x5eed_51ced);
+    let mut solvable = 0;
+    for round in 0..60 {
+        let n_items = match round % 3 {
+            0 => 3 + rng.below(20) as usize,
+            1 => 40 + rng.below(40) as usize,
+            _ => 65 + rng.below(64) as usize,
+        };
+        let m = random_need_one_model(&mut rng, n_items);
+        let n = assert_sliced_matches_general(&m, &format!("round {round}"));
+        solvable += usize::from(n > 0);
+        // Against DLX too.
+        let dlx = Dlx::new(&m).unwrap().count().unwrap();
+        assert_eq!(dlx.solutions, n as u64, "round {round}");
+    }
+    assert!(
+        solvable >= 55,
+        "planted solutions should survive ({solvable})"
+    );
+}
+
+#[test]
+fn sliced_counters_match_the_general_path_on_bundled_puzzles() {
+    for (name, expected) in [
+        ("soma", Some(11_520)),
+        ("pentominoes-3x20", Some(8)),
+        ("wooden-cube", None),
+        ("tetracubes-two-2x2x4", Some(1_280)),
+    ] {
+        let m = bundled_model(name);
+        let n = assert_sliced_matches_general(&m, name);
+        if let Some(e) = expected {
+            assert_eq!(n, e, "{name}");
+        }
+    }
+    // Multiplicity items keep the general counters.
+    let mut m = bundled_model("soma");
+    m.items[0].need = 2;
+    assert!(!ExactEngine::new(&m).unwrap().uses_sliced_counters());
+}
+
 #[test]
 fn multiplicity_and_secondary_by_hand() {
     let item = |name: &str, need| Item {
@@ -254,6 +390,7 @@ fn multiplicity_and_secondary_by_hand() {
     assert!(exact_all(&m, 1, true, &[4, 5], &[]).is_empty());
     // Out-of-range options are an error.
     let e = ExactEngine::new(&m).unwrap();
+    assert!(!e.uses_sliced_counters());
     assert!(e.query().force(&[99]).count().is_err());
 }
 

@@ -6,7 +6,9 @@
 //! counts are updated by walking the killed options, and the search branches on the primary
 //! item with the fewest choices. An item with need `k > 1` branches on the smallest option it
 //! uses, and later branches exclude the earlier options, so every multiset of options is found
-//! once. With pruning on, options that cannot be in any solution are removed up front and
+//! once. Models whose primary items all need one covering (up to 128 items and 4,096
+//! options) keep the per-item counts bit-sliced instead, updated with carry-save adders over
+//! the options' item masks (the `sliced` module); the search tree is the same. With pruning on, options that cannot be in any solution are removed up front and
 //! every node checks that each connected region of free cells can still be filled by a
 //! sub-multiset of the remaining pieces (see [`Query::pruning`]).
 //!
@@ -25,6 +27,7 @@
 
 mod prepare;
 mod search;
+mod sliced;
 
 use crate::model::ExactCover;
 use anyhow::{Result, anyhow, bail};
@@ -162,6 +165,14 @@ impl ExactEngine {
         Ok(ExactEngine {
             prep: Arc::new(Prepared::new(model, false)),
         })
+    }
+
+    /// True when the search keeps its per-item counts bit-sliced (models whose primary items
+    /// all need one covering, with at most 128 items and 4,096 options); for tests that compare
+    /// it with the general path.
+    #[doc(hidden)]
+    pub fn uses_sliced_counters(&self) -> bool {
+        self.prep.sliced.is_some()
     }
 
     /// The model this engine solves.

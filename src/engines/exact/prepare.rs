@@ -1,6 +1,7 @@
 //! The query-independent tables of the bitset engine (option bitsets per item, conflict
 //! bitsets, cell geometry, achievable piece-volume sums) and the search state they act on.
 
+use super::sliced::{SlicedState, SlicedTables};
 use crate::model::ExactCover;
 use std::sync::OnceLock;
 
@@ -306,6 +307,9 @@ pub(crate) struct Level {
     /// Remaining pieces per distinct volume, and their mixed-radix state index.
     pub size_left: Vec<u32>,
     pub pstate: usize,
+    /// The state of the sliced path (when [`Prepared::sliced`] is present), which replaces
+    /// `live`, `active`, `counts`, `rem` and `open` below the root.
+    pub s: SlicedState,
 }
 
 /// Everything precomputed for one model.
@@ -335,6 +339,8 @@ pub(crate) struct Prepared {
     /// when small enough to store.
     pub conflict: Option<Vec<u64>>,
     pub geo: Option<Geo>,
+    /// Tables of the bit-sliced counters, when the model qualifies (see [`SlicedTables`]).
+    pub sliced: Option<SlicedTables>,
     /// Options removed by preprocessing (computed on first use of pruning).
     removed: OnceLock<Vec<u64>>,
 }
@@ -389,6 +395,7 @@ impl Prepared {
             item_mask,
             conflict: None,
             geo: Geo::build(model),
+            sliced: None,
             removed: OnceLock::new(),
         };
         if fast_layouts
@@ -421,6 +428,7 @@ impl Prepared {
             }
             p.conflict = Some(conf);
         }
+        p.sliced = SlicedTables::build(&p);
         p
     }
 
@@ -489,6 +497,7 @@ impl Prepared {
             occ,
             size_left,
             pstate,
+            ..Level::default()
         }
     }
 
@@ -793,7 +802,7 @@ impl Prepared {
     }
 
     /// The geometric part of choosing `x`: occupied cells and remaining piece volumes.
-    fn apply_geo(&self, parent: &Level, child: &mut Level, x: usize) {
+    pub(crate) fn apply_geo(&self, parent: &Level, child: &mut Level, x: usize) {
         if let Some(g) = &self.geo {
             let cells = &g.opt_cells[x * g.cw..(x + 1) * g.cw];
             // Level buffers are reused down the tree: overwrite in place when the sizes match
@@ -894,6 +903,7 @@ impl Prepared {
             self.descend(&lv, &mut next, f as usize, false);
             std::mem::swap(&mut lv, &mut next);
         }
+        self.slice_level(&mut lv);
         Some(lv)
     }
 
@@ -950,7 +960,7 @@ impl Prepared {
     pub fn regions_ok(&self, lv: &Level, sc: &mut RegionScratch) -> bool {
         let Some(g) = &self.geo else { return true };
         if let Some(shifts) = &g.shifts {
-            return Self::regions_ok_shifts(g, shifts, lv);
+            return Self::regions_ok_shifts(g, shifts, lv.occ[0], lv.pstate, &lv.size_left);
         }
         let cw = g.cw;
         sc.ensure(cw, g.sw);
@@ -1025,9 +1035,15 @@ impl Prepared {
 }
 
 impl Prepared {
-    /// [`Prepared::regions_ok`] for one-word cell sets with shift adjacency.
-    fn regions_ok_shifts(g: &Geo, shifts: &[(i32, u64)], lv: &Level) -> bool {
-        let occ = lv.occ[0];
+    /// [`Prepared::regions_ok`] for one-word cell sets with shift adjacency: occupied cells
+    /// `occ`, piece-count state `pstate` and remaining pieces per volume `size_left`.
+    pub(crate) fn regions_ok_shifts(
+        g: &Geo,
+        shifts: &[(i32, u64)],
+        occ: u64,
+        pstate: usize,
+        size_left: &[u32],
+    ) -> bool {
         let free = g.all[0] & !occ;
         let must = g.must[0];
         let mut todo = must & !occ;
@@ -1037,8 +1053,9 @@ impl Prepared {
             loop {
                 let mut next = comp;
                 for &(off, mask) in shifts {
-                    let src = comp & mask;
-                    next |= if off >= 0 { src << off } else { src >> -off };
+                    // `mask` keeps the cells whose neighbour at `off` exists, so no bit wraps
+                    // and a rotation is the shift, without a branch on the sign.
+                    next |= (comp & mask).rotate_left(off as u32 & 63);
                 }
                 next &= free;
                 if next == comp {
@@ -1050,10 +1067,10 @@ impl Prepared {
             let m = (comp & must).count_ones() as usize;
             let total = comp.count_ones() as usize;
             let row: &[u64] = match &g.sum_table {
-                Some(t) => &t[lv.pstate * g.sw..(lv.pstate + 1) * g.sw],
+                Some(t) => &t[pstate * g.sw..(pstate + 1) * g.sw],
                 None => sums.get_or_insert_with(|| {
                     let mut v = vec![0u64; g.sw];
-                    achievable_sums(&g.sizes, &lv.size_left, &mut v);
+                    achievable_sums(&g.sizes, size_left, &mut v);
                     v
                 }),
             };

@@ -4,6 +4,7 @@
 
 use super::Progress;
 use super::prepare::{Level, Prepared, RegionScratch};
+use super::sliced::SlicedScratch;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// How often (in nodes) the search publishes progress and looks at the stop flags.
@@ -30,6 +31,7 @@ pub(crate) struct Searcher<'a> {
     sol: Vec<u32>,
     cover: Vec<u32>,
     region: RegionScratch,
+    sliced: SlicedScratch,
     /// Frontier depth (subproblem mode).
     limit: Option<usize>,
     progress: Option<&'a Progress>,
@@ -58,6 +60,7 @@ impl<'a> Searcher<'a> {
             sol: Vec::new(),
             cover: vec![0; p.model.items.len()],
             region: RegionScratch::default(),
+            sliced: SlicedScratch::default(),
             limit: None,
             progress: None,
             stop: None,
@@ -142,6 +145,31 @@ impl<'a> Searcher<'a> {
             && m.forced.iter().all(|f| self.sol.binary_search(f).is_ok())
     }
 
+    /// The general fewest-options scan over the counters of the open items (see
+    /// [`Searcher::node`]); `None` when some item has fewer options than it needs.
+    fn fewest(lv: &Level) -> Option<usize> {
+        let mut best = None;
+        let mut best_theta = u32::MAX;
+        for (wi, &word) in lv.open.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let i = wi * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let r = lv.rem[i];
+                let n = lv.counts[i];
+                if n < r {
+                    return None;
+                }
+                let theta = n - r + 1;
+                if theta < best_theta {
+                    best_theta = theta;
+                    best = Some(i);
+                }
+            }
+        }
+        best
+    }
+
     /// Returns `false` when the search must stop.
     fn node<S: Sink>(&mut self, d: usize, weight: f64, sink: &mut S) -> bool {
         let p = self.p;
@@ -170,29 +198,23 @@ impl<'a> Searcher<'a> {
             return true;
         }
         // Fewest options first: an item still needing r coverings out of n live options has
-        // n - r + 1 choices for its smallest option; ties go to the lowest item.
-        let mut best = usize::MAX;
-        let mut best_theta = u32::MAX;
-        'scan: for (wi, &word) in lv.open.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                let i = wi * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let r = lv.rem[i];
-                let n = lv.counts[i];
-                if n < r {
-                    best_theta = 0;
-                    break 'scan;
-                }
-                let theta = n - r + 1;
-                if theta < best_theta {
-                    best_theta = theta;
-                    best = i;
-                }
-            }
-        }
-        let dead = best_theta == 0 || (self.pruning && !p.regions_ok(lv, &mut self.region));
-        let need = if dead { 0 } else { lv.rem[best] as usize };
+        // n - r + 1 choices for its smallest option; ties go to the lowest item. `None`: some
+        // item has too few options left.
+        let best = match &p.sliced {
+            Some(st) => st.fewest(lv),
+            None => Self::fewest(lv),
+        };
+        let dead = match (best, &p.sliced) {
+            (None, _) => true,
+            (Some(_), Some(st)) => self.pruning && !st.regions_ok(p, lv, &mut self.region),
+            (Some(_), None) => self.pruning && !p.regions_ok(lv, &mut self.region),
+        };
+        // Every primary item of a sliced model needs one covering.
+        let need = match best {
+            Some(i) if p.sliced.is_none() => lv.rem[i] as usize,
+            Some(_) => 1,
+            None => 0,
+        };
         if !expanding || self.limit != Some(d) || dead {
             self.nodes += 1;
             if self.nodes.is_multiple_of(CHECK_EVERY) && self.check() {
@@ -207,7 +229,7 @@ impl<'a> Searcher<'a> {
             sink.frontier(&self.chosen, &self.excluded, weight);
             return true;
         }
-        let i = best;
+        let Some(i) = best else { return true };
         let multi = need > 1;
         let lv = &self.levels[d];
         if self.cands.len() <= d {
@@ -215,7 +237,9 @@ impl<'a> Searcher<'a> {
         }
         let mut cands = std::mem::take(&mut self.cands[d]);
         cands.clear();
-        {
+        if let Some(st) = &p.sliced {
+            st.options_of(&mut self.levels[d], i, &mut cands);
+        } else {
             let mask = p.mask(i);
             for &w in &lv.active {
                 let w = w as usize;
@@ -234,6 +258,7 @@ impl<'a> Searcher<'a> {
         let excluded_mark = self.excluded.len();
         let mut go_on = true;
         let sibling = p.sibling_mode();
+        let use_sliced = p.sliced.is_some();
         let mut prev_complete = false;
         for (idx, &x) in cands.iter().enumerate() {
             if multi && k - idx < need {
@@ -242,13 +267,21 @@ impl<'a> Searcher<'a> {
                 break;
             }
             let (lo, hi) = self.levels.split_at_mut(d + 1);
-            let alive = if sibling && prev_complete {
+            let alive = if use_sliced {
+                if prev_complete {
+                    p.descend_sibling_sliced(&lo[d], &mut hi[0], x as usize, &mut self.sliced);
+                } else {
+                    p.descend_sliced(&lo[d], &mut hi[0], x as usize, &mut self.sliced);
+                }
+                true
+            } else if sibling && prev_complete {
                 p.descend_sibling(&lo[d], &mut hi[0], x as usize);
                 true
             } else {
                 p.descend(&lo[d], &mut hi[0], x as usize, true)
             };
-            // `true` means complete counts (only the killed walk's early exit stops short).
+            // `true` means complete counts (only the byte walk's early exit stops short; the
+            // sliced walks always complete, leaving a starved child to its own scan).
             prev_complete = alive;
             if alive {
                 self.chosen.push(x);
