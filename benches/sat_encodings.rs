@@ -10,7 +10,8 @@
 //! Prints a Markdown table: first-solution times (varisat whole, varisat cubes, CaDiCaL on the
 //! exported CNF of the same instance: restricted up to rotation where that restriction is
 //! exact, else every placement), the ratio CaDiCaL / varisat-cubes, and the time to enumerate
-//! every solution up to rotation with varisat cubes (or "> budget").
+//! every solution up to rotation with varisat cubes on every core (or "> budget"). Without
+//! `--cubes` the binary's default split is used.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -70,7 +71,8 @@ fn binary() -> PathBuf {
 
 fn main() {
     let mut budget = Duration::from_secs(20);
-    let mut cubes = "4096".to_string();
+    // Without --cubes the binary's own default split is measured.
+    let mut cubes: Option<String> = None;
     let mut puzzles: Vec<String> = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -80,7 +82,7 @@ fn main() {
                     args.next().and_then(|s| s.parse().ok()).unwrap_or(20.0),
                 )
             }
-            "--cubes" => cubes = args.next().unwrap_or(cubes),
+            "--cubes" => cubes = args.next(),
             "--bench" => {}
             p => puzzles.push(p.to_string()),
         }
@@ -93,8 +95,9 @@ fn main() {
     let tmp = std::env::temp_dir().join(format!("cubesat-bench-{}", std::process::id()));
     let _ = std::fs::create_dir_all(&tmp);
     println!(
-        "budget {:.0} s per run; cubes {cubes}; machine load changes figures, compare ratios",
-        budget.as_secs_f64()
+        "budget {:.0} s per run; cubes {}; machine load changes figures, compare ratios",
+        budget.as_secs_f64(),
+        cubes.as_deref().unwrap_or("the default")
     );
     println!();
     println!(
@@ -110,8 +113,12 @@ fn main() {
                 c
             };
             let whole = timed(solve(&["--cubes", "0"]), budget);
-            let split = timed(solve(&["--cubes", &cubes]), budget);
-            let all = timed(solve(&["--cubes", &cubes, "--count"]), budget);
+            let split_args: Vec<&str> = match &cubes {
+                Some(n) => vec!["--cubes", n],
+                None => vec![],
+            };
+            let split = timed(solve(&split_args), budget);
+            let all = timed(solve(&[&split_args[..], &["--count"]].concat()), budget);
             // CaDiCaL gets the same instance varisat solves: restricted up to rotation where
             // that restriction is exact on its own, otherwise every placement.
             let cnf = tmp.join(format!("{p}-{amo}.cnf"));

@@ -6,8 +6,7 @@ use cubesat::library::bundled;
 use cubesat::solver::{EngineChoice, Instance, RunOptions, list};
 
 fn solutions(inst: &Instance, engine: EngineChoice, up_to: UpTo, amo: AtMostOne) -> Vec<Vec<u32>> {
-    // A moderate split keeps varisat searching inside each cube (the default split would cut
-    // these small puzzles down to single solutions and only check them).
+    // A moderate split: varisat enumerates several solutions inside most cubes.
     let opts = RunOptions {
         engine,
         up_to,

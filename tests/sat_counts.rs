@@ -15,7 +15,7 @@ fn check(name: &str, amo: AtMostOne) {
         (UpTo::RotationReflection, k.rotation_reflection),
     ] {
         let want = want.unwrap_or_else(|| panic!("{name} records every count"));
-        // A moderate split keeps varisat searching inside each cube.
+        // A moderate split: varisat enumerates several solutions inside most cubes.
         let opts = RunOptions {
             engine: EngineChoice::Sat,
             up_to: mode,
