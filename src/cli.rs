@@ -102,8 +102,9 @@ pub struct SolveArgs {
     /// SAT engine: split the search into at least N cubes (the exact-cover engine's top
     /// subtrees, fixing at most half of a solution), each cube's residual CNF solved by its own
     /// varisat solver with blocking clauses; 0 = one instance with blocking clauses only.
-    #[arg(long, value_name = "N", default_value_t = crate::solver::DEFAULT_SAT_CUBES)]
-    pub cubes: usize,
+    /// Default: 32768 for a limited listing, 262144 with --all or --count.
+    #[arg(long, value_name = "N")]
+    pub cubes: Option<usize>,
     /// Worker threads for the exact engine and the SAT engine's cubes with --count or --all
     /// (0 = all cores); a limited listing runs on one thread. Counts and solution order are
     /// the same for every N.

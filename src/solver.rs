@@ -99,12 +99,18 @@ impl Instance {
     }
 }
 
-/// Cubes the SAT engine splits the search into by default (see [`RunOptions::sat_cubes`]).
-///
-/// The cube split stops at half a solution's depth anyway (see `sat_cubes`), which the Tetris
-/// Cube reaches with 75,714 cubes; counting it up to rotation then runs 2.7x faster than with
-/// 4,096 shallower cubes (encodings/README.md), and a first solution takes the same time.
-pub const DEFAULT_SAT_CUBES: usize = 32_768;
+/// Cubes the SAT engine asks for by default in a limited listing (see
+/// [`RunOptions::sat_cubes`]): cutting the tree costs time before the first cube is solved,
+/// and a first Tetris Cube solution takes 0.24 s with this split (75,714 cubes, half a
+/// solution deep) against 1.4 s with [`SAT_CUBES_ENUMERATION`].
+pub const SAT_CUBES_LISTING: usize = 32_768;
+/// Cubes the SAT engine asks for by default when it enumerates everything (`--all`,
+/// `--count`): deeper cubes leave varisat smaller residual problems, and the cut is paid once.
+/// The Tetris Cube count runs 1.8x faster with this split (580,550 cubes, six of twelve
+/// placements fixed) than with [`SAT_CUBES_LISTING`] (encodings/README.md).
+pub const SAT_CUBES_ENUMERATION: usize = 262_144;
+/// The most cubes `--cubes` may ask for.
+pub const MAX_SAT_CUBES: usize = 1 << 22;
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -124,8 +130,9 @@ pub struct RunOptions {
     /// For the SAT engine: split the search into at least this many cubes (the exact-cover
     /// engine's top subtrees), each cube's residual model solved by a fresh solver with
     /// blocking clauses ([`conquer_cubes`]); 0 or 1 searches the whole instance with blocking
-    /// clauses alone.
-    pub sat_cubes: usize,
+    /// clauses alone; `None` picks [`SAT_CUBES_LISTING`] for a limited run and
+    /// [`SAT_CUBES_ENUMERATION`] otherwise.
+    pub sat_cubes: Option<usize>,
     /// Live counters for a progress display; its interrupt flag (set by Ctrl-C) stops the
     /// run, which then reports what it counted so far.
     pub progress: Option<Arc<Progress>>,
@@ -140,7 +147,7 @@ impl Default for RunOptions {
             threads: 1,
             prune: true,
             amo: AtMostOne::default(),
-            sat_cubes: DEFAULT_SAT_CUBES,
+            sat_cubes: None,
             progress: None,
         }
     }
@@ -302,7 +309,7 @@ fn search(
 /// excluded on each path), which partition the solutions; one cube (the whole instance) when
 /// splitting is off; each cube's share of the tree (for the progress estimate). A cube fixes at most half of the options of a solution (by a lower
 /// bound on how many a solution holds), so the SAT solver always decides the rest: on a
-/// small puzzle the split stops short of `opts.sat_cubes` rather than letting the exact
+/// small puzzle the split stops short of the cubes asked for rather than letting the exact
 /// engine hand over finished solutions. Also returns the run-wide exclusions (`excluded`, plus the options the
 /// exact engine's preprocessing proved to be in no solution), which the solver takes as unit
 /// clauses once rather than as assumptions on every cube.
@@ -311,7 +318,16 @@ fn sat_cubes(
     opts: &RunOptions,
     excluded: &[u32],
 ) -> Result<(Vec<Cube>, Vec<f64>, Vec<u32>)> {
-    if opts.sat_cubes <= 1 {
+    let wanted = opts.sat_cubes.unwrap_or(if opts.limit.is_some() {
+        SAT_CUBES_LISTING
+    } else {
+        SAT_CUBES_ENUMERATION
+    });
+    // Every cube is held in memory (its path), so the split is bounded like other inputs.
+    if wanted > MAX_SAT_CUBES {
+        bail!("--cubes {wanted} is too many (at most {MAX_SAT_CUBES})");
+    }
+    if wanted <= 1 {
         return Ok((vec![Cube::default()], vec![1.0], excluded.to_vec()));
     }
     let exact = ExactEngine::new(&inst.model)?;
@@ -327,7 +343,7 @@ fn sat_cubes(
         .query()
         .pruning(opts.prune)
         .exclude(excluded)
-        .subproblems_within(opts.sat_cubes, min_solution_options(&inst.model) / 2)?;
+        .subproblems_within(wanted, min_solution_options(&inst.model) / 2)?;
     let weights = subproblems.iter().map(|s| s.weight).collect();
     let cubes = subproblems
         .into_iter()
@@ -339,9 +355,24 @@ fn sat_cubes(
     Ok((cubes, weights, run_excluded))
 }
 
-/// A lower bound on the number of options in any solution of `model`: the coverage its
-/// primary items need, divided by the most primary items one option holds (rounded up).
+/// A lower bound on the number of options in any solution of `model`. Exact for a puzzle
+/// model, where every option holds exactly one piece item (the items before the cells): the
+/// pieces' needs. Otherwise the coverage its primary items need, divided by the most primary
+/// items one option holds (rounded up).
 fn min_solution_options(model: &ExactCover) -> usize {
+    if let Some(g) = &model.geometry {
+        let pieces = g.first_cell;
+        if model
+            .options
+            .iter()
+            .all(|o| o.iter().filter(|&&i| i < pieces).count() == 1)
+        {
+            return model.items[..pieces as usize]
+                .iter()
+                .map(|it| it.need as usize)
+                .sum();
+        }
+    }
     let need: usize = model.items.iter().map(|it| it.need as usize).sum();
     let widest = model
         .options

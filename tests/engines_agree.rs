@@ -12,7 +12,7 @@ fn solutions(inst: &Instance, engine: EngineChoice, up_to: UpTo, amo: AtMostOne)
         up_to,
         amo,
         threads: 2,
-        sat_cubes: 64,
+        sat_cubes: Some(64),
         ..RunOptions::default()
     };
     let mut out = Vec::new();

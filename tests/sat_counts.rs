@@ -20,7 +20,7 @@ fn check(name: &str, amo: AtMostOne) {
             engine: EngineChoice::Sat,
             up_to: mode,
             amo,
-            sat_cubes: 64,
+            sat_cubes: Some(64),
             ..RunOptions::default()
         };
         let r = count(&inst, &opts).unwrap_or_else(|e| panic!("{name} {mode}: {e:#}"));
