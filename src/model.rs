@@ -219,10 +219,11 @@ impl Residual {
 impl ExactCover {
     /// The residual problem after choosing `chosen` (besides the forced options) and ruling
     /// out `excluded`; `None` when the chosen options already conflict (an item covered more
-    /// often than allowed, or an excluded option chosen). An option survives when it is
-    /// neither chosen nor excluded and each of its items still has room: a primary item whose
-    /// need is not yet met, or a secondary item not yet covered. Cube-and-conquer solves each
-    /// cube's residual model instead of the whole instance under assumptions.
+    /// often than allowed, or an excluded option chosen) or name an option out of range. An
+    /// option survives when it is neither chosen nor excluded and each of its items still has
+    /// room: a primary item whose need is not yet met, or a secondary item not yet covered.
+    /// Cube and conquer solves each cube's residual model instead of the whole instance under
+    /// assumptions.
     pub fn residual(&self, chosen: &[u32], excluded: &[u32]) -> Option<Residual> {
         let n = self.options.len();
         let mut all: Vec<u32> = self.forced.iter().chain(chosen).copied().collect();

@@ -255,10 +255,11 @@ fn search(
                 })?;
                 let st = sat.stats();
                 report.engine = format!(
-                    "sat ({} at-most-one, {} variables, {} clauses, 1 cube, {} solve calls)",
+                    "sat ({} at-most-one, {} variables, {} clauses, {} cube(s), {} solve calls)",
                     opts.amo.name(),
                     st.variables,
                     st.clauses,
+                    cubes.len(),
                     st.solve_calls
                 );
             } else {
@@ -307,12 +308,12 @@ fn search(
 
 /// The cubes the SAT engine solves: the exact-cover engine's top subtrees (options chosen and
 /// excluded on each path), which partition the solutions; one cube (the whole instance) when
-/// splitting is off; each cube's share of the tree (for the progress estimate). A cube fixes at most half of the options of a solution (by a lower
-/// bound on how many a solution holds), so the SAT solver always decides the rest: on a
-/// small puzzle the split stops short of the cubes asked for rather than letting the exact
-/// engine hand over finished solutions. Also returns the run-wide exclusions (`excluded`, plus the options the
-/// exact engine's preprocessing proved to be in no solution), which the solver takes as unit
-/// clauses once rather than as assumptions on every cube.
+/// splitting is off; and each cube's share of the tree (for the progress estimate). A cube
+/// fixes at most half of the options of a solution (by a lower bound on how many a solution
+/// holds), so the SAT solver always decides the rest: on a small puzzle the split stops short
+/// of the cubes asked for rather than letting the exact engine hand over finished solutions.
+/// Also returns the run-wide exclusions (`excluded`, plus the options the exact engine's
+/// preprocessing proved to be in no solution).
 fn sat_cubes(
     inst: &Instance,
     opts: &RunOptions,
