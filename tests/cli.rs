@@ -153,6 +153,15 @@ fn help_documents_exit_codes() {
         .stdout_has("Exit codes: 0 = a solution was found");
 }
 
+/// The solution objects of a JSON Lines run (the summary line is left out).
+fn solution_lines(r: &common::Run) -> Vec<String> {
+    r.stdout
+        .lines()
+        .filter(|l| l.contains("\"type\":\"solution\""))
+        .map(str::to_string)
+        .collect()
+}
+
 #[test]
 fn a_limited_listing_is_a_prefix_of_the_full_listing() {
     let dir = Dir::new();
@@ -175,14 +184,7 @@ fn a_limited_listing_is_a_prefix_of_the_full_listing() {
     ]);
     all.code(0);
     some.code(0);
-    let solutions = |r: &common::Run| -> Vec<String> {
-        r.stdout
-            .lines()
-            .filter(|l| l.contains("\"type\":\"solution\""))
-            .map(str::to_string)
-            .collect()
-    };
-    let (a, s) = (solutions(&all), solutions(&some));
+    let (a, s) = (solution_lines(&all), solution_lines(&some));
     some.check(
         a.len() == 224 && s.len() == 5 && s[..] == a[..5],
         "the first five of --all",
@@ -226,14 +228,7 @@ fn the_sat_engine_counts_and_lists_in_cube_order() {
     one.code(0);
     two.code(0);
     // Solution lines only: the summary object carries the run's time.
-    let solutions = |r: &common::Run| -> Vec<String> {
-        r.stdout
-            .lines()
-            .filter(|l| l.contains("\"type\":\"solution\""))
-            .map(str::to_string)
-            .collect()
-    };
-    let (a, b) = (solutions(&one), solutions(&two));
+    let (a, b) = (solution_lines(&one), solution_lines(&two));
     two.check(
         a.len() == 224 && a == b,
         "224 solutions, the same listing on one and two threads",

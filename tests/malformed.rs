@@ -177,6 +177,11 @@ fn bad_arguments_exit_2() {
     dir.run(&["solve", "--count", "--up-to", "rotation+reflection"])
         .code(2)
         .stderr_has("needs the mirror image of every chiral piece");
+    // A cube split past the bound is refused before any cube is made.
+    let r = dir.run(&["solve", "soma", "--engine", "sat", "--cubes", "99999999"]);
+    r.code(2)
+        .stderr_has("--cubes 99999999 is too many (at most 4194304)")
+        .check(r.stderr.lines().count() == 1, "one error line");
 }
 
 #[test]
