@@ -102,7 +102,7 @@ pub struct SolveArgs {
     /// SAT engine: split the search into at least N cubes (the exact-cover engine's top
     /// subtrees, fixing at most half of a solution), each cube's residual CNF solved by its own
     /// varisat solver with blocking clauses; 0 = one instance with blocking clauses only.
-    /// Default: 32768 for a limited listing, 262144 with --all or --count.
+    /// Default: 32768 for a limited listing, 1048576 with --all or --count.
     #[arg(long, value_name = "N")]
     pub cubes: Option<usize>,
     /// Worker threads for the exact engine and the SAT engine's cubes with --count or --all

@@ -101,14 +101,16 @@ impl Instance {
 
 /// Cubes the SAT engine asks for by default in a limited listing (see
 /// [`RunOptions::sat_cubes`]): cutting the tree costs time before the first cube is solved,
-/// and a first Tetris Cube solution takes 0.24 s with this split (75,714 cubes, half a
-/// solution deep) against 1.4 s with [`SAT_CUBES_ENUMERATION`].
+/// and a first Tetris Cube solution takes about 0.25 s with this split (75,714 cubes, four
+/// of twelve placements fixed) against about 6 s with [`SAT_CUBES_ENUMERATION`].
 pub const SAT_CUBES_LISTING: usize = 32_768;
 /// Cubes the SAT engine asks for by default when it enumerates everything (`--all`,
-/// `--count`): deeper cubes leave varisat smaller residual problems, and the cut is paid once.
-/// The Tetris Cube count runs 1.8x faster with this split (580,550 cubes, six of twelve
-/// placements fixed) than with [`SAT_CUBES_LISTING`] (encodings/README.md).
-pub const SAT_CUBES_ENUMERATION: usize = 262_144;
+/// `--count`): deeper cubes leave varisat smaller residual problems, the exact engine's
+/// lookahead refutes most of them before any solver is built, and the cut is paid once. On
+/// the Tetris Cube this makes 2,669,707 cubes, six of twelve placements fixed (the most
+/// allowed: half a solution), where 262,144 asked made 580,550 cubes five deep and a count
+/// about twice as slow (encodings/README.md).
+pub const SAT_CUBES_ENUMERATION: usize = 1 << 20;
 /// The most cubes `--cubes` may ask for.
 pub const MAX_SAT_CUBES: usize = 1 << 22;
 

@@ -144,6 +144,11 @@ fn random_model(rng: &mut Rng) -> ExactCover {
             }
         })
         .collect();
+    let mut items = items;
+    if items.iter().all(|i| i.need == 0) {
+        // Every option needs a primary item, so there must be one.
+        items[0].need = 1;
+    }
     let n_opts = 1 + rng.below(14) as usize;
     let mut options = Vec::new();
     while options.len() < n_opts {
@@ -544,6 +549,88 @@ fn pruning_keeps_every_solution_on_random_polycube_models() {
         checked > 10,
         "too few solvable random polycube models ({checked})"
     );
+}
+
+/// The cube lookahead (failed-literal probing) is sound: the options it proves dead are in no
+/// solution of the cube, and a cube it refutes has none. Checked against brute force on random
+/// models (needs 0 to 3) and against the search on the subtrees of the Soma cube, where the
+/// region test takes part; the counters show that it is not idle.
+#[test]
+fn lookahead_drops_only_dead_options_and_refutes_only_empty_cubes() {
+    let mut rng = Rng(0x10ca_11ead);
+    let (mut dropped, mut refuted) = (0, 0);
+    for round in 0..600 {
+        // Small models with needs 0 to 3 against brute force; larger need-one models with a
+        // planted solution against the search without pruning.
+        let m = if round % 2 == 0 {
+            random_model(&mut rng)
+        } else {
+            let items = 8 + rng.below(24) as usize;
+            random_need_one_model(&mut rng, items)
+        };
+        let n = m.options.len() as u64;
+        let forced: Vec<u32> = (0..rng.below(3)).map(|_| rng.below(n) as u32).collect();
+        let excluded: Vec<u32> = (0..rng.below(3)).map(|_| rng.below(n) as u32).collect();
+        let want = if round % 2 == 0 {
+            brute_force(&m, &forced, &excluded)
+        } else {
+            exact_all(&m, 1, false, &forced, &excluded)
+        };
+        let e = ExactEngine::new(&m).unwrap();
+        let q = e.query().force(&forced).exclude(&excluded);
+        match q.lookahead().unwrap() {
+            None => {
+                assert!(want.is_empty(), "refuted {m:?} {forced:?} {excluded:?}");
+                refuted += 1;
+            }
+            Some(dead) => {
+                for s in &want {
+                    assert!(
+                        dead.iter().all(|o| !s.contains(o)),
+                        "{dead:?} meets {s:?} in {m:?} {forced:?} {excluded:?}"
+                    );
+                }
+                dropped += dead.len();
+            }
+        }
+    }
+    assert!(
+        dropped > 20 && refuted > 20,
+        "{dropped} dropped, {refuted} refuted"
+    );
+    let m = bundled_model("soma");
+    let e = ExactEngine::new(&m).unwrap();
+    let (mut dropped, mut refuted, mut solved) = (0, 0, 0);
+    for sub in e.query().subproblems_within(2000, 3).unwrap() {
+        let sols = exact_all(&m, 1, false, &sub.chosen, &sub.excluded);
+        match e
+            .query()
+            .force(&sub.chosen)
+            .exclude(&sub.excluded)
+            .lookahead()
+            .unwrap()
+        {
+            None => {
+                assert!(sols.is_empty(), "refuted {:?}", sub.chosen);
+                refuted += 1;
+            }
+            Some(dead) => {
+                assert!(sols.iter().all(|s| dead.iter().all(|o| !s.contains(o))));
+                dropped += dead.len();
+                solved += usize::from(!sols.is_empty());
+            }
+        }
+    }
+    assert!(
+        dropped > 0 && refuted > 0 && solved > 0,
+        "{dropped} {refuted} {solved}"
+    );
+    let err = e
+        .query()
+        .force(&[m.options.len() as u32])
+        .lookahead()
+        .unwrap_err();
+    assert!(err.to_string().contains("out of range"), "{err}");
 }
 
 #[test]

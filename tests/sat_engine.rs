@@ -128,7 +128,7 @@ fn residual_models_hold_exactly_the_cube_solutions() {
 
 /// Cube and conquer on random models: any partition into cubes gives every solution once,
 /// every solution inside its cube, cubes reported in order, the same list on one thread and
-/// on three, under every at-most-one encoding.
+/// on three and with the lookahead on or off, under every at-most-one encoding.
 #[test]
 fn conquered_cubes_give_every_solution_once_in_cube_order() {
     let mut rng = SeededRng::new(0xc0de_cafe);
@@ -155,7 +155,7 @@ fn conquered_cubes_give_every_solution_once_in_cube_order() {
                 amo,
                 drop_implied_piece_amo: false,
             };
-            let run = |threads: usize| {
+            let run = |threads: usize, lookahead: bool| {
                 let mut got: Vec<(usize, Vec<u32>)> = Vec::new();
                 let mut seen = Vec::new();
                 let (outcome, st) = conquer_cubes(
@@ -164,6 +164,7 @@ fn conquered_cubes_give_every_solution_once_in_cube_order() {
                     &Conquer {
                         config,
                         threads,
+                        lookahead,
                         ..Conquer::default()
                     },
                     || false,
@@ -179,8 +180,18 @@ fn conquered_cubes_give_every_solution_once_in_cube_order() {
                 assert_eq!(st.solutions as usize, got.len());
                 got
             };
-            let one = run(1);
-            assert_eq!(run(3), one, "{amo}: the thread count changed the output");
+            let one = run(1, false);
+            assert_eq!(
+                run(3, false),
+                one,
+                "{amo}: the thread count changed the output"
+            );
+            assert_eq!(run(1, true), one, "{amo}: the lookahead changed the output");
+            assert_eq!(
+                run(3, true),
+                one,
+                "{amo}: the lookahead on threads changed it"
+            );
             for (i, s) in &one {
                 assert!(cubes[*i].chosen.iter().all(|o| s.contains(o)));
                 assert!(cubes[*i].excluded.iter().all(|o| !s.contains(o)));
@@ -237,6 +248,28 @@ fn conquered_cubes_honour_exclusions_and_stop() {
     )
     .unwrap();
     assert_eq!((outcome, calls), (Outcome::Stopped, 1));
+    // On worker threads too: nothing is delivered after the callback stops.
+    let many = vec![Cube::default(); 40];
+    let mut calls = 0;
+    let (outcome, _) = conquer_cubes(
+        &m,
+        &many,
+        &Conquer {
+            threads: 3,
+            ..Conquer::default()
+        },
+        || false,
+        |i, _| {
+            calls += 1;
+            if i == 4 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        },
+    )
+    .unwrap();
+    assert_eq!((outcome, calls), (Outcome::Stopped, 5));
     let (outcome, st) = conquer_cubes(
         &m,
         &two,

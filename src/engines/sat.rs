@@ -18,7 +18,10 @@ use crate::encoding::{AtMostOne, CnfConfig, CnfEncoder, ForcedMode};
 use crate::engines::exact::ExactEngine;
 use crate::model::ExactCover;
 use anyhow::{Context, Result, anyhow, ensure};
+use std::collections::HashMap;
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use varisat::{ExtendFormula, Lit, Solver};
 
@@ -401,53 +404,45 @@ impl ConquerStats {
 }
 
 /// Solves one cube: its residual model in a fresh solver, every solution enumerated with
-/// blocking clauses, lifted back to `model` and checked there.
+/// blocking clauses, lifted back to `model` and checked there. With `lookahead` (an exact
+/// engine over `model`), the cube is probed first.
 fn conquer_one(
     model: &ExactCover,
     config: SatConfig,
     cube: &Cube,
     excluded: &[u32],
-    lookahead: bool,
-) -> Result<(Vec<Vec<u32>>, ConquerStats)> {
+    lookahead: Option<&ExactEngine>,
+) -> Result<CubeResult> {
     let mut st = ConquerStats::default();
     let mut out: Vec<u32> = excluded.iter().chain(&cube.excluded).copied().collect();
+    if let Some(exact) = lookahead {
+        // One level of lookahead before the SAT solver sees the cube, on the whole model's
+        // precomputed tables (no residual model is built for a cube it refutes, which is
+        // most of them): options that starve an item or cut off an unfillable region are
+        // dropped from the residual CNF (failed literals, in SAT terms), and a cube left with
+        // an item it cannot cover is refuted.
+        match exact
+            .query()
+            .force(&cube.chosen)
+            .exclude(&out)
+            .lookahead()?
+        {
+            None => {
+                st.cubes_refuted = 1;
+                return Ok((Vec::new(), st));
+            }
+            Some(dead) => {
+                st.lookahead_removed = dead.len() as u64;
+                out.extend(dead);
+            }
+        }
+    }
     out.sort_unstable();
     out.dedup();
-    let Some(mut res) = model.residual(&cube.chosen, &out) else {
+    let Some(res) = model.residual(&cube.chosen, &out) else {
         st.cubes_empty = 1;
         return Ok((Vec::new(), st));
     };
-    if lookahead && !res.model.options.is_empty() {
-        // One level of lookahead before the SAT solver sees the cube: options that starve an
-        // item or cut off an unfillable region are dropped from the residual CNF (failed
-        // literals, in SAT terms, found with the exact engine's cheap tests).
-        let dead = ExactEngine::new(&res.model)?.removed_options();
-        st.lookahead_removed = dead.len() as u64;
-        if !dead.is_empty() {
-            let Some(r) = res.refine(&[], &dead) else {
-                st.cubes_empty = 1;
-                return Ok((Vec::new(), st));
-            };
-            res = r;
-        }
-        let mut covered = vec![false; res.model.items.len()];
-        for o in &res.model.options {
-            for &i in o {
-                covered[i as usize] = true;
-            }
-        }
-        if res
-            .model
-            .items
-            .iter()
-            .zip(&covered)
-            .any(|(it, &c)| it.need > 0 && !c)
-        {
-            // An item lost its last option: the lookahead refuted the cube.
-            st.cubes_refuted = 1;
-            return Ok((Vec::new(), st));
-        }
-    }
     let mut engine = SatEngine::new(&res.model, config)?;
     let mut found = Vec::new();
     engine.enumerate(&Cube::default(), None, |s| {
@@ -476,12 +471,14 @@ fn conquer_one(
 /// model, which a fresh varisat solver enumerates with blocking clauses. A residual model
 /// holds only the options still compatible with the cube, so each solver is small and its
 /// calls are cheap, where one solver for the whole instance under assumptions pays for the
-/// whole clause database on every call.
+/// whole clause database on every call. With `how.lookahead`, each cube is first probed by
+/// the exact engine ([`crate::engines::exact::Query::lookahead`]) and most never reach a
+/// solver.
 ///
-/// `threads > 1` solves batches of cubes in parallel (each thread builds its own solvers:
+/// `threads > 1` solves cubes in parallel (each thread builds its own solvers:
 /// varisat's are not `Send`), and the output still does not depend on the thread count:
 /// `on_cube(cube_index, solutions)` gets every cube once, in cube order, with its solutions,
-/// and may stop the run; so may `stop` (asked between batches).
+/// and may stop the run; so may `stop` (asked between cubes).
 pub fn conquer_cubes(
     model: &ExactCover,
     cubes: &[Cube],
@@ -496,46 +493,87 @@ pub fn conquer_cubes(
         threads,
     } = *how;
     let mut total = ConquerStats::default();
+    let exact = if lookahead {
+        Some(ExactEngine::new(model)?)
+    } else {
+        None
+    };
     let threads = if threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
         threads
     };
-    let pool = if threads > 1 {
-        Some(
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .context("cannot start the SAT worker threads")?,
-        )
-    } else {
-        None
+    let run = |c: &Cube| conquer_one(model, config, c, excluded, exact.as_ref());
+    // Results are handed on in cube order, each as soon as it and every cube before it are
+    // solved.
+    let mut deliver = |i: usize, r: Result<CubeResult>| -> Result<ControlFlow<()>> {
+        let (sols, st) = r?;
+        total.add(&st);
+        Ok(on_cube(i, &sols))
     };
-    // Small batches keep a limited run (first solution) from solving far past its answer;
-    // a few cubes per thread even out their uneven sizes.
-    let batch = if pool.is_some() { threads * 4 } else { 1 };
-    let mut start = 0;
-    while start < cubes.len() {
-        if stop() {
-            return Ok((Outcome::Stopped, total));
-        }
-        let end = (start + batch).min(cubes.len());
-        let run = |c: &Cube| conquer_one(model, config, c, excluded, lookahead);
-        let results: Vec<Result<(Vec<Vec<u32>>, ConquerStats)>> = match &pool {
-            Some(pool) => {
-                use rayon::prelude::*;
-                pool.install(|| cubes[start..end].par_iter().map(run).collect())
-            }
-            None => cubes[start..end].iter().map(run).collect(),
-        };
-        for (k, r) in results.into_iter().enumerate() {
-            let (sols, st) = r?;
-            total.add(&st);
-            if on_cube(start + k, &sols).is_break() {
+    if stop() {
+        return Ok((Outcome::Stopped, total));
+    }
+    if threads <= 1 {
+        for (i, c) in cubes.iter().enumerate() {
+            if stop() || deliver(i, run(c))?.is_break() {
                 return Ok((Outcome::Stopped, total));
             }
         }
-        start = end;
+        return Ok((Outcome::Exhausted, total));
     }
-    Ok((Outcome::Exhausted, total))
+    // Workers take the next cube from a shared counter and send back its result, which this
+    // thread puts back in order. No batch ends in a barrier: the cubes' costs vary a
+    // thousandfold (most are refuted by the lookahead in microseconds, a few take the SAT
+    // solver many milliseconds), and a slow cube holds up only the delivery of later ones.
+    // `stop` is asked before each delivery, on this thread.
+    let next = AtomicUsize::new(0);
+    let halt = AtomicBool::new(false);
+    let outcome = std::thread::scope(|s| -> Result<Outcome> {
+        let (tx, rx) = mpsc::channel::<(usize, Result<CubeResult>)>();
+        for _ in 0..threads {
+            let (tx, next, halt, run) = (tx.clone(), &next, &halt, &run);
+            std::thread::Builder::new()
+                .spawn_scoped(s, move || {
+                    while !halt.load(Ordering::Relaxed) {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= cubes.len() || tx.send((i, run(&cubes[i]))).is_err() {
+                            break;
+                        }
+                    }
+                })
+                .context("cannot start the SAT worker threads")?;
+        }
+        drop(tx);
+        let mut pending = HashMap::new();
+        let mut want = 0;
+        let mut outcome = Ok(Outcome::Exhausted);
+        'receive: for (i, r) in &rx {
+            pending.insert(i, r);
+            while let Some(r) = pending.remove(&want) {
+                if stop() {
+                    outcome = Ok(Outcome::Stopped);
+                    break 'receive;
+                }
+                match deliver(want, r) {
+                    Ok(ControlFlow::Continue(())) => want += 1,
+                    Ok(ControlFlow::Break(())) => {
+                        outcome = Ok(Outcome::Stopped);
+                        break 'receive;
+                    }
+                    Err(e) => {
+                        outcome = Err(e);
+                        break 'receive;
+                    }
+                }
+            }
+        }
+        // Workers still busy finish their current cube and see the halt (or a closed channel).
+        halt.store(true, Ordering::Relaxed);
+        outcome
+    })?;
+    Ok((outcome, total))
 }
+
+/// The solutions of one cube (lifted to the whole model) and what solving it took.
+type CubeResult = (Vec<Vec<u32>>, ConquerStats);

@@ -266,8 +266,8 @@ impl Query {
         }
     }
 
-    /// Root state and root forced options (ascending), or `None` if the query is infeasible.
-    fn root(&self) -> Result<Option<(Level, Vec<u32>)>> {
+    /// Fails on a forced or excluded option that the model does not have.
+    fn check_range(&self) -> Result<()> {
         let n = self.prep.n_opts;
         if let Some(o) = self
             .forced
@@ -277,6 +277,12 @@ impl Query {
         {
             bail!("option {o} is out of range ({n} options)");
         }
+        Ok(())
+    }
+
+    /// Root state and root forced options (ascending), or `None` if the query is infeasible.
+    fn root(&self) -> Result<Option<(Level, Vec<u32>)>> {
+        self.check_range()?;
         let preprocess = self.pruning && self.preprocess;
         let Some(root) = self.prep.root(&self.forced, &self.excluded, preprocess) else {
             return Ok(None);
@@ -316,6 +322,20 @@ impl Query {
         };
         let depth = max_depth.clamp(1, MAX_FRONTIER_DEPTH);
         Ok(self.expand(&root, &base, min_count, depth).0)
+    }
+
+    /// Lookahead at this query's root, for a cube-and-conquer split: the live options that
+    /// failed-literal probing with the engine's cheap tests proves to be in no solution
+    /// (choosing one starves an item or cuts off an unfillable region; ascending), or `None`
+    /// when the query has no solution (forced options in conflict, or an item left with too
+    /// few options). Always uses the model's preprocessing, whatever [`Query::pruning`] says.
+    pub fn lookahead(&self) -> Result<Option<Vec<u32>>> {
+        self.check_range()?;
+        Ok(self.prep.probe(&self.forced, &self.excluded).map(|dead| {
+            let mut v = Vec::new();
+            prepare::for_each_bit(&dead, |o| v.push(o as u32));
+            v
+        }))
     }
 
     /// Iterative deepening of the frontier until it holds `target` nodes, reaches

@@ -312,6 +312,20 @@ pub(crate) struct Level {
     pub s: SlicedState,
 }
 
+/// Buffers of [`Prepared::failed_options`].
+#[derive(Default)]
+struct StarveScratch {
+    /// The live options of the item under test.
+    mine: Vec<u32>,
+    /// The running intersection of their conflict rows, and its non-zero words.
+    acc: Vec<u64>,
+    words: Vec<u32>,
+    /// A computed conflict row (models without stored ones).
+    row: Vec<u64>,
+    /// The options found to starve the item.
+    dead: Vec<u32>,
+}
+
 /// Everything precomputed for one model.
 pub(crate) struct Prepared {
     pub model: ExactCover,
@@ -833,47 +847,6 @@ impl Prepared {
         }
     }
 
-    /// True if choosing live option `x` in `lv` leaves some primary item that `x` does not
-    /// hold with fewer live options than it needs. Each item is tested with an early-exit scan
-    /// of its options against `x`'s conflicts, which is cheap when the item has many options;
-    /// extra kills by saturated multiplicity items are ignored (sound: it only prunes less).
-    fn starves(&self, lv: &Level, x: usize) -> bool {
-        let w = self.words;
-        let conf_word = |wi: usize| -> u64 {
-            let mut c = match &self.conflict {
-                Some(conf) => conf[x * w + wi],
-                None => self
-                    .excl_of(x)
-                    .iter()
-                    .fold(0, |acc, &e| acc | self.item_mask[e as usize * w + wi]),
-            };
-            if wi == x >> 6 {
-                c |= 1u64 << (x & 63);
-            }
-            c
-        };
-        self.primary.iter().any(|&j| {
-            let j = j as usize;
-            let r = lv.rem[j];
-            if r == 0 || test_bit(self.mask(j), x) {
-                return false;
-            }
-            let m = self.mask(j);
-            let mut alive = 0;
-            for &wi in &lv.active {
-                let wi = wi as usize;
-                let v = lv.live[wi] & m[wi] & !conf_word(wi);
-                if v != 0 {
-                    alive += v.count_ones();
-                    if alive >= r {
-                        return false;
-                    }
-                }
-            }
-            true
-        })
-    }
-
     /// True if some primary item still needing coverage has too few live options.
     pub fn starved(&self, lv: &Level) -> bool {
         self.primary
@@ -907,50 +880,212 @@ impl Prepared {
         Some(lv)
     }
 
-    /// Options no solution can contain, found once per model: an option is removed when
-    /// choosing it (after the model's forced options) leaves a primary item with fewer live
-    /// options than it needs, or cuts off a region of free cells that no sub-multiset of the
-    /// remaining pieces can fill. The first test is repeated until nothing changes, since each
-    /// removal lowers other items' counts.
+    /// Options no solution can contain, found once per model by [`Prepared::failed_options`]
+    /// at the root (the model's forced options chosen, nothing else).
     pub fn removed(&self) -> &[u64] {
-        self.removed.get_or_init(|| {
-            let mut removed = vec![0u64; self.words];
-            let Some(mut root) = self.root(&[], &[], false) else {
-                // Contradictory forced options: nothing can be chosen.
-                for o in 0..self.n_opts {
-                    set_bit(&mut removed, o);
+        self.removed
+            .get_or_init(|| match self.root(&[], &[], false) {
+                Some(mut root) => self.failed_options(&mut root, false),
+                None => {
+                    // Contradictory forced options: nothing can be chosen.
+                    let mut removed = vec![0u64; self.words];
+                    for o in 0..self.n_opts {
+                        set_bit(&mut removed, o);
+                    }
+                    removed
                 }
-                return removed;
-            };
-            let mut child = Level::default();
-            let mut scratch = RegionScratch::default();
-            let mut first = true;
-            loop {
-                let mut changed = false;
-                let mut cands = Vec::new();
-                for_each_bit(&root.live, |o| cands.push(o));
-                for o in cands {
-                    if !test_bit(&root.live, o) {
+            })
+    }
+
+    /// Lookahead at a subproblem (`forced` chosen, `excluded` and the model's removed options
+    /// dropped): the live options [`Prepared::failed_options`] proves dead there, or `None`
+    /// when the subproblem has no solution (contradictory choices, or an item left with too
+    /// few options before or after the dead options are dropped).
+    pub fn probe(&self, forced: &[u32], excluded: &[u32]) -> Option<Vec<u64>> {
+        let mut lv = self.root(forced, excluded, true)?;
+        if self.starved(&lv) {
+            return None;
+        }
+        let dead = self.failed_options(&mut lv, true);
+        (!self.starved(&lv)).then_some(dead)
+    }
+
+    /// Failed-literal probing with the engine's cheap tests, dropping what it finds from `lv`:
+    /// a live option is dead when choosing it leaves a primary item with fewer live options
+    /// than it needs, or cuts off a region of free cells that no sub-multiset of the remaining
+    /// pieces can fill. The first test is repeated until nothing changes, since each removal
+    /// lowers other items' counts; the region test is independent of the removals and runs
+    /// once per option. With `refute`, it stops as soon as an item has too few options left
+    /// (the state is dead; the caller sees it in the counts). Returns the dropped options.
+    ///
+    /// The starvation test runs per item rather than per option: an item needing one more
+    /// covering is starved exactly by the options that conflict with all of its live options,
+    /// the intersection of their conflict rows (read in order, and usually empty after a few).
+    /// Only items that lost an option are looked at again. Extra kills by saturated
+    /// multiplicity items are ignored (sound: it only prunes less).
+    fn failed_options(&self, lv: &mut Level, refute: bool) -> Vec<u64> {
+        let mut removed = vec![0u64; self.words];
+        let mut pending: Vec<u32> = self
+            .primary
+            .iter()
+            .copied()
+            .filter(|&j| lv.rem[j as usize] > 0)
+            .collect();
+        let mut queued = vec![false; self.model.items.len()];
+        for &j in &pending {
+            queued[j as usize] = true;
+        }
+        let mut scratch = StarveScratch::default();
+        let mut regions_done = self.geo.is_none();
+        loop {
+            while let Some(j) = pending.pop() {
+                queued[j as usize] = false;
+                self.starved_by(lv, j as usize, &mut scratch);
+                for &x in &scratch.dead {
+                    let x = x as usize;
+                    if !test_bit(&lv.live, x) {
                         continue;
                     }
-                    let dead = self.starves(&root, o)
-                        || (first && {
-                            self.apply_geo(&root, &mut child, o);
-                            !self.regions_ok(&child, &mut scratch)
-                        });
-                    if dead {
-                        self.drop_option(&mut root, o);
-                        set_bit(&mut removed, o);
-                        changed = true;
+                    if self.drop_dead(lv, x, &mut removed, &mut pending, &mut queued) && refute {
+                        return removed;
                     }
                 }
-                first = false;
-                if !changed {
-                    break;
+            }
+            if regions_done {
+                return removed;
+            }
+            // The region test, once per option still live (nothing below changes its answer).
+            regions_done = true;
+            let mut child = Level::default();
+            let mut region = RegionScratch::default();
+            let mut cands = Vec::new();
+            for_each_bit(&lv.live, |o| cands.push(o));
+            for o in cands {
+                self.apply_geo(lv, &mut child, o);
+                if !self.regions_ok(&child, &mut region)
+                    && self.drop_dead(lv, o, &mut removed, &mut pending, &mut queued)
+                    && refute
+                {
+                    return removed;
                 }
             }
-            removed
-        })
+        }
+    }
+
+    /// Drops live option `x` as dead, queues its items for another starvation test, and tells
+    /// whether one of them now has too few options.
+    fn drop_dead(
+        &self,
+        lv: &mut Level,
+        x: usize,
+        removed: &mut [u64],
+        pending: &mut Vec<u32>,
+        queued: &mut [bool],
+    ) -> bool {
+        self.drop_option(lv, x);
+        set_bit(removed, x);
+        let mut starved = false;
+        for &i in self.prim_of(x) {
+            let i = i as usize;
+            if lv.rem[i] == 0 {
+                continue;
+            }
+            starved |= lv.counts[i] < lv.rem[i];
+            if !queued[i] {
+                queued[i] = true;
+                pending.push(i as u32);
+            }
+        }
+        starved
+    }
+
+    /// The live options of `lv` that starve item `j` (which still needs coverage) and do not
+    /// hold it, into `sc.dead`.
+    fn starved_by(&self, lv: &Level, j: usize, sc: &mut StarveScratch) {
+        sc.dead.clear();
+        let w = self.words;
+        let mask = self.mask(j);
+        let need = lv.rem[j];
+        sc.mine.clear();
+        for &wi in &lv.active {
+            let wi = wi as usize;
+            let mut v = lv.live[wi] & mask[wi];
+            while v != 0 {
+                sc.mine.push((wi * 64) as u32 + v.trailing_zeros());
+                v &= v - 1;
+            }
+        }
+        if need > 1 {
+            // A multiplicity item: count its survivors option by option.
+            for_each_bit(&lv.live, |x| {
+                if test_bit(mask, x) {
+                    return;
+                }
+                let row = self.conflict_row(x, &mut sc.row);
+                let alive = sc
+                    .mine
+                    .iter()
+                    .filter(|&&o| !test_bit(row, o as usize))
+                    .count();
+                if (alive as u32) < need {
+                    sc.dead.push(x as u32);
+                }
+            });
+            return;
+        }
+        // Candidates: live options not holding j, narrowed by each of j's options' conflicts;
+        // only the words still non-zero are carried on.
+        sc.acc.clear();
+        sc.acc.resize(w, 0);
+        sc.words.clear();
+        for &wi in &lv.active {
+            let v = lv.live[wi as usize] & !mask[wi as usize];
+            if v != 0 {
+                sc.acc[wi as usize] = v;
+                sc.words.push(wi);
+            }
+        }
+        for &o in &sc.mine {
+            let o = o as usize;
+            let row = match &self.conflict {
+                Some(conf) => &conf[o * w..(o + 1) * w],
+                None => self.conflict_row(o, &mut sc.row),
+            };
+            let acc = &mut sc.acc;
+            sc.words.retain(|&wi| {
+                let wi = wi as usize;
+                acc[wi] &= row[wi];
+                acc[wi] != 0
+            });
+            if sc.words.is_empty() {
+                return;
+            }
+        }
+        for &wi in &sc.words {
+            let mut v = sc.acc[wi as usize];
+            while v != 0 {
+                sc.dead.push(wi * 64 + v.trailing_zeros());
+                v &= v - 1;
+            }
+        }
+    }
+
+    /// The options sharing a need <= 1 item with option `o` (itself included), from the stored
+    /// conflict bitsets or computed into `buf`.
+    fn conflict_row<'b>(&'b self, o: usize, buf: &'b mut Vec<u64>) -> &'b [u64] {
+        let w = self.words;
+        if let Some(conf) = &self.conflict {
+            return &conf[o * w..(o + 1) * w];
+        }
+        buf.clear();
+        buf.resize(w, 0);
+        for &e in self.excl_of(o) {
+            for (r, &b) in buf.iter_mut().zip(self.mask(e as usize)) {
+                *r |= b;
+            }
+        }
+        set_bit(buf, o);
+        buf
     }
 
     /// Dead-region test: every connected component of free cells holding `m` must-fill cells
