@@ -414,7 +414,7 @@ fn conquer_one(
     lookahead: Option<&ExactEngine>,
 ) -> Result<CubeResult> {
     let mut st = ConquerStats::default();
-    let mut out: Vec<u32> = excluded.iter().chain(&cube.excluded).copied().collect();
+    let mut out = Vec::new();
     if let Some(exact) = lookahead {
         // One level of lookahead before the SAT solver sees the cube, on the whole model's
         // precomputed tables (no residual model is built for a cube it refutes, which is
@@ -424,7 +424,8 @@ fn conquer_one(
         match exact
             .query()
             .force(&cube.chosen)
-            .exclude(&out)
+            .exclude(excluded)
+            .exclude(&cube.excluded)
             .lookahead()?
         {
             None => {
@@ -433,10 +434,11 @@ fn conquer_one(
             }
             Some(dead) => {
                 st.lookahead_removed = dead.len() as u64;
-                out.extend(dead);
+                out = dead;
             }
         }
     }
+    out.extend(excluded.iter().chain(&cube.excluded));
     out.sort_unstable();
     out.dedup();
     let Some(res) = model.residual(&cube.chosen, &out) else {
@@ -511,9 +513,6 @@ pub fn conquer_cubes(
         total.add(&st);
         Ok(on_cube(i, &sols))
     };
-    if stop() {
-        return Ok((Outcome::Stopped, total));
-    }
     if threads <= 1 {
         for (i, c) in cubes.iter().enumerate() {
             if stop() || deliver(i, run(c))?.is_break() {
@@ -524,9 +523,13 @@ pub fn conquer_cubes(
     }
     // Workers take the next cube from a shared counter and send back its result, which this
     // thread puts back in order. No batch ends in a barrier: the cubes' costs vary a
-    // thousandfold (most are refuted by the lookahead in microseconds, a few take the SAT
-    // solver many milliseconds), and a slow cube holds up only the delivery of later ones.
-    // `stop` is asked before each delivery, on this thread.
+    // thousandfold (most are refuted by the lookahead in about a tenth of a millisecond, a
+    // few take the SAT solver hundreds), and a slow cube holds up only the delivery of later
+    // ones.
+    // `stop` is asked first and before each delivery, on this thread.
+    if stop() {
+        return Ok((Outcome::Stopped, total));
+    }
     let next = AtomicUsize::new(0);
     let halt = AtomicBool::new(false);
     let outcome = std::thread::scope(|s| -> Result<Outcome> {

@@ -920,7 +920,7 @@ impl Prepared {
     ///
     /// The starvation test runs per item rather than per option: an item needing one more
     /// covering is starved exactly by the options that conflict with all of its live options,
-    /// the intersection of their conflict rows (read in order, and usually empty after a few).
+    /// the intersection of their conflict rows (narrowed row by row, and abandoned once empty).
     /// Only items that lost an option are looked at again. Extra kills by saturated
     /// multiplicity items are ignored (sound: it only prunes less).
     fn failed_options(&self, lv: &mut Level, refute: bool) -> Vec<u64> {
@@ -1047,10 +1047,7 @@ impl Prepared {
         }
         for &o in &sc.mine {
             let o = o as usize;
-            let row = match &self.conflict {
-                Some(conf) => &conf[o * w..(o + 1) * w],
-                None => self.conflict_row(o, &mut sc.row),
-            };
+            let row = self.conflict_row(o, &mut sc.row);
             let acc = &mut sc.acc;
             sc.words.retain(|&wi| {
                 let wi = wi as usize;
