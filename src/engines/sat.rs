@@ -365,7 +365,8 @@ pub struct Conquer {
 pub struct ConquerStats {
     /// Cubes whose solver was built and searched (the others were stopped before).
     pub cubes_solved: u64,
-    /// Cubes whose chosen options conflict with each other or an exclusion (nothing to solve).
+    /// Cubes whose chosen options conflict with each other or an exclusion (nothing to solve),
+    /// found without the lookahead (with it, they count as refuted).
     pub cubes_empty: u64,
     /// Variables over all residual CNFs.
     pub variables: u64,
@@ -375,7 +376,8 @@ pub struct ConquerStats {
     pub largest_clauses: u64,
     /// Options the lookahead removed from residual models before encoding.
     pub lookahead_removed: u64,
-    /// Cubes the lookahead refuted (an item left without options), never encoded.
+    /// Cubes the lookahead refuted (chosen options in conflict, or an item left without
+    /// options), never encoded.
     pub cubes_refuted: u64,
     /// Calls to `solve`.
     pub solve_calls: u64,
