@@ -4,7 +4,7 @@
 
 use super::Progress;
 use super::prepare::{Level, Prepared, RegionScratch};
-use super::sliced::SlicedScratch;
+use super::sliced::{FIRST_HINTS, Hints, SlicedScratch};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// How often (in nodes) the search publishes progress and looks at the stop flags.
@@ -32,6 +32,8 @@ pub(crate) struct Searcher<'a> {
     cover: Vec<u32>,
     region: RegionScratch,
     sliced: SlicedScratch,
+    /// Per depth, the items that recently left a node there without options (sliced path).
+    hints: Vec<Hints>,
     /// Frontier depth (subproblem mode).
     limit: Option<usize>,
     progress: Option<&'a Progress>,
@@ -61,6 +63,7 @@ impl<'a> Searcher<'a> {
             cover: vec![0; p.model.items.len()],
             region: RegionScratch::default(),
             sliced: SlicedScratch::default(),
+            hints: vec![FIRST_HINTS],
             limit: None,
             progress: None,
             stop: None,
@@ -201,7 +204,13 @@ impl<'a> Searcher<'a> {
         // n - r + 1 choices for its smallest option; ties go to the lowest item. `None`: some
         // item has too few options left.
         let best = match &p.sliced {
-            Some(st) => st.fewest(lv),
+            Some(st) => {
+                let best = st.fewest(lv);
+                if best.is_none() {
+                    st.note_starved(lv, &mut self.hints[d]);
+                }
+                best
+            }
             None => Self::fewest(lv),
         };
         let dead = match (best, &p.sliced) {
@@ -234,6 +243,7 @@ impl<'a> Searcher<'a> {
         let lv = &self.levels[d];
         if self.cands.len() <= d {
             self.cands.resize_with(d + 1, Vec::new);
+            self.hints.resize(d + 2, FIRST_HINTS);
         }
         let mut cands = std::mem::take(&mut self.cands[d]);
         cands.clear();
@@ -266,8 +276,18 @@ impl<'a> Searcher<'a> {
                 self.done += w * (k - idx) as f64;
                 break;
             }
+            // A child that provably leaves an item without options is a dead end, counted
+            // without being built; the child slot keeps the last built sibling, which the
+            // next one is derived from.
+            let hints = &mut self.hints[d + 1];
+            let skipped = p
+                .sliced
+                .as_ref()
+                .is_some_and(|st| st.starves(&self.levels[d], x as usize, hints));
             let (lo, hi) = self.levels.split_at_mut(d + 1);
-            let alive = if use_sliced {
+            let alive = if skipped {
+                false
+            } else if use_sliced {
                 if prev_complete {
                     p.descend_sibling_sliced(&lo[d], &mut hi[0], x as usize, &mut self.sliced);
                 } else {
@@ -282,7 +302,9 @@ impl<'a> Searcher<'a> {
             };
             // `true` means complete counts (only the byte walk's early exit stops short; the
             // sliced walks always complete, leaving a starved child to its own scan).
-            prev_complete = alive;
+            if !skipped {
+                prev_complete = alive;
+            }
             if alive {
                 self.chosen.push(x);
                 go_on = self.node(d + 1, w, sink);
