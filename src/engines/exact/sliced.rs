@@ -657,7 +657,7 @@ mod tests {
         }
     }
 
-    /// Counts of `lv`'s item `i`.
+    /// The count of item `i` in `lv`.
     fn count(lv: &Level, i: usize) -> u32 {
         value(&lv.s.planes, i)
     }
