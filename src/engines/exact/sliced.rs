@@ -329,12 +329,7 @@ fn count_sum(planes: &Planes, m: Lanes, n: usize) -> u32 {
     let mut s = 0;
     for (k, &p) in planes.iter().enumerate().take(n) {
         let h = and(p, m);
-        for mut w in h {
-            while w != 0 {
-                w &= w - 1;
-                s += 1 << k;
-            }
-        }
+        s += (h[0].count_ones() + h[1].count_ones()) << k;
     }
     s
 }
