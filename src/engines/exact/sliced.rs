@@ -179,9 +179,10 @@ impl SlicedTables {
 }
 
 /// `x += Σ opt[o]` over the options `idx` (whole blocks of eight and at most one half block
-/// of four, padded with [`PAD`]): Harley-Seal carry-save adders fold each block into the planes of weight 1, 2 and
-/// 4, held in registers, and one carry of weight 8, which alone ripples into the planes
-/// `3..top` (a runtime bound, so that they stay in memory rather than in a long prologue).
+/// of four, padded with [`PAD`]): Harley-Seal carry-save adders fold each block into the
+/// planes of weight 1, 2 and 4, held in registers, and one carry of weight 8, which alone
+/// ripples into the planes `3..top` (a runtime bound, so that they stay in memory rather
+/// than in a long prologue).
 #[inline]
 fn add_masks(opt: &OptTable, idx: &[u16], x: &mut Planes, top: usize) {
     let (low, hi) = x.split_at_mut(3);
