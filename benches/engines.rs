@@ -17,10 +17,10 @@
 //! `cargo bench --bench engines -- soma`
 
 use cubesat::counting::{Reducer, UpTo};
-use cubesat::engines::dlx::Dlx;
-use cubesat::engines::exact::ExactEngine;
-use cubesat::model::ExactCover;
-use cubesat::solver::Instance;
+use cubesat::run::Instance;
+use cubesat_xc::ExactCover;
+use cubesat_xc::dlx::Dlx;
+use cubesat_xc::exact::ExactEngine;
 use std::time::Instant;
 
 /// A workload: the model built by the real puzzle pipeline, the options every query excludes
@@ -39,7 +39,7 @@ fn workload(name: &str) -> anyhow::Result<Option<Workload>> {
         "pento3x20" => ("pentominoes-3x20", false, 8),
         _ => return Ok(None),
     };
-    let inst = Instance::new(cubesat::library::bundled(bundled)?)?;
+    let inst = Instance::new(cubesat::puzzle::bundled(bundled)?)?;
     let excluded = if reduced {
         // One asymmetric piece restricted to one placement per rotation orbit; the restriction
         // is exact, so the plain count of the restricted search is the reduced count.
@@ -83,8 +83,14 @@ fn main() -> anyhow::Result<()> {
     let flag = |f: &str| args.iter().any(|a| a == f);
     let name = args
         .iter()
-        .find(|a| !a.starts_with('-'))
-        .cloned()
+        .enumerate()
+        .find(|&(i, a)| {
+            // Not a flag, nor the value of one.
+            !a.starts_with('-')
+                && (i == 0
+                    || !matches!(args[i - 1].as_str(), "--part" | "--part-index" | "--expect"))
+        })
+        .map(|(_, a)| a.clone())
         .or_else(|| std::env::var("CUBESAT_BENCH").ok())
         .unwrap_or_else(|| "tetris".into());
     let part_index: usize = args

@@ -1,0 +1,249 @@
+//! The command line as the user types it (clap derive types); `main.rs` turns it into library calls.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use cubesat::EngineChoice;
+use cubesat::UpTo;
+use cubesat_xc::encoding::AtMostOne;
+
+const EXIT_CODES: &str = "Exit codes: 0 = a solution was found (or printed, exported, rendered), \
+1 = no solution, 2 = error (bad input, bad arguments), 130 = interrupted by Ctrl-C (the partial \
+count is printed). Results go to stdout, statistics to stderr; a closed pipe is not an error.";
+
+/// Solve, count and generate 3D polycube packing puzzles.
+#[derive(Debug, Parser)]
+#[command(name = "cubesat", version, about, after_help = EXIT_CODES)]
+pub struct Cli {
+    /// No statistics on stderr.
+    #[arg(long, short, global = true)]
+    pub quiet: bool,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Solve a puzzle: print the first solution, N of them, all, or count them.
+    Solve(SolveArgs),
+    /// Describe a puzzle: pieces, orientations, placements, symmetries, known counts.
+    Info(InfoArgs),
+    /// List the bundled puzzles.
+    List,
+    /// Generate a puzzle with hint pieces from a seeded random solution.
+    Generate(GenerateArgs),
+    /// Export the instance for an external solver (DIMACS CNF, Knuth's DLX format, clingo).
+    Export(ExportArgs),
+    /// Read an external solver's answer to an exported instance back as cubesat solutions.
+    Decode(DecodeArgs),
+    /// Render solutions saved with `solve --format json` as SVG or HTML.
+    Render(RenderArgs),
+}
+
+/// The puzzle argument shared by most subcommands.
+#[derive(Debug, Args)]
+pub struct PuzzleArg {
+    /// A puzzle file, or the name of a bundled puzzle (`cubesat list`); default: the Tetris Cube.
+    #[arg(value_name = "PUZZLE")]
+    pub puzzle: Option<String>,
+}
+
+/// When to colour text output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Default)]
+pub enum ColorChoice {
+    /// Colour when stdout is a terminal and NO_COLOR is unset.
+    #[default]
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+/// Output formats for solutions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Default)]
+pub enum SolutionFormat {
+    /// z layers side by side, one letter per piece.
+    #[default]
+    Text,
+    /// JSON Lines: one object per solution, then a summary object.
+    Json,
+    /// An isometric SVG picture (the first solution).
+    Svg,
+    /// A self-contained HTML page with a 3D view (all listed solutions).
+    Html,
+}
+
+/// `cubesat solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub puzzle: PuzzleArg,
+    /// List (or, with --count, count) at most N solutions.
+    #[arg(long, value_name = "N", conflicts_with = "all")]
+    pub limit: Option<u64>,
+    /// List every solution.
+    #[arg(long)]
+    pub all: bool,
+    /// Count solutions instead of printing them: one line on stdout, starting with the count.
+    #[arg(long)]
+    pub count: bool,
+    /// What counts as one solution: every placement (none), up to rotation, or up to rotation and reflection.
+    #[arg(long = "up-to", value_name = "MODE", default_value = "rotation", value_parser = parse_up_to)]
+    pub up_to: UpTo,
+    /// The engine: auto (= exact), exact (bitset exact cover), dlx (plain dancing links), sat (varisat).
+    #[arg(long, value_name = "ENGINE", default_value = "auto", value_parser = parse_engine)]
+    pub engine: EngineChoice,
+    /// At-most-one encoding for the SAT engine.
+    #[arg(long, value_name = "ENC", default_value_t = AtMostOne::default())]
+    pub amo: AtMostOne,
+    /// SAT engine: split the search into at least N cubes (the exact-cover engine's top
+    /// subtrees, fixing at most half of a solution), each cube's residual CNF solved by its own
+    /// varisat solver with blocking clauses; 0 = one instance with blocking clauses only.
+    /// Default: 32768 for a limited listing, 1048576 with --all or --count.
+    #[arg(long, value_name = "N")]
+    pub cubes: Option<usize>,
+    /// Worker threads for the exact engine and the SAT engine's cubes with --count or --all
+    /// (0 = all cores); a limited listing runs on one thread. Counts and solution order are
+    /// the same for every N.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub threads: usize,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = SolutionFormat::Text)]
+    pub format: SolutionFormat,
+    /// Colour in text output.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    /// Pull the pieces apart in SVG output.
+    #[arg(long)]
+    pub explode: bool,
+    /// Turn off dead-region pruning in the exact engine (for checking it).
+    #[arg(long, hide = true)]
+    pub no_prune: bool,
+    /// Write the output to FILE instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// `cubesat info`.
+#[derive(Debug, Args)]
+pub struct InfoArgs {
+    #[command(flatten)]
+    pub puzzle: PuzzleArg,
+}
+
+/// `cubesat generate`.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    #[command(flatten)]
+    pub puzzle: PuzzleArg,
+    /// Number of hint pieces.
+    #[arg(long, value_name = "K")]
+    pub hints: usize,
+    /// Random seed; the same puzzle, K and seed give the same bytes.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+    /// Choose the hints so that exactly one completion exists.
+    #[arg(long)]
+    pub unique: bool,
+    /// Write the generated puzzle file here.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// How to show the puzzle and its solution on stdout.
+    #[arg(long, value_enum, default_value_t = GenerateFormat::Text)]
+    pub format: GenerateFormat,
+    /// Colour in text output.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+/// Output formats of `generate`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Default)]
+pub enum GenerateFormat {
+    /// The hint pieces, then the solution, as z layers.
+    #[default]
+    Text,
+    /// One JSON object: the puzzle file, the solution and the report.
+    Json,
+}
+
+/// Export formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    /// DIMACS CNF with a variable map and model-counting projection lines.
+    Dimacs,
+    /// Knuth's exact-cover format (DLX1, or DLX3 with multiplicities).
+    Dlx,
+    /// A clingo program.
+    Asp,
+}
+
+/// `cubesat export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    #[command(flatten)]
+    pub puzzle: PuzzleArg,
+    /// The format.
+    #[arg(long, value_enum)]
+    pub format: ExportFormat,
+    /// At-most-one encoding (DIMACS only).
+    #[arg(long, value_name = "ENC", default_value_t = AtMostOne::default())]
+    pub amo: AtMostOne,
+    /// none: every solution is a model; rotation: one model per class (only where the
+    /// one-piece restriction is exact on its own).
+    #[arg(long = "up-to", value_name = "MODE", default_value = "none", value_parser = parse_up_to)]
+    pub up_to: UpTo,
+    /// Write to FILE instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// `cubesat decode`.
+#[derive(Debug, Args)]
+pub struct DecodeArgs {
+    /// The file `cubesat export` wrote.
+    pub instance: PathBuf,
+    /// The external solver's output.
+    pub answer: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = SolutionFormat::Text)]
+    pub format: SolutionFormat,
+    /// Colour in text output.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+/// Render formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RenderFormat {
+    /// Isometric SVG of the first solution.
+    Svg,
+    /// Self-contained HTML page with every solution.
+    Html,
+}
+
+/// `cubesat render`.
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// JSON Lines written by `cubesat solve --format json`.
+    pub solutions: PathBuf,
+    /// The format.
+    #[arg(long, value_enum)]
+    pub format: RenderFormat,
+    /// Pull the pieces apart (SVG).
+    #[arg(long)]
+    pub explode: bool,
+    /// Write to FILE instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+fn parse_up_to(s: &str) -> Result<UpTo, String> {
+    s.parse().map_err(|e: anyhow::Error| e.to_string())
+}
+
+fn parse_engine(s: &str) -> Result<EngineChoice, String> {
+    s.parse().map_err(|e: anyhow::Error| e.to_string())
+}

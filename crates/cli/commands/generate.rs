@@ -1,0 +1,100 @@
+//! `cubesat generate`: a seeded puzzle with hint pieces, printed and optionally written as a puzzle file.
+
+use std::io::Write;
+
+use anyhow::{Context, Result};
+
+use std::time::Instant;
+
+use cubesat::generate::{Failure, GenerateOptions, generate};
+use cubesat::report::plural;
+use serde_json::json;
+
+use crate::args::{GenerateArgs, GenerateFormat};
+
+use super::{Outcome, use_color};
+
+/// `cubesat generate`: prints the puzzle and solution (text or JSON) on stdout, writes the
+/// puzzle file with `--out`, statistics on stderr. Returns whether a puzzle was generated.
+pub fn run(args: &GenerateArgs, quiet: bool) -> Result<Outcome> {
+    let start = Instant::now();
+    let puzzle = cubesat::puzzle::load(args.puzzle.puzzle.as_deref())?;
+    let opts = GenerateOptions {
+        hints: args.hints,
+        seed: args.seed,
+        unique: args.unique,
+        ..GenerateOptions::default()
+    };
+    let outcome = generate(puzzle, &opts)?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    match outcome {
+        Ok(g) => {
+            if let Some(path) = &args.out {
+                let text = serde_json::to_string_pretty(&g.puzzle_json())?;
+                std::fs::write(path, format!("{text}\n"))
+                    .with_context(|| format!("{}: cannot write", path.display()))?;
+            }
+            match args.format {
+                GenerateFormat::Text => {
+                    let color = use_color(args.color, false);
+                    write!(out, "{}", g.to_text(color))?;
+                }
+                GenerateFormat::Json => writeln!(out, "{}", g.to_json(&opts))?,
+            }
+            out.flush()?;
+            if !quiet {
+                eprintln!(
+                    "cubesat: generated '{}': {} from seeded solution {} of {}; {}; difficulty {} nodes to the first solution ({} nodes to count); {} uniqueness checks ({:.3} s), {} greedy counts; {:.3} s",
+                    g.instance.puzzle.name,
+                    plural(opts.hints as u64, "hint piece"),
+                    g.solution_index,
+                    g.stats.solutions_drawn,
+                    g.completions.describe(),
+                    g.difficulty,
+                    g.count_nodes,
+                    g.stats.checks,
+                    g.stats.check_time.as_secs_f64(),
+                    g.stats.greedy_counts,
+                    start.elapsed().as_secs_f64()
+                );
+            }
+            Ok(Outcome::Found)
+        }
+        Err((failure, stats)) => {
+            match args.format {
+                GenerateFormat::Text => writeln!(out, "no puzzle: {}", failure.describe())?,
+                GenerateFormat::Json => {
+                    let mut v = json!({
+                        "type": "none",
+                        "reason": failure.describe(),
+                        "seed": opts.seed,
+                        "hints": opts.hints,
+                    });
+                    if let Failure::NotUnique {
+                        smallest,
+                        smallest_proven,
+                        ..
+                    } = failure
+                    {
+                        v["smallest_hints"] = json!(smallest);
+                        v["smallest_proven"] = json!(smallest_proven);
+                    }
+                    writeln!(out, "{v}")?;
+                }
+            }
+            out.flush()?;
+            if !quiet {
+                eprintln!(
+                    "cubesat: no puzzle met the request: {} seeded solutions, {} uniqueness checks ({:.3} s), {} greedy counts; {:.3} s",
+                    stats.solutions_drawn,
+                    stats.checks,
+                    stats.check_time.as_secs_f64(),
+                    stats.greedy_counts,
+                    start.elapsed().as_secs_f64()
+                );
+            }
+            Ok(Outcome::NoneFound)
+        }
+    }
+}

@@ -1,0 +1,107 @@
+//! `cubesat info`: a puzzle's pieces, orientations, placements, symmetries and known counts.
+
+use std::io::Write;
+
+use anyhow::Result;
+
+use cubesat::counting::{Reducer, UpTo};
+use cubesat::puzzle;
+use cubesat::report::plural;
+use cubesat::run::Instance;
+
+use crate::args::InfoArgs;
+
+use super::{Outcome, output};
+
+pub fn run(args: InfoArgs) -> Result<Outcome> {
+    let puzzle = puzzle::load(args.puzzle.puzzle.as_deref())?;
+    let inst = Instance::new(puzzle)?;
+    let p = &inst.puzzle;
+    let mut out = output(None)?;
+    writeln!(out, "{}", p.name)?;
+    if !p.description.is_empty() {
+        writeln!(out, "  {}", p.description)?;
+    }
+    let t = &p.target;
+    writeln!(
+        out,
+        "target: {} cells ({} must-fill, {} optional) in {}",
+        t.cells().len(),
+        t.must_count(),
+        t.optional_count(),
+        plural(t.containers().len() as u64, "container")
+    )?;
+    for (i, c) in t.containers().iter().enumerate() {
+        let kind = if t.is_full_box(i) {
+            "box"
+        } else {
+            "shape in a box of"
+        };
+        writeln!(
+            out,
+            "  container {i}: {kind} {}x{}x{}, {} cells",
+            c.size[0],
+            c.size[1],
+            c.size[2],
+            c.cells.len()
+        )?;
+    }
+    let partners = p.mirror_partners();
+    writeln!(
+        out,
+        "pieces: {} ({} copies, volume {})",
+        p.pieces.len(),
+        p.pieces.iter().map(|x| x.count as u64).sum::<u64>(),
+        p.piece_volume()
+    )?;
+    writeln!(
+        out,
+        "  {:<10} {:>6} {:>5} {:>12} {:>10}  mirror image",
+        "piece", "cells", "count", "orientations", "placements"
+    )?;
+    for (i, piece) in p.pieces.iter().enumerate() {
+        let mirror = match &partners {
+            _ if piece.shape.is_achiral() => "itself".to_string(),
+            Some(pp) => format!("'{}'", p.pieces[pp[i]].name),
+            None => "(not in the set)".to_string(),
+        };
+        writeln!(
+            out,
+            "  {:<10} {:>6} {:>5} {:>12} {:>10}  {}",
+            format!("{} ({})", piece.name, piece.letter),
+            piece.shape.len(),
+            piece.count,
+            inst.table.orientations()[i].len(),
+            inst.table.by_piece()[i].len(),
+            mirror
+        )?;
+    }
+    writeln!(
+        out,
+        "placements: {}; hints: {}",
+        inst.table.len(),
+        p.hints.len()
+    )?;
+    for mode in [UpTo::Rotation, UpTo::RotationReflection] {
+        match Reducer::new(p, &inst.table, mode, false) {
+            Ok(r) => writeln!(out, "symmetry {}: {}", mode, r.describe(p))?,
+            Err(e) => writeln!(out, "symmetry {}: not defined ({e:#})", mode)?,
+        }
+    }
+    let k = &p.known_counts;
+    if !k.is_empty() {
+        let show = |v: Option<u64>| v.map_or("-".to_string(), |n| n.to_string());
+        writeln!(
+            out,
+            "known counts: all {}, up to rotation {}, up to rotation and reflection {}",
+            show(k.all),
+            show(k.rotation),
+            show(k.rotation_reflection)
+        )?;
+        if let Some(s) = &k.source {
+            writeln!(out, "  source: {s}")?;
+        }
+    }
+    out.flush()?;
+    Ok(Outcome::Found)
+}

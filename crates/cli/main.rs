@@ -1,0 +1,38 @@
+//! The cubesat binary: parses the command line, runs it, and maps the outcome to the exit code.
+//!
+//! Exit codes: 0 found, 1 none, 2 error, 130 interrupted. A closed stdout pipe ends the run
+//! quietly with 0.
+
+use std::io;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+mod args;
+mod commands;
+mod progress;
+
+use args::Cli;
+use commands::{Outcome, run};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(Outcome::Found) => ExitCode::from(0),
+        Ok(Outcome::NoneFound) => ExitCode::from(1),
+        Ok(Outcome::Interrupted) => ExitCode::from(130),
+        Err(e) if is_broken_pipe(&e) => ExitCode::from(0),
+        Err(e) => {
+            // The whole cause chain on one line.
+            eprintln!("cubesat: error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<io::Error>()
+            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+    })
+}

@@ -1,0 +1,146 @@
+//! Strict DIMACS CNF export of an [`ExactCover`] for external SAT solvers and (projected)
+//! model counters.
+//!
+//! Layout, all comments before the `p` line so strict parsers accept the file:
+//!
+//! ```text
+//! c t pmc                          (first line: MC-competition problem type)
+//! c <caller's header lines>        (puzzle, counting mode, …)
+//! c cubesat encoding amo=<name> forced=units piece-amo=<kept|dropped>
+//! c cubesat counts options=<n> variables=<V> clauses=<C>
+//! c cubesat var <v> <option label>   (one per option variable, 1-based)
+//! c p show <option vars…> 0        (projection set, split into lines of ≤ 50 variables)
+//! c ind <option vars…> 0           (the same set in the ApproxMC/CryptoMiniSat convention)
+//! p cnf V C
+//! <clauses>
+//! ```
+//!
+//! Option `o` is DIMACS variable `o + 1`; auxiliary variables follow. Forced options are unit
+//! clauses. Model counts projected on the option variables equal the numbers of solutions.
+
+use anyhow::{Result, bail, ensure};
+use cubesat_xc::ExactCover;
+use cubesat_xc::encoding::{CnfConfig, CnfEncoder, CnfStats, ForcedMode};
+use std::io::Write;
+use varisat::dimacs::{DimacsHeader, write_dimacs_clauses, write_dimacs_header};
+use varisat::{CnfFormula, ExtendFormula};
+
+/// Option variables per `c p show` / `c ind` line.
+pub const VARS_PER_LINE: usize = 50;
+
+/// Comment prefixes with a meaning to some tool; a caller's header line must not start with
+/// one (`cubesat var ` is reserved for the variable map).
+const RESERVED: [&str; 5] = ["t ", "p ", "ind ", "s ", "cubesat var "];
+
+/// Encodes `model` as a self-contained formula: forced options as positive units, `excluded`
+/// options (a symmetry reduction) as negative units, so variable `o + 1` stays option `o`.
+pub fn formula(
+    model: &ExactCover,
+    config: CnfConfig,
+    excluded: &[u32],
+) -> Result<(CnfFormula, CnfStats)> {
+    let mut f = CnfFormula::new();
+    let mut stats = CnfEncoder::new(CnfConfig {
+        forced: ForcedMode::Units,
+        ..config
+    })
+    .encode(model, &mut f)?;
+    for &o in excluded {
+        ensure!(
+            (o as usize) < model.option_count(),
+            "excluded option {o} is out of range"
+        );
+        f.add_clause(&[varisat::Lit::from_index(o as usize, false)]);
+        stats.clauses += 1;
+    }
+    f.set_var_count(stats.variables);
+    Ok((f, stats))
+}
+
+/// Writes `model` as DIMACS to `out`. `header` lines become `c` comments after the type line
+/// (they may not contain newlines or start with a reserved prefix such as `t `, `p `, `ind `);
+/// `labels` gives one label per option (newlines are replaced by spaces). Returns the sizes.
+pub fn write<W: Write>(
+    out: &mut W,
+    model: &ExactCover,
+    config: CnfConfig,
+    header: &[String],
+    labels: &[String],
+    excluded: &[u32],
+) -> Result<CnfStats> {
+    ensure!(
+        labels.len() == model.option_count(),
+        "{} option labels for {} options",
+        labels.len(),
+        model.option_count()
+    );
+    for (i, line) in header.iter().enumerate() {
+        ensure!(
+            !line.contains(['\n', '\r']),
+            "header line {} contains a line break",
+            i + 1
+        );
+        if let Some(p) = RESERVED
+            .iter()
+            .find(|p| line.starts_with(*p) || line == p.trim_end())
+        {
+            bail!(
+                "header line {} starts with the reserved comment prefix {p:?}",
+                i + 1
+            );
+        }
+    }
+    let (f, stats) = formula(model, config, excluded)?;
+    writeln!(out, "c t pmc")?;
+    for line in header {
+        if line.is_empty() {
+            writeln!(out, "c")?;
+        } else {
+            writeln!(out, "c {line}")?;
+        }
+    }
+    writeln!(
+        out,
+        "c cubesat encoding amo={} forced=units piece-amo={}",
+        config.amo,
+        if stats.piece_amo_dropped {
+            "dropped"
+        } else {
+            "kept"
+        }
+    )?;
+    writeln!(
+        out,
+        "c cubesat counts options={} variables={} clauses={}",
+        stats.option_vars,
+        f.var_count(),
+        f.len()
+    )?;
+    for (o, label) in labels.iter().enumerate() {
+        let label = label.replace(['\n', '\r'], " ");
+        writeln!(out, "c cubesat var {} {label}", o + 1)?;
+    }
+    let n = stats.option_vars;
+    for prefix in ["c p show", "c ind"] {
+        let vars: Vec<usize> = (1..=n).collect();
+        if vars.is_empty() {
+            writeln!(out, "{prefix} 0")?;
+        }
+        for chunk in vars.chunks(VARS_PER_LINE) {
+            write!(out, "{prefix}")?;
+            for v in chunk {
+                write!(out, " {v}")?;
+            }
+            writeln!(out, " 0")?;
+        }
+    }
+    write_dimacs_header(
+        out,
+        DimacsHeader {
+            var_count: f.var_count(),
+            clause_count: f.len(),
+        },
+    )?;
+    write_dimacs_clauses(out, f.iter())?;
+    Ok(stats)
+}

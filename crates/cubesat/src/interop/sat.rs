@@ -1,0 +1,373 @@
+//! The SAT-solver output reader: SAT-competition output (`s …` status lines, `v …`
+//! value lines in any order, possibly before the `s` line as clasp prints them, `c`
+//! comments; several models when the output enumerates, as `picosat --all` and
+//! `clasp -n 0` do) and MiniSat's result file (`SAT` then a literal line ending in `0`,
+//! `UNSAT`, or `INDET`).
+//!
+//! [`parse_model_count`] reads model counters' answers (MC-competition lines).
+//!
+//! Variables are DIMACS numbers (1-based); [`SatModel::options`] maps them to 0-based
+//! option indices (option `o` is variable `o + 1`). Decoded solutions must still be
+//! checked against the model by the caller.
+
+use anyhow::{Result, bail};
+use std::collections::BTreeSet;
+
+/// The solver's verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SatStatus {
+    /// `s SATISFIABLE` / `SAT`.
+    Satisfiable,
+    /// `s UNSATISFIABLE` / `UNSAT`.
+    Unsatisfiable,
+    /// `s UNKNOWN` / `INDET`, or no status at all.
+    Unknown,
+}
+
+/// One model: the variables assigned true (DIMACS numbers).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SatModel {
+    /// True variables, 1-based.
+    pub true_vars: BTreeSet<u32>,
+}
+
+impl SatModel {
+    /// The 0-based option indices among the true variables (variables `1..=option_count`),
+    /// ascending: the candidate solution.
+    pub fn options(&self, option_count: usize) -> Vec<u32> {
+        self.true_vars
+            .iter()
+            .filter(|&&v| (v as usize) <= option_count)
+            .map(|&v| v - 1)
+            .collect()
+    }
+}
+
+/// A parsed output.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SatOutput {
+    /// The status.
+    pub status: SatStatus,
+    /// The models, in output order (empty unless satisfiable).
+    pub models: Vec<SatModel>,
+    /// The number picosat reports in `s SOLUTIONS n`, if present.
+    pub reported_solutions: Option<u64>,
+}
+
+/// Parses either style: a first non-blank line `SAT`, `UNSAT` or `INDET` means a MiniSat
+/// result file, anything else SAT-competition output.
+pub fn parse(text: &str) -> Result<SatOutput> {
+    let first = text.lines().map(str::trim).find(|l| !l.is_empty());
+    match first {
+        Some("SAT" | "UNSAT" | "INDET") => parse_minisat(text),
+        _ => parse_competition(text),
+    }
+}
+
+/// Adds the literals of one value line to `current`; returns true when the line ends the
+/// model with `0`.
+fn add_literals(
+    words: &mut dyn Iterator<Item = &str>,
+    current: &mut Option<SatModel>,
+    lineno: usize,
+) -> Result<bool> {
+    let model = current.get_or_insert_with(SatModel::default);
+    let mut ended = false;
+    for w in words {
+        if ended {
+            bail!("line {lineno}: literal {w:?} after the terminating 0");
+        }
+        let lit: i64 = match w.parse() {
+            Ok(v) => v,
+            Err(_) => bail!("line {lineno}: {w:?} is not a literal"),
+        };
+        if lit == 0 {
+            ended = true;
+        } else if lit > 0 {
+            let Ok(v) = u32::try_from(lit) else {
+                bail!("line {lineno}: variable {lit} is out of range");
+            };
+            model.true_vars.insert(v);
+        } else if u32::try_from(-lit).is_err() {
+            bail!("line {lineno}: variable {} is out of range", -lit);
+        }
+    }
+    Ok(ended)
+}
+
+/// Parses SAT-competition output.
+pub fn parse_competition(text: &str) -> Result<SatOutput> {
+    let mut status: Option<(SatStatus, usize)> = None;
+    let mut models = Vec::new();
+    let mut current: Option<SatModel> = None;
+    let mut open_since = 0;
+    let mut reported = None;
+    for (i, raw) in text.lines().enumerate() {
+        let lineno = i + 1;
+        let line = raw.trim();
+        if line.is_empty() || line == "c" || line.starts_with("c ") {
+            continue;
+        }
+        let mut words = line.split_whitespace();
+        match words.next() {
+            Some("s") => {
+                let rest: Vec<&str> = words.collect();
+                let s = match rest.as_slice() {
+                    ["SATISFIABLE"] => SatStatus::Satisfiable,
+                    ["UNSATISFIABLE"] => SatStatus::Unsatisfiable,
+                    ["UNKNOWN"] => SatStatus::Unknown,
+                    ["SOLUTIONS", n] => {
+                        match n.parse() {
+                            Ok(n) => reported = Some(n),
+                            Err(_) => bail!("line {lineno}: bad solution count {n:?}"),
+                        }
+                        continue;
+                    }
+                    _ => bail!("line {lineno}: unknown status line {line:?}"),
+                };
+                if let Some((old, at)) = status
+                    && old != s
+                {
+                    bail!("line {lineno}: status {s:?} contradicts {old:?} on line {at}");
+                }
+                status = Some((s, lineno));
+            }
+            Some("v") => {
+                if current.is_none() {
+                    open_since = lineno;
+                }
+                if add_literals(&mut words, &mut current, lineno)? {
+                    models.extend(current.take());
+                }
+            }
+            _ => bail!("line {lineno}: expected a `c`, `s` or `v` line, found {line:?}"),
+        }
+    }
+    if current.is_some() {
+        bail!("line {open_since}: value lines starting here do not end with 0");
+    }
+    let status = status.map_or(SatStatus::Unknown, |(s, _)| s);
+    finish(status, models, reported)
+}
+
+fn finish(status: SatStatus, models: Vec<SatModel>, reported: Option<u64>) -> Result<SatOutput> {
+    if status != SatStatus::Satisfiable && !models.is_empty() {
+        bail!("the output has value lines but its status is {status:?}");
+    }
+    Ok(SatOutput {
+        status,
+        models,
+        reported_solutions: reported,
+    })
+}
+
+/// Parses a MiniSat result file (`minisat in.cnf out.txt`).
+pub fn parse_minisat(text: &str) -> Result<SatOutput> {
+    let mut status = None;
+    let mut models = Vec::new();
+    let mut current = None;
+    let mut open_since = 0;
+    for (i, raw) in text.lines().enumerate() {
+        let lineno = i + 1;
+        let line = raw.trim();
+        if line.is_empty() {
+            continue;
+        }
+        match (status, line) {
+            (None, "SAT") => status = Some(SatStatus::Satisfiable),
+            (None, "UNSAT") => status = Some(SatStatus::Unsatisfiable),
+            (None, "INDET") => status = Some(SatStatus::Unknown),
+            (None, _) => bail!("line {lineno}: expected SAT, UNSAT or INDET, found {line:?}"),
+            (Some(SatStatus::Satisfiable), _) => {
+                if current.is_none() {
+                    open_since = lineno;
+                }
+                if add_literals(&mut line.split_whitespace(), &mut current, lineno)? {
+                    models.extend(current.take());
+                }
+            }
+            (Some(_), _) => bail!("line {lineno}: unexpected text after the status"),
+        }
+    }
+    if current.is_some() {
+        bail!("line {open_since}: the model starting here does not end with 0");
+    }
+    let status = status.unwrap_or(SatStatus::Unknown);
+    if status == SatStatus::Satisfiable && models.is_empty() {
+        bail!("SAT without a model line");
+    }
+    finish(status, models, None)
+}
+
+/// A model counter's answer (MC-competition output).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ModelCount {
+    /// An exact count, as printed (`c s exact arb int N`, `s mc N`; `s UNSATISFIABLE`
+    /// gives `"0"`). Kept as decimal text: counts can exceed `u128`.
+    Exact(String),
+    /// An approximate or floating-point count, as printed (`c s approx arb int N`,
+    /// `c s exact double prec-sci X`).
+    Approximate(String),
+    /// Only `c s log10-estimate X` was given: the base-10 logarithm of the count.
+    Log10Estimate(String),
+}
+
+/// Reads a model counter's output: `c s exact arb int N`, `s mc N` (MC 2020),
+/// `c s approx arb int N`, `c s exact double prec-sci X`, `c s log10-estimate X`, and
+/// `s UNSATISFIABLE` (count 0). An exact integer wins over everything else.
+pub fn parse_model_count(text: &str) -> Result<ModelCount> {
+    let mut exact: Option<String> = None;
+    let mut approx: Option<String> = None;
+    let mut log10: Option<String> = None;
+    let mut unsat = false;
+    for (i, raw) in text.lines().enumerate() {
+        let lineno = i + 1;
+        let words: Vec<&str> = raw.split_whitespace().collect();
+        let integer = |w: &str| -> Result<String> {
+            if !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()) {
+                Ok(w.to_string())
+            } else {
+                bail!("line {lineno}: {w:?} is not a non-negative integer")
+            }
+        };
+        match words.as_slice() {
+            ["c", "s", "exact", "arb", "int", n] | ["s", "mc", n] => {
+                let n = integer(n)?;
+                if let Some(old) = &exact
+                    && *old != n
+                {
+                    bail!("line {lineno}: count {n} contradicts an earlier count {old}");
+                }
+                exact = Some(n);
+            }
+            ["c", "s", "approx", "arb", "int", n] => approx = Some(integer(n)?),
+            ["c", "s", "exact", "double", _, x] => approx = Some((*x).to_string()),
+            ["c", "s", "log10-estimate", x] => log10 = Some((*x).to_string()),
+            ["s", "UNSATISFIABLE"] => unsat = true,
+            _ => {}
+        }
+    }
+    if unsat {
+        if exact
+            .as_ref()
+            .is_some_and(|n| !n.trim_start_matches('0').is_empty())
+        {
+            bail!("the output says UNSATISFIABLE but reports a positive count");
+        }
+        return Ok(ModelCount::Exact("0".into()));
+    }
+    if let Some(n) = exact {
+        return Ok(ModelCount::Exact(n));
+    }
+    approx
+        .map(ModelCount::Approximate)
+        .or(log10.map(ModelCount::Log10Estimate))
+        .ok_or_else(|| anyhow::anyhow!("no model count found in the output"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vars(m: &SatModel) -> Vec<u32> {
+        m.true_vars.iter().copied().collect()
+    }
+
+    #[test]
+    fn cadical_style() {
+        let out = parse("c comment\ns SATISFIABLE\nv -1 2 3\nv -4 5 0\n").unwrap();
+        assert_eq!(out.status, SatStatus::Satisfiable);
+        assert_eq!(out.models.len(), 1);
+        assert_eq!(vars(&out.models[0]), vec![2, 3, 5]);
+        assert_eq!(out.models[0].options(3), vec![1, 2]);
+    }
+
+    #[test]
+    fn clasp_value_before_status_and_unordered() {
+        let out = parse("c clasp\nv 5 -3 1 0\ns SATISFIABLE\nc Models : 1\n").unwrap();
+        assert_eq!(out.status, SatStatus::Satisfiable);
+        assert_eq!(vars(&out.models[0]), vec![1, 5]);
+    }
+
+    #[test]
+    fn several_models() {
+        // picosat --all
+        let text = "s SATISFIABLE\nv 1 -2 0\ns SATISFIABLE\nv -1 2 0\ns SOLUTIONS 2\n";
+        let out = parse(text).unwrap();
+        assert_eq!(out.models.len(), 2);
+        assert_eq!(out.reported_solutions, Some(2));
+        assert_eq!(vars(&out.models[1]), vec![2]);
+        // clasp -n 0
+        let out = parse("v 1 -2 0\nv -1 2\nv 0\ns SATISFIABLE\n").unwrap();
+        assert_eq!(out.models.len(), 2);
+    }
+
+    #[test]
+    fn unsat_and_unknown() {
+        let out = parse("c x\ns UNSATISFIABLE\n").unwrap();
+        assert_eq!(out.status, SatStatus::Unsatisfiable);
+        assert!(out.models.is_empty());
+        assert_eq!(parse("s UNKNOWN\n").unwrap().status, SatStatus::Unknown);
+        assert_eq!(parse("").unwrap().status, SatStatus::Unknown);
+    }
+
+    #[test]
+    fn minisat_files() {
+        let out = parse("SAT\n1 -2 3 0\n").unwrap();
+        assert_eq!(out.status, SatStatus::Satisfiable);
+        assert_eq!(vars(&out.models[0]), vec![1, 3]);
+        assert_eq!(parse("UNSAT\n").unwrap().status, SatStatus::Unsatisfiable);
+        assert_eq!(parse("INDET\n").unwrap().status, SatStatus::Unknown);
+    }
+
+    #[test]
+    fn model_counts() {
+        let ganak =
+            "c t pmc\ns SATISFIABLE\nc s type pmc\nc s log10-estimate 0.477\nc s exact arb int 3\n";
+        assert_eq!(
+            parse_model_count(ganak).unwrap(),
+            ModelCount::Exact("3".into())
+        );
+        assert_eq!(
+            parse_model_count("s mc 12\n").unwrap(),
+            ModelCount::Exact("12".into())
+        );
+        assert_eq!(
+            parse_model_count("s UNSATISFIABLE\n").unwrap(),
+            ModelCount::Exact("0".into())
+        );
+        assert_eq!(
+            parse_model_count("c s approx arb int 96\n").unwrap(),
+            ModelCount::Approximate("96".into())
+        );
+        assert_eq!(
+            parse_model_count("c s log10-estimate 2.5\n").unwrap(),
+            ModelCount::Log10Estimate("2.5".into())
+        );
+        assert!(parse_model_count("c nothing\n").is_err());
+        let e = parse_model_count("c s exact arb int 3x\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 1"), "{e}");
+        assert!(parse_model_count("s mc 1\nc s exact arb int 2\n").is_err());
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        let e = parse("s SATISFIABLE\nv 1 x 0\n").unwrap_err().to_string();
+        assert!(e.contains("line 2"), "{e}");
+        let e = parse("s SATISFIABLE\nv 1 2\n").unwrap_err().to_string();
+        assert!(e.contains("line 2") && e.contains("0"), "{e}");
+        let e = parse("s SATISFIABLE\ns UNSATISFIABLE\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 2") && e.contains("line 1"), "{e}");
+        let e = parse("c\nhello\n").unwrap_err().to_string();
+        assert!(e.contains("line 2"), "{e}");
+        let e = parse("SAT\n1 2 0\nUNSAT\n").unwrap_err().to_string();
+        assert!(e.contains("line 3"), "{e}");
+        let e = parse("s SATISFIABLE\nv 1 0 2\n").unwrap_err().to_string();
+        assert!(e.contains("line 2"), "{e}");
+        assert!(parse("s UNSATISFIABLE\nv 1 0\n").is_err());
+    }
+}

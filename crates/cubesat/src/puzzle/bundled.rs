@@ -1,0 +1,86 @@
+//! The bundled puzzle library, embedded in the binary so puzzles can be named instead of given as paths (`cubesat solve soma`).
+
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+
+use crate::puzzle::Puzzle;
+use crate::puzzle::json::{parse_puzzle, read_puzzle_file};
+
+/// The bundled puzzles: (name, file contents), in the order `cubesat list` shows them.
+pub const BUNDLED: &[(&str, &str)] = &[
+    (
+        "tetris-cube",
+        include_str!("../../../../puzzles/tetris-cube.json"),
+    ),
+    ("soma", include_str!("../../../../puzzles/soma.json")),
+    (
+        "wooden-cube",
+        include_str!("../../../../puzzles/wooden-cube.json"),
+    ),
+    (
+        "tetracubes-2x4x4",
+        include_str!("../../../../puzzles/tetracubes-2x4x4.json"),
+    ),
+    (
+        "tetracubes-2x2x8",
+        include_str!("../../../../puzzles/tetracubes-2x2x8.json"),
+    ),
+    (
+        "tetracubes-two-2x2x4",
+        include_str!("../../../../puzzles/tetracubes-two-2x2x4.json"),
+    ),
+    (
+        "pentominoes-6x10",
+        include_str!("../../../../puzzles/pentominoes-6x10.json"),
+    ),
+    (
+        "pentominoes-3x20",
+        include_str!("../../../../puzzles/pentominoes-3x20.json"),
+    ),
+];
+
+/// The puzzle used when none is named.
+pub const DEFAULT_PUZZLE: &str = "tetris-cube";
+
+/// Loads a bundled puzzle by name.
+pub fn bundled(name: &str) -> Result<Puzzle> {
+    let key = name.strip_suffix(".json").unwrap_or(name);
+    match BUNDLED.iter().find(|(n, _)| *n == key) {
+        Some((n, text)) => parse_puzzle(text, n).with_context(|| format!("bundled puzzle {n}")),
+        None => bail!(
+            "'{name}' is neither a file nor a bundled puzzle (bundled: {})",
+            BUNDLED
+                .iter()
+                .map(|(n, _)| *n)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// Resolves what the user typed: an existing file path, else a bundled name, else the
+/// default puzzle when nothing was given.
+pub fn load(arg: Option<&str>) -> Result<Puzzle> {
+    match arg {
+        None => bundled(DEFAULT_PUZZLE),
+        Some(a) if Path::new(a).exists() => read_puzzle_file(Path::new(a)),
+        Some(a) if a.contains('/') || a.contains('\\') => bail!("{a}: no such file"),
+        Some(a) => bundled(a),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_bundled_puzzle_parses_and_matches_its_file_name() {
+        for (name, _) in BUNDLED {
+            let p = bundled(name).unwrap();
+            assert!(!p.pieces.is_empty(), "{name}");
+        }
+        assert!(bundled("nope").is_err());
+        assert_eq!(load(None).unwrap().name, "Tetris Cube");
+    }
+}

@@ -1,0 +1,285 @@
+//! A validated puzzle: pieces with counts, a target made of one or more separate containers with must-fill and optional cells, and hint placements.
+//!
+//! Containers are laid out side by side along x in one global coordinate space, one empty
+//! column apart, so every cell has a unique global position; a container keeps its own local
+//! coordinates (`global = origin + local`) for input and output. Puzzles are built and checked
+//! by [`crate::puzzle::json`]; the types here only hold the result.
+
+mod bundled;
+pub mod json;
+
+use std::collections::HashMap;
+
+pub use bundled::{BUNDLED, DEFAULT_PUZZLE, bundled, load};
+
+use crate::geometry::{Cell, Shape, add, zyx};
+
+/// The largest number of target cells cubesat accepts.
+pub const MAX_TARGET_CELLS: usize = 1 << 16;
+/// The largest box side or coordinate accepted in a target.
+pub const MAX_COORD: i32 = 1024;
+/// The largest number of cells in one piece.
+pub const MAX_PIECE_CELLS: usize = 4096;
+/// The largest number of piece copies in one puzzle (sum of counts).
+pub const MAX_PIECE_COPIES: u64 = 4096;
+
+/// A piece: a polycube with a name, a one-character label for text output, and how many
+/// identical copies the puzzle has.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Piece {
+    /// The name used in puzzle files and hints.
+    pub name: String,
+    /// One character shown in layer views.
+    pub letter: char,
+    /// The cells, normalised.
+    pub shape: Shape,
+    /// Identical copies (at least 1); copies are never told apart in solutions.
+    pub count: u32,
+}
+
+/// A cell of the target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TargetCell {
+    /// Global position.
+    pub pos: Cell,
+    /// Index of the container holding the cell.
+    pub container: u32,
+    /// True for a cell that may stay empty (`+` in layer art).
+    pub optional: bool,
+}
+
+/// One separate container of the target (a box, or any shape of cells).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Container {
+    /// Global position of the container's local origin.
+    pub origin: Cell,
+    /// Size of the container's local bounding box (from the local origin).
+    pub size: [i32; 3],
+    /// Indices of the container's target cells, ascending.
+    pub cells: Vec<u32>,
+}
+
+/// The target: every cell the pieces go into, grouped into containers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Target {
+    cells: Vec<TargetCell>,
+    containers: Vec<Container>,
+    index: HashMap<Cell, u32>,
+}
+
+/// One container as read from a file, in local coordinates.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContainerSpec {
+    /// Local cells (non-negative coordinates) and whether each is optional.
+    pub cells: Vec<(Cell, bool)>,
+}
+
+impl ContainerSpec {
+    /// A full box of must-fill cells.
+    pub fn full_box(size: [i32; 3]) -> ContainerSpec {
+        let mut cells = Vec::new();
+        for z in 0..size[2] {
+            for y in 0..size[1] {
+                for x in 0..size[0] {
+                    cells.push(([x, y, z], false));
+                }
+            }
+        }
+        ContainerSpec { cells }
+    }
+}
+
+impl Target {
+    /// Lays the containers out side by side along x and indexes their cells (container, then
+    /// z, y, x). Cells must be distinct and non-negative within each container (the caller
+    /// checks and reports positions).
+    pub fn new(specs: &[ContainerSpec]) -> Target {
+        let mut cells = Vec::new();
+        let mut containers = Vec::new();
+        let mut index = HashMap::new();
+        let mut next_x = 0;
+        for (ci, spec) in specs.iter().enumerate() {
+            let mut size = [0; 3];
+            for (c, _) in &spec.cells {
+                for a in 0..3 {
+                    size[a] = size[a].max(c[a] + 1);
+                }
+            }
+            let origin = [next_x, 0, 0];
+            next_x += size[0] + 1;
+            let mut local: Vec<(Cell, bool)> = spec.cells.clone();
+            local.sort_by_key(|(c, _)| zyx(*c));
+            let mut ids = Vec::with_capacity(local.len());
+            for (c, optional) in local {
+                let pos = add(origin, c);
+                let id = cells.len() as u32;
+                cells.push(TargetCell {
+                    pos,
+                    container: ci as u32,
+                    optional,
+                });
+                index.insert(pos, id);
+                ids.push(id);
+            }
+            containers.push(Container {
+                origin,
+                size,
+                cells: ids,
+            });
+        }
+        Target {
+            cells,
+            containers,
+            index,
+        }
+    }
+
+    /// All target cells.
+    pub fn cells(&self) -> &[TargetCell] {
+        &self.cells
+    }
+
+    /// The containers.
+    pub fn containers(&self) -> &[Container] {
+        &self.containers
+    }
+
+    /// The target cell at a global position.
+    pub fn cell_at(&self, pos: Cell) -> Option<u32> {
+        self.index.get(&pos).copied()
+    }
+
+    /// Number of must-fill cells.
+    pub fn must_count(&self) -> usize {
+        self.cells.iter().filter(|c| !c.optional).count()
+    }
+
+    /// Number of optional cells.
+    pub fn optional_count(&self) -> usize {
+        self.cells.len() - self.must_count()
+    }
+
+    /// Local coordinates of a target cell inside its container.
+    pub fn local(&self, cell: u32) -> (u32, Cell) {
+        let c = self.cells[cell as usize];
+        let o = self.containers[c.container as usize].origin;
+        (
+            c.container,
+            [c.pos[0] - o[0], c.pos[1] - o[1], c.pos[2] - o[2]],
+        )
+    }
+
+    /// The global bounding box size of all containers.
+    pub fn extent(&self) -> [i32; 3] {
+        let mut size = [0; 3];
+        for c in &self.cells {
+            for (s, p) in size.iter_mut().zip(c.pos) {
+                *s = (*s).max(p + 1);
+            }
+        }
+        size
+    }
+
+    /// True when a container is a full box of must-fill cells.
+    pub fn is_full_box(&self, container: usize) -> bool {
+        let c = &self.containers[container];
+        let volume = c.size.iter().map(|&s| s as i64).product::<i64>();
+        volume == c.cells.len() as i64 && c.cells.iter().all(|&i| !self.cells[i as usize].optional)
+    }
+}
+
+/// A hint: one copy of a piece fixed at the given global cells.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hint {
+    /// Index of the piece.
+    pub piece: usize,
+    /// Global cells, sorted.
+    pub cells: Vec<Cell>,
+}
+
+/// Published solution counts, recorded in the puzzle file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KnownCounts {
+    /// Every placement, each listed piece distinct.
+    pub all: Option<u64>,
+    /// Up to the rotations mapping the target onto itself.
+    pub rotation: Option<u64>,
+    /// Up to rotations and reflections.
+    pub rotation_reflection: Option<u64>,
+    /// Where the counts come from.
+    pub source: Option<String>,
+}
+
+impl KnownCounts {
+    /// True when no count is recorded.
+    pub fn is_empty(&self) -> bool {
+        self.all.is_none() && self.rotation.is_none() && self.rotation_reflection.is_none()
+    }
+}
+
+/// A validated puzzle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Puzzle {
+    /// Display name.
+    pub name: String,
+    /// Free text from the file.
+    pub description: String,
+    /// The pieces, in file order.
+    pub pieces: Vec<Piece>,
+    /// Where they go.
+    pub target: Target,
+    /// Fixed placements.
+    pub hints: Vec<Hint>,
+    /// True when pieces may also be used mirrored (free pieces), not just rotated.
+    pub mirror: bool,
+    /// True when disconnected pieces were explicitly allowed.
+    pub allow_disconnected: bool,
+    /// Published counts.
+    pub known_counts: KnownCounts,
+}
+
+impl Puzzle {
+    /// Total volume of all piece copies.
+    pub fn piece_volume(&self) -> u64 {
+        self.pieces
+            .iter()
+            .map(|p| p.shape.len() as u64 * p.count as u64)
+            .sum()
+    }
+
+    /// Index of the piece with this name.
+    pub fn piece_index(&self, name: &str) -> Option<usize> {
+        self.pieces.iter().position(|p| p.name == name)
+    }
+
+    /// For every piece, the piece that is its mirror image (itself when achiral, or always
+    /// when the puzzle allows mirroring), or `None` when some chiral piece's partner is missing
+    /// or has another count: then "up to rotation and reflection" is not defined.
+    pub fn mirror_partners(&self) -> Option<Vec<usize>> {
+        if self.mirror {
+            return Some((0..self.pieces.len()).collect());
+        }
+        let canon: Vec<Shape> = self.pieces.iter().map(|p| p.shape.canonical()).collect();
+        let mut partner = Vec::with_capacity(self.pieces.len());
+        for (i, p) in self.pieces.iter().enumerate() {
+            let m = p.shape.mirrored().canonical();
+            if m == canon[i] {
+                partner.push(i);
+                continue;
+            }
+            let candidates: Vec<usize> = (0..self.pieces.len())
+                .filter(|&j| canon[j] == m && self.pieces[j].count == p.count)
+                .collect();
+            // Pair the k-th piece of a shape with the k-th piece of the mirrored shape, so
+            // several listed pieces of the same shape still pair one to one.
+            let rank = (0..i).filter(|&j| canon[j] == canon[i]).count();
+            partner.push(*candidates.get(rank)?);
+        }
+        // The pairing must be an involution.
+        if partner.iter().enumerate().all(|(i, &j)| partner[j] == i) {
+            Some(partner)
+        } else {
+            None
+        }
+    }
+}

@@ -1,0 +1,240 @@
+//! Solution output shared by the subcommands: the JSON Lines schema, and the statistics line on stderr.
+//!
+//! JSON Lines schema (`solve --format json`): one object per solution,
+//! `{"type":"solution","index":1,"pieces":[{"piece":"L","letter":"L","hint":false,"container":0,"cells":[[x,y,z],...]}, ...]}`
+//! with cells in their container's local coordinates, then one summary object,
+//! `{"type":"summary","puzzle":{...puzzle file...},"solutions":N,"up_to":"rotation","complete":true,...}`.
+//! The summary carries the whole puzzle, so `cubesat render` needs nothing else.
+
+use serde_json::{Value, json};
+
+use crate::placements::PlacementTable;
+use crate::puzzle::Puzzle;
+use crate::puzzle::json::to_value;
+use crate::run::RunReport;
+use crate::solution::Solution;
+
+/// One solution as a JSON object (`index` counts from 1).
+pub fn solution_json(
+    puzzle: &Puzzle,
+    table: &PlacementTable,
+    solution: &Solution,
+    index: u64,
+) -> Value {
+    let pieces: Vec<Value> = solution
+        .placements
+        .iter()
+        .map(|&o| {
+            let p = &table.placements()[o as usize];
+            let piece = &puzzle.pieces[p.piece as usize];
+            let mut container = 0;
+            let cells: Vec<[i32; 3]> = p
+                .cells
+                .iter()
+                .map(|&c| {
+                    let (ci, local) = puzzle.target.local(c);
+                    container = ci;
+                    local
+                })
+                .collect();
+            json!({
+                "piece": piece.name,
+                "letter": piece.letter.to_string(),
+                "hint": table.hints().binary_search(&o).is_ok(),
+                "container": container,
+                "cells": cells,
+            })
+        })
+        .collect();
+    json!({ "type": "solution", "index": index, "pieces": pieces })
+}
+
+/// The summary object closing a JSON Lines listing.
+pub fn summary_json(puzzle: &Puzzle, report: &RunReport, up_to: &str, counted: bool) -> Value {
+    json!({
+        "type": "summary",
+        "puzzle": to_value(puzzle),
+        "solutions": report.count,
+        "counted": counted,
+        "up_to": up_to,
+        "meaning": report.description,
+        "complete": !report.limited && !report.interrupted,
+        "engine": report.engine,
+        "nodes": report.nodes,
+        "seconds": report.elapsed.as_secs_f64(),
+    })
+}
+
+/// The statistics line for stderr.
+pub fn stats_line(puzzle: &Puzzle, table: &PlacementTable, report: &RunReport) -> String {
+    let mut s = format!(
+        "{}: {} pieces, {} placements; engine {}; {} ({}); {:.3} s",
+        puzzle.name,
+        puzzle.pieces.len(),
+        table.len(),
+        report.engine,
+        plural(report.count, "solution"),
+        report.description,
+        report.elapsed.as_secs_f64()
+    );
+    if let Some(n) = report.nodes {
+        s.push_str(&format!(", {n} nodes"));
+    }
+    if report.raw != report.count {
+        s.push_str(&format!(", {} found before symmetry filtering", report.raw));
+    }
+    if report.limited {
+        s.push_str("; stopped at the limit");
+    }
+    if report.interrupted {
+        s.push_str("; interrupted");
+    }
+    s
+}
+
+/// "1 solution", "2 solutions".
+pub fn plural(n: u64, word: &str) -> String {
+    if n == 1 {
+        format!("{n} {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// The scene a renderer draws for one solution: every placed piece in global coordinates,
+/// hint pieces marked, optional cells left empty listed. With `hints_only`, only the hint
+/// pieces are placed and every other target cell is listed as empty (a puzzle view).
+pub fn scene(
+    puzzle: &Puzzle,
+    table: &PlacementTable,
+    placements: &[u32],
+    title: &str,
+    hints_only: bool,
+) -> crate::render::Scene {
+    use crate::render::{Container, Scene, ScenePiece};
+    let mut covered = vec![false; puzzle.target.cells().len()];
+    let mut pieces = Vec::new();
+    for &o in placements {
+        let hint = table.hints().binary_search(&o).is_ok();
+        if hints_only && !hint {
+            continue;
+        }
+        let p = &table.placements()[o as usize];
+        let piece = &puzzle.pieces[p.piece as usize];
+        for &c in &p.cells {
+            covered[c as usize] = true;
+        }
+        pieces.push(ScenePiece {
+            name: piece.name.clone(),
+            letter: piece.letter,
+            hint,
+            cells: p
+                .cells
+                .iter()
+                .map(|&c| puzzle.target.cells()[c as usize].pos)
+                .collect(),
+            color: p.piece as usize,
+        });
+    }
+    let empty = puzzle
+        .target
+        .cells()
+        .iter()
+        .zip(&covered)
+        .filter(|(_, c)| !**c)
+        .map(|(t, _)| t.pos)
+        .collect();
+    let containers = puzzle
+        .target
+        .containers()
+        .iter()
+        .map(|c| Container {
+            origin: c.origin,
+            size: c.size,
+        })
+        .collect();
+    Scene {
+        title: title.to_string(),
+        containers,
+        pieces,
+        empty,
+    }
+}
+
+/// Reads JSON Lines written by `solve --format json` back: the puzzle from the summary
+/// object, and every solution as placement indices, each verified. Errors name the line.
+pub fn read_solutions_jsonl(text: &str) -> anyhow::Result<(crate::run::Instance, Vec<Vec<u32>>)> {
+    use anyhow::{anyhow, bail};
+    let mut puzzle = None;
+    let mut raw = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let v: Value =
+            serde_json::from_str(line).map_err(|e| anyhow!("line {}: invalid JSON: {e}", i + 1))?;
+        match v["type"].as_str() {
+            Some("solution") => raw.push((i + 1, v)),
+            Some("summary") => {
+                let p = crate::puzzle::json::from_value(&v["puzzle"], "puzzle")
+                    .map_err(|e| anyhow!("line {}: summary.puzzle: {e:#}", i + 1))?;
+                puzzle = Some(p);
+            }
+            _ => bail!(
+                "line {}: expected an object with \"type\": \"solution\" or \"summary\"",
+                i + 1
+            ),
+        }
+    }
+    let Some(puzzle) = puzzle else {
+        bail!(
+            "no summary line with the puzzle (write the file with `cubesat solve --format json`)"
+        );
+    };
+    let inst = crate::run::Instance::new(puzzle)?;
+    let mut solutions = Vec::new();
+    for (line, v) in raw {
+        let Some(pieces) = v["pieces"].as_array() else {
+            bail!("line {line}: solution has no \"pieces\" array");
+        };
+        let mut placements = Vec::new();
+        for (k, p) in pieces.iter().enumerate() {
+            let name = p["piece"]
+                .as_str()
+                .ok_or_else(|| anyhow!("line {line}: pieces[{k}].piece is not a string"))?;
+            let piece = inst.puzzle.piece_index(name).ok_or_else(|| {
+                anyhow!("line {line}: pieces[{k}].piece: no piece named '{name}'")
+            })?;
+            let container = p["container"].as_u64().unwrap_or(0) as usize;
+            let origin = inst
+                .puzzle
+                .target
+                .containers()
+                .get(container)
+                .ok_or_else(|| {
+                    anyhow!("line {line}: pieces[{k}].container: no container {container}")
+                })?
+                .origin;
+            let cells: Vec<[i32; 3]> = serde_json::from_value(p["cells"].clone())
+                .map_err(|e| anyhow!("line {line}: pieces[{k}].cells: {e}"))?;
+            let mut ids = Vec::with_capacity(cells.len());
+            for c in cells {
+                let g = crate::geometry::add(origin, c);
+                ids.push(inst.puzzle.target.cell_at(g).ok_or_else(|| {
+                    anyhow!("line {line}: pieces[{k}].cells: {c:?} is not a target cell")
+                })?);
+            }
+            ids.sort_unstable();
+            let o = inst.table.find(piece as u32, &ids).ok_or_else(|| {
+                anyhow!("line {line}: pieces[{k}]: the cells are not a placement of '{name}'")
+            })?;
+            placements.push(o);
+        }
+        placements.sort_unstable();
+        inst.verifier()
+            .verify(&placements)
+            .map_err(|e| anyhow!("line {line}: not a solution: {e:#}"))?;
+        solutions.push(placements);
+    }
+    Ok((inst, solutions))
+}

@@ -1,0 +1,377 @@
+//! Solving runs: one puzzle's placements, model and verifier (an [`Instance`]), and the runs that list or count its solutions with a chosen engine and counting mode.
+//!
+//! Every solution an engine reports passes the independent [`Verifier`] and the counting
+//! mode's [`Reducer`] before it is listed or counted; a solution that fails verification
+//! aborts the run with an error.
+
+use std::fmt;
+use std::ops::ControlFlow;
+use std::str::FromStr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use anyhow::{Result, bail};
+use cubesat_xc::dlx::Dlx;
+use cubesat_xc::encoding::AtMostOne;
+use cubesat_xc::exact::ExactEngine;
+use cubesat_xc::sat::{CUBES_ENUMERATION, CUBES_LISTING, CubeAndConquer, SatConfig};
+use cubesat_xc::{Engine, ExactCover, Progress, Query};
+
+use crate::counting::{Reducer, UpTo};
+use crate::placements::PlacementTable;
+use crate::puzzle::Puzzle;
+use crate::solution::{Solution, Verifier};
+
+/// Which engine runs the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum EngineChoice {
+    /// The exact-cover engine for listing and counting alike (the fastest measured).
+    #[default]
+    Auto,
+    /// The bitset exact-cover engine.
+    Exact,
+    /// The plain dancing-links baseline.
+    Dlx,
+    /// The varisat SAT engine with blocking clauses.
+    Sat,
+}
+
+impl EngineChoice {
+    /// The engine `auto` stands for.
+    pub fn resolve(self) -> EngineChoice {
+        match self {
+            EngineChoice::Auto => EngineChoice::Exact,
+            e => e,
+        }
+    }
+}
+
+impl fmt::Display for EngineChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            EngineChoice::Auto => "auto",
+            EngineChoice::Exact => "exact",
+            EngineChoice::Dlx => "dlx",
+            EngineChoice::Sat => "sat",
+        })
+    }
+}
+
+impl FromStr for EngineChoice {
+    type Err = anyhow::Error;
+    fn from_str(s: &str) -> Result<EngineChoice> {
+        Ok(match s {
+            "auto" => EngineChoice::Auto,
+            "exact" => EngineChoice::Exact,
+            "dlx" => EngineChoice::Dlx,
+            "sat" => EngineChoice::Sat,
+            _ => bail!("unknown engine '{s}' (expected auto, exact, dlx or sat)"),
+        })
+    }
+}
+
+/// A puzzle ready to solve: its placements and exact-cover model, placements checked.
+pub struct Instance {
+    /// The puzzle.
+    pub puzzle: Puzzle,
+    /// Its placements.
+    pub table: PlacementTable,
+    /// The exact-cover model (option `o` = placement `o`).
+    pub model: ExactCover,
+}
+
+impl Instance {
+    /// Enumerates placements, builds the model and checks every placement geometrically.
+    pub fn new(puzzle: Puzzle) -> Result<Instance> {
+        let table = PlacementTable::new(&puzzle)?;
+        let model = table.model(&puzzle);
+        Verifier::new(&puzzle, &table).check_placements()?;
+        Ok(Instance {
+            puzzle,
+            table,
+            model,
+        })
+    }
+
+    /// The verifier for this instance's solutions.
+    pub fn verifier(&self) -> Verifier<'_> {
+        Verifier::new(&self.puzzle, &self.table)
+    }
+}
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// The engine.
+    pub engine: EngineChoice,
+    /// What counts as one solution.
+    pub up_to: UpTo,
+    /// Stop after this many solutions (listed or counted).
+    pub limit: Option<u64>,
+    /// Worker threads for the exact engine and the SAT engine's cubes (1 = sequential).
+    pub threads: usize,
+    /// Prune dead regions in the exact engine.
+    pub prune: bool,
+    /// At-most-one encoding for the SAT engine.
+    pub amo: AtMostOne,
+    /// For the SAT engine: split the search into at least this many cubes (the exact-cover
+    /// engine's top subtrees), each cube's residual model solved by a fresh solver with
+    /// blocking clauses ([`CubeAndConquer`]); 0 or 1 searches the whole instance with
+    /// blocking clauses alone; `None` picks [`CUBES_LISTING`] for a limited run and
+    /// [`CUBES_ENUMERATION`] otherwise.
+    pub sat_cubes: Option<usize>,
+    /// Live counters for a progress display; its interrupt flag (set by Ctrl-C) stops the
+    /// run, which then reports what it counted so far.
+    pub progress: Option<Arc<Progress>>,
+}
+
+impl Default for RunOptions {
+    fn default() -> RunOptions {
+        RunOptions {
+            engine: EngineChoice::Auto,
+            up_to: UpTo::Rotation,
+            limit: None,
+            threads: 1,
+            prune: true,
+            amo: AtMostOne::default(),
+            sat_cubes: None,
+            progress: None,
+        }
+    }
+}
+
+/// What a run did, for the statistics line.
+#[derive(Clone, Debug, Default)]
+pub struct RunReport {
+    /// The engine that ran.
+    pub engine: String,
+    /// Solutions listed, or the count (weighted for derived `none` counts).
+    pub count: u64,
+    /// Solutions the search reported before symmetry filtering.
+    pub raw: u64,
+    /// Search nodes, where the engine counts them.
+    pub nodes: Option<u64>,
+    /// True when the run stopped early on a limit.
+    pub limited: bool,
+    /// True when Ctrl-C stopped the run; the count is then a lower bound.
+    pub interrupted: bool,
+    /// What was counted, e.g. "up to rotation (24 symmetries; ...)".
+    pub description: String,
+    /// Wall-clock time of the search.
+    pub elapsed: Duration,
+}
+
+/// The engine `opts` asks for, bound to the instance's model. Listing skips the exact
+/// engine's one-time option preprocessing: it would dominate the time to a first solution,
+/// and skipping it in every listing keeps `limit N` a prefix of the full list. Counting keeps
+/// it.
+fn engine<'a>(
+    inst: &'a Instance,
+    opts: &RunOptions,
+    counting: bool,
+) -> Result<Box<dyn Engine + 'a>> {
+    Ok(match opts.engine.resolve() {
+        EngineChoice::Exact | EngineChoice::Auto => Box::new(
+            ExactEngine::new(&inst.model)?
+                .with_pruning(opts.prune)
+                .with_preprocess(opts.prune && counting),
+        ),
+        EngineChoice::Dlx => Box::new(Dlx::new(&inst.model)?),
+        EngineChoice::Sat => {
+            let config = SatConfig {
+                amo: opts.amo,
+                ..SatConfig::default()
+            };
+            let cubes = opts.sat_cubes.unwrap_or(if opts.limit.is_some() {
+                CUBES_LISTING
+            } else {
+                CUBES_ENUMERATION
+            });
+            Box::new(CubeAndConquer::new(&inst.model, config, cubes)?.lookahead(opts.prune))
+        }
+    })
+}
+
+/// The engine query for a run: the counting mode's exclusions, the threads, the progress.
+fn query(opts: &RunOptions, excluded: &[u32]) -> Query {
+    // A limited SAT listing wants its first cubes in order, soon: one thread.
+    let threads = if opts.engine.resolve() == EngineChoice::Sat && opts.limit.is_some() {
+        1
+    } else {
+        opts.threads
+    };
+    Query {
+        forced: Vec::new(),
+        excluded: excluded.to_vec(),
+        threads,
+        progress: opts.progress.clone(),
+    }
+}
+
+/// Lists solutions in the engine's order, each verified and (in reduced modes) canonical,
+/// up to `opts.limit`; `sink` returns false to stop early.
+pub fn list(
+    inst: &Instance,
+    opts: &RunOptions,
+    mut sink: impl FnMut(&Solution) -> bool,
+) -> Result<RunReport> {
+    let reducer = Reducer::new(&inst.puzzle, &inst.table, opts.up_to, false)?;
+    let verifier = inst.verifier();
+    let mut report = RunReport {
+        description: reducer.describe(&inst.puzzle),
+        ..RunReport::default()
+    };
+    let mut failure = None;
+    let start = Instant::now();
+    let mut visit = |s: &[u32]| -> bool {
+        report.raw += 1;
+        if let Err(e) = verifier.verify(s) {
+            failure = Some(e);
+            return false;
+        }
+        if reducer.weight(s) == 0 {
+            return true;
+        }
+        report.count += 1;
+        let go_on = sink(&Solution {
+            placements: s.to_vec(),
+        });
+        if opts.limit.is_some_and(|l| report.count >= l) {
+            report.limited = true;
+            return false;
+        }
+        go_on
+    };
+    let engine = engine(inst, opts, false)?;
+    let stats = engine.enumerate(&query(opts, reducer.excluded()), &mut |s| {
+        if visit(s) {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
+    })?;
+    if let Some(e) = failure {
+        return Err(e.context(format!(
+            "the {} engine reported an invalid solution",
+            stats.summary
+        )));
+    }
+    report.engine = stats.summary;
+    report.nodes = stats.nodes;
+    report.interrupted = stats.interrupted;
+    report.elapsed = start.elapsed();
+    Ok(report)
+}
+
+/// Counts solutions in the given mode (up to `opts.limit` counted solutions), verifying
+/// every one.
+pub fn count(inst: &Instance, opts: &RunOptions) -> Result<RunReport> {
+    let reducer = Reducer::new(&inst.puzzle, &inst.table, opts.up_to, true)?;
+    let verifier = inst.verifier();
+    let mut report = RunReport {
+        description: reducer.describe(&inst.puzzle),
+        ..RunReport::default()
+    };
+    let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    let weigh = |s: &[u32]| -> u64 {
+        if let Err(e) = verifier.verify(s) {
+            if let Ok(mut f) = failure.lock() {
+                f.get_or_insert(e);
+            }
+            return 0;
+        }
+        reducer.weight(s)
+    };
+    let start = Instant::now();
+    let engine = engine(inst, opts, true)?;
+    let q = query(opts, reducer.excluded());
+    if opts.limit.is_none() {
+        // Nothing stored or formatted; every solution is still verified inside `weigh`.
+        let r = engine.count(&q, &weigh)?;
+        if let Some(e) = failure.into_inner().ok().flatten() {
+            return Err(e.context(format!(
+                "the {} engine reported an invalid solution",
+                opts.engine.resolve()
+            )));
+        }
+        report.engine = r.summary;
+        report.count = r.total;
+        report.raw = r.solutions;
+        report.nodes = r.nodes;
+        report.interrupted = r.interrupted;
+        report.elapsed = start.elapsed();
+        return Ok(report);
+    }
+    let limit = opts.limit.unwrap_or(u64::MAX);
+    let (mut total, mut raw, mut classes) = (0u64, 0u64, 0u64);
+    let stats = engine.enumerate(&q, &mut |s| {
+        raw += 1;
+        let w = weigh(s);
+        if w > 0 {
+            total += w;
+            classes += 1;
+        }
+        if classes < limit && failure.lock().map(|f| f.is_none()).unwrap_or(false) {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
+    })?;
+    if let Some(e) = failure.into_inner().ok().flatten() {
+        return Err(e.context(format!(
+            "the {} engine reported an invalid solution",
+            stats.summary
+        )));
+    }
+    report.limited = classes >= limit;
+    report.interrupted = stats.interrupted;
+    report.engine = stats.summary;
+    report.nodes = stats.nodes;
+    report.count = total;
+    report.raw = raw;
+    report.elapsed = start.elapsed();
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::bundled;
+
+    fn counts(name: &str, engine: EngineChoice) -> [u64; 3] {
+        let inst = Instance::new(bundled(name).unwrap()).unwrap();
+        let mut out = [0; 3];
+        for (i, mode) in [UpTo::None, UpTo::Rotation, UpTo::RotationReflection]
+            .into_iter()
+            .enumerate()
+        {
+            let opts = RunOptions {
+                engine,
+                up_to: mode,
+                ..RunOptions::default()
+            };
+            out[i] = count(&inst, &opts).unwrap().count;
+        }
+        out
+    }
+
+    #[test]
+    fn small_known_counts_with_dancing_links() {
+        assert_eq!(counts("soma", EngineChoice::Dlx), [11520, 480, 240]);
+        assert_eq!(
+            counts("tetracubes-two-2x2x4", EngineChoice::Dlx),
+            [1280, 10, 5]
+        );
+        assert_eq!(counts("pentominoes-3x20", EngineChoice::Dlx), [8, 2, 2]);
+    }
+
+    #[test]
+    fn small_known_counts_with_the_exact_engine() {
+        assert_eq!(counts("soma", EngineChoice::Exact), [11520, 480, 240]);
+        assert_eq!(
+            counts("tetracubes-two-2x2x4", EngineChoice::Exact),
+            [1280, 10, 5]
+        );
+        assert_eq!(counts("pentominoes-3x20", EngineChoice::Exact), [8, 2, 2]);
+    }
+}

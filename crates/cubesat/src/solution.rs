@@ -1,0 +1,164 @@
+//! Solutions and the independent verifier: every solution cubesat prints or counts passes it.
+//!
+//! The verifier does not trust the placement table or the engines. When built it checks every
+//! placement geometrically (its cells, read back as coordinates, are a rotation — or, for a
+//! puzzle with `mirror`, a reflection — of its piece, inside one container). Per solution it
+//! checks from the target's cells: every must-fill cell covered exactly once, every optional
+//! cell at most once, every piece used exactly its count of times, every hint present.
+
+use anyhow::{Result, bail, ensure};
+
+use crate::geometry::{Shape, Transform};
+use crate::placements::PlacementTable;
+use crate::puzzle::Puzzle;
+
+/// A solution: the chosen placements (option indices of the model), ascending. Identical
+/// copies of a piece share placements, so a solution never tells copies apart.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Solution {
+    /// Placement indices, ascending.
+    pub placements: Vec<u32>,
+}
+
+impl Solution {
+    /// A solution from placement indices in any order.
+    pub fn new(mut placements: Vec<u32>) -> Solution {
+        placements.sort_unstable();
+        Solution { placements }
+    }
+}
+
+/// Checks solutions against the puzzle, independently of how they were found.
+pub struct Verifier<'a> {
+    puzzle: &'a Puzzle,
+    table: &'a PlacementTable,
+}
+
+impl<'a> Verifier<'a> {
+    /// A verifier for solutions of `puzzle` over `table`. Call
+    /// [`Verifier::check_placements`] once per table before trusting it.
+    pub fn new(puzzle: &'a Puzzle, table: &'a PlacementTable) -> Verifier<'a> {
+        Verifier { puzzle, table }
+    }
+
+    /// Checks every placement of the table geometrically: its cells, read back as coordinates,
+    /// are a rotation (or, for a puzzle with `mirror`, a reflection) of its piece, inside one
+    /// container.
+    pub fn check_placements(&self) -> Result<()> {
+        let (puzzle, table) = (self.puzzle, self.table);
+        let transforms: &[Transform] = if puzzle.mirror {
+            Transform::all()
+        } else {
+            Transform::rotations()
+        };
+        // The set of shapes each piece may take, computed here from the raw transforms rather
+        // than taken from the table's orientation lists.
+        let allowed: Vec<Vec<Shape>> = puzzle
+            .pieces
+            .iter()
+            .map(|p| {
+                let mut v: Vec<Shape> = transforms.iter().map(|t| p.shape.transformed(t)).collect();
+                v.sort();
+                v.dedup();
+                v
+            })
+            .collect();
+        let cells = puzzle.target.cells();
+        for (i, p) in table.placements().iter().enumerate() {
+            let Some(first) = p.cells.first() else {
+                bail!("placement {i} has no cells");
+            };
+            let container = cells[*first as usize].container;
+            ensure!(
+                p.cells
+                    .iter()
+                    .all(|&c| cells[c as usize].container == container),
+                "placement {i} spans two containers"
+            );
+            let shape = Shape::new(p.cells.iter().map(|&c| cells[c as usize].pos));
+            ensure!(
+                shape.len() == p.cells.len()
+                    && allowed[p.piece as usize].binary_search(&shape).is_ok(),
+                "placement {i} is not a rotation and translation of piece '{}'",
+                puzzle.pieces[p.piece as usize].name
+            );
+        }
+        Ok(())
+    }
+
+    /// Checks one solution (placement indices, ascending).
+    pub fn verify(&self, placements: &[u32]) -> Result<()> {
+        let cells = self.puzzle.target.cells();
+        let mut cover = vec![0u32; cells.len()];
+        let mut used = vec![0u32; self.puzzle.pieces.len()];
+        for w in placements.windows(2) {
+            ensure!(w[0] < w[1], "placements are not distinct and ascending");
+        }
+        for &o in placements {
+            let Some(p) = self.table.placements().get(o as usize) else {
+                bail!("placement {o} does not exist");
+            };
+            used[p.piece as usize] += 1;
+            for &c in &p.cells {
+                cover[c as usize] += 1;
+            }
+        }
+        for (i, c) in cells.iter().enumerate() {
+            let n = cover[i];
+            if c.optional {
+                ensure!(n <= 1, "optional cell {:?} covered {n} times", c.pos);
+            } else {
+                ensure!(n == 1, "cell {:?} covered {n} times", c.pos);
+            }
+        }
+        for (p, piece) in self.puzzle.pieces.iter().enumerate() {
+            ensure!(
+                used[p] == piece.count,
+                "piece '{}' used {} times, its count is {}",
+                piece.name,
+                used[p],
+                piece.count
+            );
+        }
+        for &h in self.table.hints() {
+            ensure!(
+                placements.binary_search(&h).is_ok(),
+                "hint placement {h} is missing"
+            );
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::json::parse_puzzle;
+
+    #[test]
+    fn verifier_accepts_covers_and_rejects_the_rest() {
+        let p = parse_puzzle(
+            r##"{"target": {"box": [2,2,1]}, "pieces": [{"name": "D", "count": 2, "cells": [[0,0,0],[1,0,0]]}]}"##,
+            "t",
+        )
+        .unwrap();
+        let t = PlacementTable::new(&p).unwrap();
+        let v = Verifier::new(&p, &t);
+        v.check_placements().unwrap();
+        // Find two disjoint placements.
+        let pl = t.placements();
+        let mut good = None;
+        for a in 0..pl.len() {
+            for b in a + 1..pl.len() {
+                if pl[a].cells.iter().all(|c| !pl[b].cells.contains(c)) {
+                    good = Some(vec![a as u32, b as u32]);
+                }
+            }
+        }
+        let good = good.unwrap();
+        v.verify(&good).unwrap();
+        assert!(v.verify(&good[..1]).is_err());
+        assert!(v.verify(&[good[0], good[0]]).is_err());
+        assert!(v.verify(&[99]).is_err());
+    }
+}

@@ -1,0 +1,369 @@
+//! Running a search: live progress counters and cancellation, the thread count, the
+//! subproblem a split hands out, and the one ordered parallel scheduler every engine uses.
+
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex};
+
+use crate::error::{Error, Result};
+
+/// Fixed-point scale of [`Progress`]'s finished fraction.
+const DONE_SCALE: f64 = 1e15;
+
+/// Worker threads per available core at most: more only adds switching (and a user typing
+/// `--threads 100000` must not start 100,000 OS threads).
+pub const MAX_THREADS_PER_CORE: usize = 4;
+
+/// Live counters of a running search, shareable with a progress display (`Arc<Progress>`),
+/// and its cancellation flag. Counters accumulate over every query that uses the same value.
+#[derive(Debug, Default)]
+pub struct Progress {
+    nodes: AtomicU64,
+    solutions: AtomicU64,
+    done: AtomicU64,
+    interrupt: AtomicBool,
+}
+
+impl Progress {
+    /// Fresh counters, not interrupted.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Search nodes visited so far (published every few thousand nodes).
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
+    /// Solutions found so far.
+    pub fn solutions(&self) -> u64 {
+        self.solutions.load(Ordering::Relaxed)
+    }
+
+    /// Knuth's estimate of the finished fraction of the search tree, in `0.0..=1.0`: every
+    /// node weighs the product of `1/choices` along its path, and every dead end or solution
+    /// adds its weight.
+    pub fn fraction_done(&self) -> f64 {
+        (self.done.load(Ordering::Relaxed) as f64 / DONE_SCALE).min(1.0)
+    }
+
+    /// Asks every search using this value to stop soon and return what it has counted.
+    pub fn interrupt(&self) {
+        self.interrupt.store(true, Ordering::Relaxed);
+    }
+
+    /// True once [`Progress::interrupt`] was called.
+    pub fn is_interrupted(&self) -> bool {
+        self.interrupt.load(Ordering::Relaxed)
+    }
+
+    /// Adds to the counters: `done` is the share of the tree just finished.
+    pub fn record(&self, nodes: u64, solutions: u64, done: f64) {
+        self.nodes.fetch_add(nodes, Ordering::Relaxed);
+        self.solutions.fetch_add(solutions, Ordering::Relaxed);
+        self.done
+            .fetch_add((done.max(0.0) * DONE_SCALE) as u64, Ordering::Relaxed);
+    }
+}
+
+/// One subtree of a search: the options chosen on the path to it and the options excluded on
+/// that path (earlier siblings of a multiplicity branch). The subproblems of one split
+/// partition its solutions, and solving them in list order reproduces the sequential order;
+/// threads, SAT cubes and shards all hand out these.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Subproblem {
+    /// Options forced true in this subtree (besides the query's own forced options).
+    pub chosen: Vec<u32>,
+    /// Options forced false in this subtree (besides the query's own excluded options).
+    pub excluded: Vec<u32>,
+    /// The subtree's share of the whole tree (Knuth's estimate: the product of `1/choices`
+    /// along its path).
+    pub weight: f64,
+}
+
+/// The cores this process may use (1 when the system will not say).
+pub fn available_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The worker threads a request for `requested` runs: `0` means one per core, and any
+/// request is clamped to [`MAX_THREADS_PER_CORE`] times the cores.
+pub fn worker_threads(requested: usize) -> usize {
+    let cores = available_cores();
+    match requested {
+        0 => cores,
+        n => n.min(cores * MAX_THREADS_PER_CORE),
+    }
+}
+
+/// A task body for [`ordered`]: `work(i, emit, halt)` runs task `i`.
+pub(crate) type Work<'a, T, R> = dyn Fn(usize, &mut dyn FnMut(T), &AtomicBool) -> R + Sync + 'a;
+
+/// What [`ordered`] hands the consumer for one task: an item the task emitted (in the order
+/// it emitted them), then, once, the task's result.
+pub enum Event<T, R> {
+    /// An item the task emitted.
+    Item(T),
+    /// The task finished with this result; no item of it follows.
+    Done(R),
+}
+
+/// Runs tasks `0..tasks` on up to `threads` workers and hands their items and results to
+/// `deliver` on the calling thread in task order, as if they had run one after another: task
+/// `i`'s events come after all of task `i - 1`'s, whatever the thread count. A task's items
+/// are delivered while it still runs once every earlier task is done, so a listing streams.
+///
+/// `work(i, emit, halt)` runs task `i`, calling `emit` for each item; it should return soon
+/// once `halt` is set. `deliver` returning `Break`, or `cancelled()` turning true (asked
+/// before each task starts on one thread, and before each result is delivered), sets `halt`
+/// and ends the run: no further event is delivered. Returns `true` when every task was
+/// delivered.
+pub(crate) fn ordered<T: Send, R: Send>(
+    tasks: usize,
+    threads: usize,
+    cancelled: &(dyn Fn() -> bool + Sync),
+    work: &Work<'_, T, R>,
+    deliver: &mut dyn FnMut(usize, Event<T, R>) -> ControlFlow<()>,
+) -> Result<bool> {
+    let halt = AtomicBool::new(false);
+    let threads = threads.clamp(1, tasks.max(1));
+    if threads == 1 {
+        for i in 0..tasks {
+            if cancelled() {
+                return Ok(false);
+            }
+            let mut flow = ControlFlow::Continue(());
+            let r = work(
+                i,
+                &mut |t| {
+                    if flow.is_continue() {
+                        flow = deliver(i, Event::Item(t));
+                        if flow.is_break() {
+                            halt.store(true, Ordering::Relaxed);
+                        }
+                    }
+                },
+                &halt,
+            );
+            if flow.is_break() || cancelled() || deliver(i, Event::Done(r)).is_break() {
+                return Ok(false);
+            }
+        }
+        return Ok(true);
+    }
+
+    /// A task's undelivered items and, once it ends, its result (`None` inside when its
+    /// worker panicked).
+    struct Slot<T, R> {
+        pending: Vec<T>,
+        result: Option<Option<R>>,
+    }
+    struct Shared<T, R> {
+        slots: Mutex<Vec<Slot<T, R>>>,
+        ready: Condvar,
+    }
+    /// Marks its task finished without a result if the worker unwinds, so that the consumer
+    /// never waits for it forever.
+    struct Guard<'a, T, R> {
+        shared: &'a Shared<T, R>,
+        index: usize,
+        armed: bool,
+    }
+    impl<T, R> Drop for Guard<'_, T, R> {
+        fn drop(&mut self) {
+            if self.armed {
+                if let Ok(mut slots) = self.shared.slots.lock() {
+                    slots[self.index].result = Some(None);
+                }
+                self.shared.ready.notify_all();
+            }
+        }
+    }
+
+    let shared = Shared {
+        slots: Mutex::new(
+            (0..tasks)
+                .map(|_| Slot {
+                    pending: Vec::new(),
+                    result: None,
+                })
+                .collect(),
+        ),
+        ready: Condvar::new(),
+    };
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| -> Result<bool> {
+        let worker = || {
+            while !halt.load(Ordering::Relaxed) {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= tasks {
+                    break;
+                }
+                let mut guard = Guard {
+                    shared: &shared,
+                    index: i,
+                    armed: true,
+                };
+                let r = work(
+                    i,
+                    &mut |t| {
+                        if let Ok(mut slots) = shared.slots.lock() {
+                            slots[i].pending.push(t);
+                        }
+                        shared.ready.notify_all();
+                    },
+                    &halt,
+                );
+                guard.armed = false;
+                if let Ok(mut slots) = shared.slots.lock() {
+                    slots[i].result = Some(Some(r));
+                }
+                shared.ready.notify_all();
+            }
+        };
+        let mut handles = Vec::with_capacity(threads);
+        for _ in 0..threads {
+            match std::thread::Builder::new().spawn_scoped(scope, worker) {
+                Ok(h) => handles.push(h),
+                Err(e) => {
+                    halt.store(true, Ordering::Relaxed);
+                    return Err(Error::Threads(e));
+                }
+            }
+        }
+        // Joined by hand so that a panicked worker becomes an error here, not a panic of the
+        // whole scope.
+        let join = |handles: Vec<std::thread::ScopedJoinHandle<'_, ()>>| {
+            halt.store(true, Ordering::Relaxed);
+            for h in handles {
+                let _ = h.join();
+            }
+        };
+        let mut batch = Vec::new();
+        let mut complete = true;
+        'tasks: for cur in 0..tasks {
+            loop {
+                let finished = {
+                    let Ok(mut slots) = shared.slots.lock() else {
+                        complete = false;
+                        break 'tasks;
+                    };
+                    while slots[cur].pending.is_empty() && slots[cur].result.is_none() {
+                        slots = match shared.ready.wait(slots) {
+                            Ok(s) => s,
+                            Err(_) => {
+                                complete = false;
+                                break 'tasks;
+                            }
+                        };
+                    }
+                    std::mem::swap(&mut batch, &mut slots[cur].pending);
+                    // Finished only once its last items are taken.
+                    if slots[cur].pending.is_empty() {
+                        slots[cur].result.take()
+                    } else {
+                        None
+                    }
+                };
+                for t in batch.drain(..) {
+                    if deliver(cur, Event::Item(t)).is_break() {
+                        complete = false;
+                        break 'tasks;
+                    }
+                }
+                match finished {
+                    None => {}
+                    Some(None) => {
+                        join(handles);
+                        return Err(Error::internal(format!("worker for task {cur} panicked")));
+                    }
+                    Some(Some(r)) => {
+                        if cancelled() || deliver(cur, Event::Done(r)).is_break() {
+                            complete = false;
+                            break 'tasks;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        join(handles);
+        Ok(complete)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Task `i` emits `i` items `(i, j)` and returns `i * 10`.
+    fn run(tasks: usize, threads: usize, stop_at: Option<usize>) -> (Vec<(usize, usize)>, bool) {
+        let mut seen = Vec::new();
+        let work = |i: usize, emit: &mut dyn FnMut((usize, usize)), _: &AtomicBool| {
+            for j in 0..i {
+                emit((i, j));
+            }
+            i * 10
+        };
+        let done = ordered(tasks, threads, &|| false, &work, &mut |i, ev| {
+            match ev {
+                Event::Item(t) => seen.push(t),
+                Event::Done(r) => {
+                    assert_eq!(r, i * 10);
+                    seen.push((i, usize::MAX));
+                }
+            }
+            if stop_at.is_some_and(|s| seen.len() >= s) {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        })
+        .unwrap();
+        (seen, done)
+    }
+
+    #[test]
+    fn delivers_in_task_order_for_any_thread_count() {
+        let (one, done) = run(40, 1, None);
+        assert!(done);
+        assert_eq!(one.len(), (0..40).sum::<usize>() + 40);
+        for threads in [2, 3, 8] {
+            assert_eq!(run(40, threads, None), (one.clone(), true));
+        }
+    }
+
+    #[test]
+    fn a_break_stops_the_run_at_the_same_event() {
+        let (one, done) = run(40, 1, Some(100));
+        assert!(!done);
+        assert_eq!(one.len(), 100);
+        assert_eq!(run(40, 4, Some(100)), (one, false));
+    }
+
+    #[test]
+    fn threads_are_clamped() {
+        assert_eq!(worker_threads(0), available_cores());
+        assert_eq!(
+            worker_threads(usize::MAX),
+            available_cores() * MAX_THREADS_PER_CORE
+        );
+        assert_eq!(worker_threads(1), 1);
+    }
+
+    #[test]
+    fn a_panicking_task_is_an_error_not_a_hang() {
+        let work = |i: usize, _: &mut dyn FnMut(()), _: &AtomicBool| {
+            assert!(i != 3, "task 3 fails");
+            i
+        };
+        let r = ordered(
+            8,
+            2,
+            &|| false,
+            &work,
+            &mut |_, _| ControlFlow::Continue(()),
+        );
+        assert!(matches!(r, Err(Error::Internal(_))));
+    }
+}

@@ -1,0 +1,353 @@
+//! The depth-first search of the bitset engine: fewest-options branching over live-option
+//! bitsets, dead-region pruning, Knuth's progress estimate, interruption, and the frontier
+//! mode that cuts the tree into subproblems.
+
+use super::prepare::{Level, Prepared, RegionScratch};
+use super::sliced::{FIRST_HINTS, Hints, SlicedScratch};
+use crate::control::Progress;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// How often (in nodes) the search publishes progress and looks at the stop flags.
+const CHECK_EVERY: u64 = 4096;
+
+/// Where the search delivers what it finds.
+pub(crate) trait Sink {
+    /// A verified solution (ascending option indices); return `false` to stop the search.
+    fn solution(&mut self, sol: &[u32]) -> bool;
+    /// A frontier node in subproblem mode: options chosen below the root, options excluded
+    /// below the root, and the node's share of the tree.
+    fn frontier(&mut self, _chosen: &[u32], _excluded: &[u32], _weight: f64) {}
+}
+
+pub(crate) struct Searcher<'a> {
+    p: &'a Prepared,
+    pruning: bool,
+    levels: Vec<Level>,
+    cands: Vec<Vec<u32>>,
+    chosen: Vec<u32>,
+    excluded: Vec<u32>,
+    /// Options chosen at the root (forced), ascending.
+    base: Vec<u32>,
+    sol: Vec<u32>,
+    cover: Vec<u32>,
+    region: RegionScratch,
+    sliced: SlicedScratch,
+    /// Per depth, the items that recently left a node there without options (sliced path).
+    hints: Vec<Hints>,
+    /// Frontier depth (subproblem mode).
+    limit: Option<usize>,
+    progress: Option<&'a Progress>,
+    stop: Option<&'a AtomicBool>,
+    pub nodes: u64,
+    pub solutions: u64,
+    /// Share of the tree finished since the last flush.
+    done: f64,
+    flushed_nodes: u64,
+    flushed_solutions: u64,
+    pub interrupted: bool,
+    pub stopped: bool,
+    pub invalid: Option<Vec<u32>>,
+}
+
+impl<'a> Searcher<'a> {
+    pub fn new(p: &'a Prepared, pruning: bool, root: Level, base: Vec<u32>) -> Self {
+        Searcher {
+            p,
+            pruning,
+            levels: vec![root],
+            cands: Vec::new(),
+            chosen: Vec::new(),
+            excluded: Vec::new(),
+            base,
+            sol: Vec::new(),
+            cover: vec![0; p.model.items.len()],
+            region: RegionScratch::default(),
+            sliced: SlicedScratch::default(),
+            hints: vec![FIRST_HINTS],
+            limit: None,
+            progress: None,
+            stop: None,
+            nodes: 0,
+            solutions: 0,
+            done: 0.0,
+            flushed_nodes: 0,
+            flushed_solutions: 0,
+            interrupted: false,
+            stopped: false,
+            invalid: None,
+        }
+    }
+
+    pub fn with_limit(mut self, limit: usize) -> Self {
+        self.limit = Some(limit);
+        self
+    }
+
+    pub fn with_progress(
+        mut self,
+        progress: Option<&'a Progress>,
+        stop: Option<&'a AtomicBool>,
+    ) -> Self {
+        self.progress = progress;
+        self.stop = stop;
+        self
+    }
+
+    /// Runs the search from the root; `weight` is the root's share of the whole tree.
+    pub fn run<S: Sink>(&mut self, weight: f64, sink: &mut S) {
+        // An interrupt that came before the start (or during another subtree) stops at once.
+        if self.check() {
+            return;
+        }
+        self.node(0, weight, sink);
+        self.flush();
+    }
+
+    /// Publishes progress counters. In subproblem mode nothing is published: the caller
+    /// accounts for the expansion as a whole.
+    fn flush(&mut self) {
+        if let (Some(pr), None) = (self.progress, self.limit) {
+            pr.record(
+                self.nodes - self.flushed_nodes,
+                self.solutions - self.flushed_solutions,
+                self.done,
+            );
+        }
+        self.flushed_nodes = self.nodes;
+        self.flushed_solutions = self.solutions;
+        self.done = 0.0;
+    }
+
+    /// True when the search must stop (interrupt, external stop, or a failed verification).
+    fn check(&mut self) -> bool {
+        self.flush();
+        if self.progress.is_some_and(|p| p.is_interrupted()) {
+            self.interrupted = true;
+        }
+        if self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            self.stopped = true;
+        }
+        self.interrupted || self.stopped
+    }
+
+    fn verify(&mut self) -> bool {
+        let m = &self.p.model;
+        self.cover.fill(0);
+        for &o in &self.sol {
+            for &i in &m.options[o as usize] {
+                self.cover[i as usize] += 1;
+            }
+        }
+        let ok_items = m
+            .items
+            .iter()
+            .zip(&self.cover)
+            .all(|(it, &c)| if it.need == 0 { c <= 1 } else { c == it.need });
+        ok_items
+            && self.sol.windows(2).all(|w| w[0] < w[1])
+            && m.forced.iter().all(|f| self.sol.binary_search(f).is_ok())
+    }
+
+    /// The general fewest-options scan over the counters of the open items (see
+    /// [`Searcher::node`]); `None` when some item has fewer options than it needs.
+    fn fewest(lv: &Level) -> Option<usize> {
+        let mut best = None;
+        let mut best_theta = u32::MAX;
+        for (wi, &word) in lv.open.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let i = wi * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let r = lv.rem[i];
+                let n = lv.counts[i];
+                if n < r {
+                    return None;
+                }
+                let theta = n - r + 1;
+                if theta < best_theta {
+                    best_theta = theta;
+                    best = Some(i);
+                }
+            }
+        }
+        best
+    }
+
+    /// Returns `false` when the search must stop.
+    fn node<S: Sink>(&mut self, d: usize, weight: f64, sink: &mut S) -> bool {
+        let p = self.p;
+        let expanding = self.limit.is_some();
+        let lv = &self.levels[d];
+        if lv.need_left == 0 {
+            if expanding {
+                sink.frontier(&self.chosen, &self.excluded, weight);
+                return true;
+            }
+            self.nodes += 1;
+            self.done += weight;
+            self.sol.clear();
+            self.sol.extend_from_slice(&self.base);
+            self.sol.extend_from_slice(&self.chosen);
+            self.sol.sort_unstable();
+            if !self.verify() {
+                self.invalid = Some(self.sol.clone());
+                return false;
+            }
+            self.solutions += 1;
+            if !sink.solution(&self.sol) {
+                self.stopped = true;
+                return false;
+            }
+            return true;
+        }
+        // Fewest options first: an item still needing r coverings out of n live options has
+        // n - r + 1 choices for its smallest option; ties go to the lowest item. `None`: some
+        // item has too few options left.
+        let best = match &p.sliced {
+            Some(st) => {
+                let best = st.fewest(lv);
+                if best.is_none() {
+                    st.note_starved(lv, &mut self.hints[d]);
+                }
+                best
+            }
+            None => Self::fewest(lv),
+        };
+        let dead = match (best, &p.sliced) {
+            (None, _) => true,
+            (Some(_), Some(st)) => self.pruning && !st.regions_ok(p, lv, &mut self.region),
+            (Some(_), None) => self.pruning && !p.regions_ok(lv, &mut self.region),
+        };
+        // Every primary item of a sliced model needs one covering.
+        let need = match best {
+            Some(i) if p.sliced.is_none() => lv.rem[i] as usize,
+            Some(_) => 1,
+            None => 0,
+        };
+        if !expanding || self.limit != Some(d) || dead {
+            self.nodes += 1;
+            if self.nodes.is_multiple_of(CHECK_EVERY) && self.check() {
+                return false;
+            }
+        }
+        if dead {
+            self.done += weight;
+            return true;
+        }
+        if self.limit == Some(d) {
+            sink.frontier(&self.chosen, &self.excluded, weight);
+            return true;
+        }
+        let Some(i) = best else { return true };
+        let multi = need > 1;
+        let lv = &self.levels[d];
+        if self.cands.len() <= d {
+            self.cands.resize_with(d + 1, Vec::new);
+            self.hints.resize(d + 2, FIRST_HINTS);
+        }
+        let mut cands = std::mem::take(&mut self.cands[d]);
+        cands.clear();
+        if let Some(st) = &p.sliced {
+            st.options_of(&mut self.levels[d], i, &mut cands);
+        } else {
+            let mask = p.mask(i);
+            for &w in &lv.active {
+                let w = w as usize;
+                let mut bits = lv.live[w] & mask[w];
+                while bits != 0 {
+                    cands.push((w * 64 + bits.trailing_zeros() as usize) as u32);
+                    bits &= bits - 1;
+                }
+            }
+        }
+        if self.levels.len() <= d + 1 {
+            self.levels.push(Level::default());
+        }
+        let k = cands.len();
+        let w = weight / k as f64;
+        let excluded_mark = self.excluded.len();
+        let mut go_on = true;
+        let sibling = p.sibling_mode();
+        let use_sliced = p.sliced.is_some();
+        let mut prev_complete = false;
+        for (idx, &x) in cands.iter().enumerate() {
+            if multi && k - idx < need {
+                // Too few options left to cover this item: the remaining branches are empty.
+                self.done += w * (k - idx) as f64;
+                break;
+            }
+            // A child that provably leaves an item without options is a dead end, counted
+            // without being built; the child slot keeps the last built sibling, which the
+            // next one is derived from.
+            let hints = &mut self.hints[d + 1];
+            let skipped = p
+                .sliced
+                .as_ref()
+                .is_some_and(|st| st.starves(&self.levels[d], x as usize, hints));
+            let (lo, hi) = self.levels.split_at_mut(d + 1);
+            let alive = if skipped {
+                false
+            } else if use_sliced {
+                if prev_complete {
+                    p.descend_sibling_sliced(&lo[d], &mut hi[0], x as usize, &mut self.sliced);
+                } else {
+                    p.descend_sliced(&lo[d], &mut hi[0], x as usize, &mut self.sliced);
+                }
+                true
+            } else if sibling && prev_complete {
+                p.descend_sibling(&lo[d], &mut hi[0], x as usize);
+                true
+            } else {
+                p.descend(&lo[d], &mut hi[0], x as usize, true)
+            };
+            // `true` means complete counts (only the byte walk's early exit stops short; the
+            // sliced walks always complete, leaving a starved child to its own scan).
+            if !skipped {
+                prev_complete = alive;
+            }
+            if alive {
+                self.chosen.push(x);
+                go_on = self.node(d + 1, w, sink);
+                self.chosen.pop();
+            } else {
+                // A starved child: a dead end, counted like any visited node.
+                self.done += w;
+                self.nodes += 1;
+                go_on = !(self.nodes.is_multiple_of(CHECK_EVERY) && self.check());
+            }
+            if !go_on {
+                break;
+            }
+            if multi {
+                // Later branches use only options after x on this item (smallest option
+                // first), so no multiset is found twice.
+                p.drop_option(&mut self.levels[d], x as usize);
+                self.excluded.push(x);
+            }
+        }
+        self.excluded.truncate(excluded_mark);
+        self.cands[d] = cands;
+        go_on
+    }
+}
+
+/// Collects frontier nodes (subproblem mode).
+#[derive(Default)]
+pub(crate) struct FrontierSink {
+    pub leaves: Vec<(Vec<u32>, Vec<u32>, f64)>,
+    pub open: usize,
+    pub limit: usize,
+}
+
+impl Sink for FrontierSink {
+    fn solution(&mut self, _sol: &[u32]) -> bool {
+        true
+    }
+    fn frontier(&mut self, chosen: &[u32], excluded: &[u32], weight: f64) {
+        if chosen.len() == self.limit {
+            self.open += 1;
+        }
+        self.leaves
+            .push((chosen.to_vec(), excluded.to_vec(), weight));
+    }
+}

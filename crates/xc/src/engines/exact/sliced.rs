@@ -1,0 +1,713 @@
+//! Bit-sliced (vertical) per-item live-option counters of the bitset engine, for models whose
+//! primary items all need exactly one covering, with at most 128 items and 4,096 options (and
+//! stored conflict bitsets); everything else keeps the byte counters. It owns the arithmetic
+//! (carry-save accumulation of option item masks, plane addition and subtraction), the
+//! fewest-options scan over the planes, the descend steps that keep them, and the test that
+//! tells a starved child without building it.
+//!
+//! Item `i`'s count is `Σ_k bit_i(planes[k]) << k`. Adding an option's item mask to every
+//! item counter at once is a ripple carry over the planes, a few register operations instead
+//! of one memory read-modify-write per item; a whole walk of options is first summed with
+//! Harley-Seal carry-save adders (seven adders per eight masks) and the sum then added to or
+//! subtracted from the planes once. The search tree is exactly the one of the byte-counter
+//! path: same counts, same fewest-options choice (ties to the lowest item).
+
+use super::prepare::{Level, Prepared, RegionScratch};
+
+/// Words per item bitset: up to 128 items.
+pub(crate) const LANES: usize = 2;
+/// Planes of a counter: counts below `1 << MAX_PLANES`.
+pub(crate) const MAX_PLANES: usize = 16;
+/// Slots of the option-indexed tables and buffers: option indices are stored as `u16`, so
+/// indexing needs no bounds checks (sliced models have at most [`WORDS`]` * 64` options, and
+/// only the touched part of a table is ever paged in); the last slot is a spare zero mask
+/// that pads walks to whole blocks.
+const MAX_OPTS: usize = 1 << 16;
+/// The spare option index of the zero mask.
+const PAD: u16 = (MAX_OPTS - 1) as u16;
+/// An item bitset.
+pub(crate) type Lanes = [u64; LANES];
+/// The item bitset of every option (zero past the model's options).
+type OptTable = [Lanes; MAX_OPTS];
+/// A list of option indices.
+type IdxBuf = [u16; MAX_OPTS];
+/// A bit-sliced counter per item.
+pub(crate) type Planes = [Lanes; MAX_PLANES];
+/// How many recent starving items a depth remembers (see [`SlicedTables::starves`]):
+/// instruction counts on a Tetris Cube subtree are lowest for 6 to 8.
+const HINTS: usize = 6;
+/// Items that recently left a child at one depth without options, most recent first.
+pub(crate) type Hints = [u8; HINTS];
+/// The hints a depth starts with: distinct items (a bit of an item the model lacks is never
+/// open, so such a hint is skipped).
+pub(crate) const FIRST_HINTS: Hints = [0, 1, 2, 3, 4, 5];
+/// Words of a live-option bitset: up to 4,096 options, so that the set of non-zero words is
+/// itself one word and every per-word index needs no bounds check.
+pub(crate) const WORDS: usize = 64;
+/// A live-option bitset.
+pub(crate) type Live = [u64; WORDS];
+
+/// The search state of the sliced path, held inline in a level (no heap indirection).
+#[derive(Clone, Debug)]
+pub(crate) struct SlicedState {
+    /// Options still available.
+    pub live: Live,
+    /// The words of `live` that may be non-zero (a superset of the non-zero ones).
+    pub active: u64,
+    /// Per-item live-option counts as bit planes (exact for every item).
+    pub planes: Planes,
+    /// Primary items still needing their covering.
+    pub open: Lanes,
+    /// Occupied cells, when the geometry fits one word (see [`SlicedTables::fast_geo`]).
+    pub occ: u64,
+}
+
+impl Default for SlicedState {
+    fn default() -> Self {
+        SlicedState {
+            live: [0; WORDS],
+            active: 0,
+            planes: [ZERO; MAX_PLANES],
+            open: ZERO,
+            occ: 0,
+        }
+    }
+}
+
+const ZERO: Lanes = [0; LANES];
+
+#[inline(always)]
+fn and(a: Lanes, b: Lanes) -> Lanes {
+    [a[0] & b[0], a[1] & b[1]]
+}
+#[inline(always)]
+fn andn(a: Lanes, b: Lanes) -> Lanes {
+    // a & !b
+    [a[0] & !b[0], a[1] & !b[1]]
+}
+#[inline(always)]
+fn or(a: Lanes, b: Lanes) -> Lanes {
+    [a[0] | b[0], a[1] | b[1]]
+}
+#[inline(always)]
+fn xor(a: Lanes, b: Lanes) -> Lanes {
+    [a[0] ^ b[0], a[1] ^ b[1]]
+}
+#[inline(always)]
+fn nonzero(a: Lanes) -> bool {
+    a[0] | a[1] != 0
+}
+
+/// Carry-save adder: `(carry, sum)` of three bitsets, bitwise.
+#[inline(always)]
+fn csa(a: Lanes, b: Lanes, c: Lanes) -> (Lanes, Lanes) {
+    let u = xor(a, b);
+    (or(and(a, b), and(u, c)), xor(u, c))
+}
+
+/// Tables of the sliced path.
+pub(crate) struct SlicedTables {
+    /// Primary items of every option as an item bitset.
+    opt: Box<OptTable>,
+    /// Conflict bitset of every option (see [`Prepared::conflict`]).
+    conf: Vec<Live>,
+    /// Options of every item.
+    item_opts: Vec<Live>,
+    /// The words of `item_opts` that are not zero, per item.
+    item_words: Vec<u64>,
+    /// Planes in use: every item's initial count is below `1 << planes`.
+    pub planes: usize,
+    /// The geometry has one-word cell sets, shift adjacency and a stored achievable-sum
+    /// table: occupied cells then live in [`SlicedState::occ`] and the piece-count state in
+    /// `Level::pstate` alone (the general `occ` and `size_left` stay as at the root).
+    fast_geo: bool,
+}
+
+impl SlicedTables {
+    /// The tables, when `p` qualifies: byte layout and stored conflicts (so that siblings can
+    /// be derived from each other), every primary item needing exactly one covering, at most
+    /// `64 * LANES` items and every count below `1 << MAX_PLANES`.
+    pub fn build(p: &Prepared) -> Option<SlicedTables> {
+        let m = &p.model;
+        if p.prim8.is_none()
+            || p.conflict.is_none()
+            || !p.multi.is_empty()
+            || m.items.len() > 64 * LANES
+            || p.words > WORDS
+            || m.items.iter().any(|i| i.need > 1)
+        {
+            return None;
+        }
+        let mut count = vec![0usize; m.items.len()];
+        let mut opt: Box<OptTable> = vec![ZERO; MAX_OPTS].into_boxed_slice().try_into().ok()?;
+        for (o, l) in opt.iter_mut().enumerate().take(p.n_opts) {
+            for &i in p.prim_of(o) {
+                l[i as usize >> 6] |= 1 << (i & 63);
+                count[i as usize] += 1;
+            }
+        }
+        let max = count.into_iter().max().unwrap_or(0);
+        let planes = (usize::BITS - max.leading_zeros()) as usize;
+        let w = p.words;
+        let conf = p.conflict.as_ref()?;
+        let padded = |rows: &[u64], n: usize| -> Vec<Live> {
+            (0..n)
+                .map(|r| {
+                    let mut l = [0; WORDS];
+                    l[..w].copy_from_slice(&rows[r * w..(r + 1) * w]);
+                    l
+                })
+                .collect()
+        };
+        let item_opts = padded(&p.item_mask, m.items.len());
+        let item_words = item_opts
+            .iter()
+            .map(|l| (0..WORDS).filter(|&w| l[w] != 0).fold(0, |a, w| a | 1 << w))
+            .collect();
+        (planes <= MAX_PLANES).then(|| SlicedTables {
+            opt,
+            conf: padded(conf, p.n_opts),
+            item_opts,
+            item_words,
+            planes: planes.max(1),
+            fast_geo: p
+                .geo
+                .as_ref()
+                .is_some_and(|g| g.cw == 1 && g.shifts.is_some() && g.sum_table.is_some()),
+        })
+    }
+}
+
+/// `x += Σ opt[o]` over the options `idx` (whole blocks of eight and at most one half block
+/// of four, padded with [`PAD`]): Harley-Seal carry-save adders fold each block into the
+/// planes of weight 1, 2 and 4, held in registers, and one carry of weight 8, which alone
+/// ripples into the planes `3..top` (a runtime bound, so that they stay in memory rather
+/// than in a long prologue).
+#[inline]
+fn add_masks(opt: &OptTable, idx: &[u16], x: &mut Planes, top: usize) {
+    let (low, hi) = x.split_at_mut(3);
+    let hi = &mut hi[..top.max(3) - 3];
+    let [mut ones, mut twos, mut fours] = [low[0], low[1], low[2]];
+    for c in idx.chunks_exact(8) {
+        let m = |j: usize| opt[c[j] as usize];
+        let (ta, o) = csa(ones, m(0), m(1));
+        let (tb, o) = csa(o, m(2), m(3));
+        let (fa, t) = csa(twos, ta, tb);
+        let (ta, o) = csa(o, m(4), m(5));
+        let (tb, o) = csa(o, m(6), m(7));
+        let (fb, t) = csa(t, ta, tb);
+        let (e, f) = csa(fours, fa, fb);
+        ones = o;
+        twos = t;
+        fours = f;
+        ripple(hi, e);
+    }
+    if let [a, b, c, d] = *idx.chunks_exact(8).remainder() {
+        // A half block: its carry of weight 4 ripples from `fours` on.
+        let m = |j: u16| opt[j as usize];
+        let (ta, o) = csa(ones, m(a), m(b));
+        let (tb, o) = csa(o, m(c), m(d));
+        let (f, t) = csa(twos, ta, tb);
+        ones = o;
+        twos = t;
+        let e = and(fours, f);
+        fours = xor(fours, f);
+        ripple(hi, e);
+    }
+    low[0] = ones;
+    low[1] = twos;
+    low[2] = fours;
+}
+
+/// Adds `e` into `planes` by ripple carry (the true sums fit, so the carry dies in time).
+#[inline(always)]
+fn ripple(planes: &mut [Lanes], mut e: Lanes) {
+    for plane in planes.iter_mut() {
+        if !nonzero(e) {
+            break;
+        }
+        let carry = and(*plane, e);
+        *plane = xor(*plane, e);
+        e = carry;
+    }
+}
+
+/// Pads the `n` indices gathered in `buf` with [`PAD`] to whole blocks of eight, or to a
+/// final half block of four.
+#[inline(always)]
+fn pad(buf: &mut IdxBuf, n: usize) -> &[u16] {
+    buf[n..n + 8].copy_from_slice(&[PAD; 8]);
+    &buf[..(n + 3) & !3]
+}
+
+/// Index buffers and a spare counter of the sliced walks (one per search, reused at every
+/// node; allocated on first use, and only the touched part of them is ever paged in).
+#[derive(Default)]
+pub(crate) struct SlicedScratch {
+    bufs: Option<(Box<IdxBuf>, Box<IdxBuf>)>,
+    sum: Planes,
+}
+
+impl SlicedScratch {
+    #[inline]
+    fn bufs(&mut self) -> (&mut IdxBuf, &mut IdxBuf, &mut Planes) {
+        let (a, d) = self.bufs.get_or_insert_with(|| {
+            let buf = || -> Box<IdxBuf> {
+                match vec![0u16; MAX_OPTS].into_boxed_slice().try_into() {
+                    Ok(b) => b,
+                    Err(_) => unreachable!("the length is MAX_OPTS"),
+                }
+            };
+            (buf(), buf())
+        });
+        (a, d, &mut self.sum)
+    }
+}
+
+/// `x -= Σ opt[o]` over the `n` options gathered in `idx` (never negative): the masks are
+/// summed into the spare planes `d`, which are then subtracted with one borrow chain.
+#[inline]
+fn sub_masks(
+    opt: &OptTable,
+    idx: &mut IdxBuf,
+    n: usize,
+    x: &mut Planes,
+    d: &mut Planes,
+    top: usize,
+) {
+    if n == 0 {
+        return;
+    }
+    let top = top.max(3);
+    d[..top].fill(ZERO);
+    add_masks(opt, pad(idx, n), d, top);
+    // The sum has no more planes than the number of masks needs.
+    let used = top.min((usize::BITS - n.leading_zeros()) as usize);
+    let mut b = ZERO;
+    for (xk, &dk) in x.iter_mut().zip(d.iter()).take(used) {
+        let u = xor(*xk, dk);
+        let s = xor(u, b);
+        b = or(andn(dk, *xk), andn(b, u));
+        *xk = s;
+    }
+    for xk in x.iter_mut().skip(used) {
+        if !nonzero(b) {
+            break;
+        }
+        let nb = andn(b, *xk);
+        *xk = xor(*xk, b);
+        b = nb;
+    }
+}
+
+/// The fewest-options item among `open`: `None` when one of them has no option left, else the
+/// lowest item of minimum count (descending the planes keeps the items whose bit is clear
+/// whenever any is).
+#[inline]
+pub(crate) fn fewest(planes: &Planes, open: Lanes, n: usize) -> Option<usize> {
+    let p = &planes[..n];
+    let any = p.iter().fold(ZERO, |a, &k| or(a, k));
+    if nonzero(andn(open, any)) {
+        return None;
+    }
+    let mut cand = open;
+    for &k in p.iter().rev() {
+        let z = andn(cand, k);
+        if nonzero(z) {
+            cand = z;
+        }
+    }
+    Some(if cand[0] != 0 {
+        cand[0].trailing_zeros() as usize
+    } else {
+        64 + cand[1].trailing_zeros() as usize
+    })
+}
+
+/// Sum of the counts of the items of `m`.
+#[inline]
+fn count_sum(planes: &Planes, m: Lanes, n: usize) -> u32 {
+    let mut s = 0;
+    for (k, &p) in planes.iter().enumerate().take(n) {
+        let h = and(p, m);
+        s += (h[0].count_ones() + h[1].count_ones()) << k;
+    }
+    s
+}
+
+/// Calls `f` with the index of every set bit of `m`, lowest first.
+#[inline(always)]
+fn each_bit(mut m: u64, mut f: impl FnMut(usize)) {
+    while m != 0 {
+        f(m.trailing_zeros() as usize);
+        m &= m - 1;
+    }
+}
+
+impl SlicedTables {
+    /// True when choosing live option `x` in `lv` provably leaves one of the `hints` items
+    /// without options: an open item that `x` does not hold, none of whose live options is
+    /// outside `x`'s conflicts. Such a child is a dead end that the search can count without
+    /// building it. 65% of the nodes of a Tetris Cube subtree are such children, and building
+    /// one walks the options that differ from its last built sibling, while the items that
+    /// starve a depth's children are few and recur: the test reads a few words per hint, and a
+    /// hint that fires moves to the front.
+    #[inline]
+    pub(crate) fn starves(&self, lv: &Level, x: usize, hints: &mut Hints) -> bool {
+        let s = &lv.s;
+        let row = &self.conf[x];
+        let open = andn(s.open, self.opt[x]);
+        for i in 0..HINTS {
+            let j = hints[i] as usize;
+            if open[j >> 6] >> (j & 63) & 1 == 0 {
+                continue;
+            }
+            let m = &self.item_opts[j];
+            let mut words = self.item_words[j] & s.active;
+            let mut kept = false;
+            while words != 0 {
+                let w = words.trailing_zeros() as usize;
+                words &= words - 1;
+                if s.live[w] & m[w] & !row[w] != 0 {
+                    kept = true;
+                    break;
+                }
+            }
+            if !kept {
+                hints[..=i].rotate_right(1);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Records in `hints` the lowest open item that `lv` (a starved node) left without
+    /// options, first, so that its siblings and cousins test it first.
+    #[inline]
+    pub(crate) fn note_starved(&self, lv: &Level, hints: &mut Hints) {
+        let any = lv.s.planes[..self.planes]
+            .iter()
+            .fold(ZERO, |a, &k| or(a, k));
+        let zero = andn(lv.s.open, any);
+        let j = match zero {
+            [0, 0] => return,
+            [0, hi] => 64 + hi.trailing_zeros(),
+            [lo, _] => lo.trailing_zeros(),
+        } as u8;
+        let at = hints.iter().position(|&h| h == j).unwrap_or(HINTS - 1);
+        hints[..=at].rotate_right(1);
+        hints[0] = j;
+    }
+
+    /// The lowest item of fewest options in `lv` (see [`fewest`]).
+    #[inline]
+    pub(crate) fn fewest(&self, lv: &Level) -> Option<usize> {
+        fewest(&lv.s.planes, lv.s.open, self.planes)
+    }
+
+    /// The dead-region test of [`Prepared::regions_ok`] on the sliced state.
+    #[inline]
+    pub(crate) fn regions_ok(&self, p: &Prepared, lv: &Level, sc: &mut RegionScratch) -> bool {
+        match (&p.geo, self.fast_geo) {
+            (Some(g), true) => match &g.shifts {
+                Some(shifts) => Prepared::regions_ok_shifts(g, shifts, lv.s.occ, lv.pstate, &[]),
+                None => true,
+            },
+            _ => p.regions_ok(lv, sc),
+        }
+    }
+
+    /// Appends the live options of item `i` in `lv`, ascending, and narrows the active words
+    /// of `lv` to the non-zero ones: the descend steps only pass the parent's set on (a
+    /// superset), and a node refines it once, here, before its children use it.
+    #[inline]
+    pub(crate) fn options_of(&self, lv: &mut Level, i: usize, out: &mut Vec<u32>) {
+        let m = &self.item_opts[i];
+        let s = &mut lv.s;
+        let mut active = 0;
+        each_bit(s.active, |w| {
+            let v = s.live[w];
+            active |= u64::from(v != 0) << w;
+            each_bit(v & m[w], |b| out.push((w * 64 + b) as u32));
+        });
+        s.active = active;
+    }
+}
+
+impl Prepared {
+    /// [`Prepared::apply_geo`] on the sliced state: with [`SlicedTables::fast_geo`] only the
+    /// occupied-cell word and the piece-count state change.
+    #[inline]
+    fn apply_geo_sliced(&self, st: &SlicedTables, parent: &Level, child: &mut Level, x: usize) {
+        match &self.geo {
+            Some(g) if st.fast_geo => {
+                child.s.occ = parent.s.occ | g.opt_cells[x];
+                let s = g.opt_size[x] as usize;
+                // An optional piece may already be counted out (its digit of the state is 0).
+                let digit = parent.pstate / g.radix[s] % (g.size_counts[s] as usize + 1);
+                child.pstate = parent.pstate - if digit > 0 { g.radix[s] } else { 0 };
+            }
+            _ => self.apply_geo(parent, child, x),
+        }
+    }
+
+    /// Fills the sliced state of `lv` from its general state (a query root).
+    pub(crate) fn slice_level(&self, lv: &mut Level) {
+        let Some(st) = &self.sliced else { return };
+        let s = &mut lv.s;
+        *s = SlicedState::default();
+        for (w, &v) in lv.live.iter().enumerate() {
+            s.live[w] = v;
+            if v != 0 {
+                s.active |= 1 << w;
+            }
+        }
+        if st.fast_geo {
+            s.occ = lv.occ[0];
+        }
+        for i in 0..self.model.items.len() {
+            let c = lv.counts[i];
+            for (k, plane) in s.planes.iter_mut().enumerate().take(st.planes) {
+                if c >> k & 1 != 0 {
+                    plane[i >> 6] |= 1 << (i & 63);
+                }
+            }
+            if lv.rem[i] > 0 {
+                s.open[i >> 6] |= 1 << (i & 63);
+            }
+        }
+    }
+
+    /// The sliced [`Prepared::descend`]: the state after choosing live option `x` in `parent`,
+    /// with complete counts (a starved child is left to the search's fewest-options scan).
+    /// The counts come from walking whichever set looks smaller, as in the byte path: the
+    /// options this choice kills (subtracted from the parent's counts) or the survivors.
+    pub(crate) fn descend_sliced(
+        &self,
+        parent: &Level,
+        child: &mut Level,
+        x: usize,
+        sc: &mut SlicedScratch,
+    ) {
+        let Some(st) = &self.sliced else {
+            unreachable!("the sliced path needs its tables")
+        };
+        let (ps, cs) = (&parent.s, &mut child.s);
+        // Words outside the parent's active set are zero in the parent, hence in the child;
+        // clear what an earlier use of this buffer left there.
+        each_bit(cs.active & !ps.active, |w| cs.live[w] = 0);
+        let row = &st.conf[x];
+        let xm = st.opt[x];
+        // The estimate of the killed options counts an option once per item of x it holds;
+        // it is doubled because the survivor walk needs no final subtraction.
+        let est = count_sum(&ps.planes, xm, st.planes).saturating_mul(2);
+        let killed_mode = est <= parent.n_live.saturating_sub(est);
+        let (idx, _, d) = sc.bufs();
+        let mut n = 0usize;
+        each_bit(ps.active, |w| {
+            let pl = ps.live[w];
+            let v = pl & !row[w];
+            cs.live[w] = v;
+            let k = if killed_mode { pl & row[w] } else { v };
+            each_bit(k, |b| {
+                idx[n as u16 as usize] = (w * 64 + b) as u16;
+                n += 1;
+            });
+        });
+        cs.active = ps.active;
+        if killed_mode {
+            cs.planes = ps.planes;
+            sub_masks(&st.opt, idx, n, &mut cs.planes, d, st.planes);
+            child.n_live = parent.n_live - n as u32;
+        } else {
+            cs.planes = [ZERO; MAX_PLANES];
+            add_masks(&st.opt, pad(idx, n), &mut cs.planes, st.planes);
+            child.n_live = n as u32;
+        }
+        cs.open = andn(ps.open, xm);
+        child.need_left = parent.need_left - self.prim_of(x).len() as u64;
+        self.apply_geo_sliced(st, parent, child, x);
+    }
+
+    /// The sliced [`Prepared::descend_sibling`]: `child` holds the complete state after
+    /// choosing an earlier option of the same `parent`; only the options that differ between
+    /// the two children are walked, revived ones added and newly killed ones subtracted.
+    pub(crate) fn descend_sibling_sliced(
+        &self,
+        parent: &Level,
+        child: &mut Level,
+        x: usize,
+        sc: &mut SlicedScratch,
+    ) {
+        let Some(st) = &self.sliced else {
+            unreachable!("the sliced path needs its tables")
+        };
+        let (ps, cs) = (&parent.s, &mut child.s);
+        let row = &st.conf[x];
+        let (add, del, sum) = sc.bufs();
+        let (mut na, mut nd) = (0usize, 0usize);
+        // Words outside the parent's active set are zero in both children.
+        each_bit(ps.active, |w| {
+            let new = ps.live[w] & !row[w];
+            let old = cs.live[w];
+            cs.live[w] = new;
+            each_bit(new & !old, |b| {
+                add[na as u16 as usize] = (w * 64 + b) as u16;
+                na += 1;
+            });
+            each_bit(old & !new, |b| {
+                del[nd as u16 as usize] = (w * 64 + b) as u16;
+                nd += 1;
+            });
+        });
+        cs.active = ps.active;
+        child.n_live = child.n_live + na as u32 - nd as u32;
+        add_masks(&st.opt, pad(add, na), &mut cs.planes, st.planes);
+        sub_masks(&st.opt, del, nd, &mut cs.planes, sum, st.planes);
+        cs.open = andn(ps.open, st.opt[x]);
+        child.need_left = parent.need_left - self.prim_of(x).len() as u64;
+        self.apply_geo_sliced(st, parent, child, x);
+    }
+}
+
+/// The item bitset of `items`.
+#[cfg(test)]
+fn lanes_of(items: &[usize]) -> Lanes {
+    let mut l = ZERO;
+    for &i in items {
+        l[i >> 6] |= 1 << (i & 63);
+    }
+    l
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn value(p: &Planes, i: usize) -> u32 {
+        (0..MAX_PLANES)
+            .map(|k| ((p[k][i >> 6] >> (i & 63) & 1) as u32) << k)
+            .sum()
+    }
+
+    /// Mask addition and subtraction, the scan and the count sum agree with plain counters on
+    /// pseudo-random masks.
+    #[test]
+    fn sliced_arithmetic_matches_plain_counters() {
+        let mut s = 0x2545f4914f6cdd1du64;
+        let mut rnd = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        for round in 0..300 {
+            let items = 1 + (rnd() % 128) as usize;
+            let mut opt: Box<OptTable> =
+                vec![ZERO; MAX_OPTS].into_boxed_slice().try_into().unwrap();
+            let n_opts = 1 + (rnd() % 300) as usize;
+            for l in opt.iter_mut().take(n_opts) {
+                let m: Vec<usize> = (0..1 + rnd() % 8)
+                    .map(|_| (rnd() as usize) % items)
+                    .collect();
+                *l = lanes_of(&m);
+            }
+            let idx: Vec<u16> = (0..n_opts as u16).filter(|_| rnd() % 3 != 0).collect();
+            let mut buf: Box<IdxBuf> = vec![0u16; MAX_OPTS].into_boxed_slice().try_into().unwrap();
+            buf[..idx.len()].copy_from_slice(&idx);
+            let mut base: Planes = [ZERO; MAX_PLANES];
+            let mut want = vec![0u32; 128];
+            for (i, w) in want.iter_mut().enumerate().take(items) {
+                let c = (rnd() % 2000) as u32;
+                *w = c;
+                for (k, plane) in base.iter_mut().enumerate() {
+                    if c >> k & 1 != 0 {
+                        plane[i >> 6] |= 1 << (i & 63);
+                    }
+                }
+            }
+            let orig = base;
+            for &o in &idx {
+                for (i, w) in want.iter_mut().enumerate() {
+                    *w += (opt[o as usize][i >> 6] >> (i & 63) & 1) as u32;
+                }
+            }
+            add_masks(&opt, pad(&mut buf, idx.len()), &mut base, MAX_PLANES);
+            for (i, &w) in want.iter().enumerate() {
+                assert_eq!(value(&base, i), w, "round {round} item {i}");
+            }
+            let open = lanes_of(&(0..items).collect::<Vec<_>>());
+            let min = want[..items].iter().copied().min().unwrap_or(0);
+            let got = fewest(&base, open, MAX_PLANES);
+            if min == 0 {
+                assert_eq!(got, None);
+            } else {
+                assert_eq!(got, (0..items).find(|&i| want[i] == min));
+            }
+            let sum: u32 = (0..items).step_by(3).map(|i| want[i]).sum();
+            let every3 = lanes_of(&(0..items).step_by(3).collect::<Vec<_>>());
+            assert_eq!(count_sum(&base, every3, MAX_PLANES), sum);
+            let mut d = [ZERO; MAX_PLANES];
+            sub_masks(&opt, &mut buf, idx.len(), &mut base, &mut d, MAX_PLANES);
+            assert_eq!(base, orig, "round {round}");
+        }
+    }
+
+    /// The count of item `i` in `lv`.
+    fn count(lv: &Level, i: usize) -> u32 {
+        value(&lv.s.planes, i)
+    }
+
+    /// The starved-child test agrees with building the child, item by item: on every node of
+    /// the first levels of real puzzles' trees, for every live option `x` of the node's
+    /// fewest-options item and every open item `j` that `x` does not hold, `starves` with `j`
+    /// as the only hint fires exactly when the built child has no option left for `j`.
+    #[test]
+    fn starved_child_test_matches_the_built_child() {
+        let mut fired = 0;
+        let mut tested = 0;
+        for name in ["soma", "pentominoes-6x10", "tetris-cube"] {
+            let p = Prepared::new(&crate::fixtures::model(name), true);
+            let st = p.sliced.as_ref().expect("sliced layout");
+            let mut sc = SlicedScratch::default();
+            // Depth-first over the first levels, a bounded number of nodes per puzzle.
+            let mut stack = vec![p.root(&[], &[], true).unwrap()];
+            let mut nodes = 0;
+            while let Some(mut lv) = stack.pop() {
+                nodes += 1;
+                if nodes > 60 {
+                    break;
+                }
+                if lv.need_left == 0 {
+                    continue;
+                }
+                let Some(i) = st.fewest(&lv) else { continue };
+                let mut cands = Vec::new();
+                st.options_of(&mut lv, i, &mut cands);
+                for &x in &cands {
+                    let x = x as usize;
+                    let mut child = Level::default();
+                    p.descend_sliced(&lv, &mut child, x, &mut sc);
+                    let open = andn(lv.s.open, st.opt[x]);
+                    for j in 0..64 * LANES {
+                        if open[j >> 6] >> (j & 63) & 1 == 0 {
+                            continue;
+                        }
+                        let mut hints = [j as u8; HINTS];
+                        let starved = count(&child, j) == 0;
+                        assert_eq!(st.starves(&lv, x, &mut hints), starved, "{name} item {j}");
+                        tested += 1;
+                        fired += usize::from(starved);
+                    }
+                    if st.fewest(&child).is_some() && stack.len() < 8 {
+                        stack.push(child);
+                    }
+                }
+            }
+        }
+        assert!(
+            fired > 100 && tested > 10 * fired,
+            "fired {fired} of {tested}"
+        );
+    }
+}

@@ -1,0 +1,212 @@
+//! The engines behind one [`Engine`] trait: the bitset exact-cover search, the dancing-links
+//! baseline and the varisat SAT engine, each answering a [`Query`] of forced and excluded
+//! options by enumerating into a sink or counting.
+
+pub mod dlx;
+pub mod exact;
+pub mod sat;
+
+use std::ops::ControlFlow;
+use std::sync::Arc;
+
+use crate::control::Progress;
+use crate::error::Result;
+
+/// One question to an engine: every solution of the model that contains `forced` (besides
+/// the model's own forced options) and none of `excluded`.
+#[derive(Clone, Debug)]
+pub struct Query {
+    /// Options every solution must contain.
+    pub forced: Vec<u32>,
+    /// Options no solution may contain.
+    pub excluded: Vec<u32>,
+    /// Worker threads ([`crate::worker_threads`]: 0 = one per core, clamped); results and
+    /// their order do not depend on it.
+    pub threads: usize,
+    /// Live counters to publish to, and the cancellation flag the run obeys.
+    pub progress: Option<Arc<Progress>>,
+}
+
+impl Default for Query {
+    /// The whole model, one thread, no progress.
+    fn default() -> Query {
+        Query {
+            forced: Vec::new(),
+            excluded: Vec::new(),
+            threads: 1,
+            progress: None,
+        }
+    }
+}
+
+impl Query {
+    /// True once the query's [`Progress`] was interrupted.
+    pub fn is_interrupted(&self) -> bool {
+        self.progress.as_ref().is_some_and(|p| p.is_interrupted())
+    }
+}
+
+/// What an enumeration did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Solutions delivered to the sink.
+    pub solutions: u64,
+    /// Search nodes, for engines that count them deterministically.
+    pub nodes: Option<u64>,
+    /// True when the query's [`Progress`] was interrupted: the run is partial.
+    pub interrupted: bool,
+    /// True when the sink asked to stop.
+    pub stopped: bool,
+    /// How the engine ran, for a statistics line (encoding sizes, cubes, threads).
+    pub summary: String,
+}
+
+/// What a count found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counted {
+    /// The weight function summed over all solutions.
+    pub total: u64,
+    /// Solutions found, weighted or not.
+    pub solutions: u64,
+    /// Search nodes, for engines that count them deterministically.
+    pub nodes: Option<u64>,
+    /// True when the query's [`Progress`] was interrupted: the figures are partial.
+    pub interrupted: bool,
+    /// How the engine ran, for a statistics line.
+    pub summary: String,
+}
+
+/// An exact-cover engine bound to one model. Solutions are ascending option indices with
+/// the forced options included, and every one an engine reports is an exact cover of its
+/// model ([`crate::ExactCover::check_solution`]).
+pub trait Engine {
+    /// Streams every solution of `query` to `sink`, in an order that does not depend on the
+    /// thread count, until the sink breaks or the query's progress is interrupted.
+    fn enumerate(
+        &self,
+        query: &Query,
+        sink: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+    ) -> Result<Stats>;
+
+    /// Counts the solutions of `query` and sums `weight` over them (0 = not counted, as a
+    /// symmetry reduction keeps one solution per class). The default enumerates.
+    fn count(&self, query: &Query, weight: &(dyn Fn(&[u32]) -> u64 + Sync)) -> Result<Counted> {
+        let mut total = 0u64;
+        let st = self.enumerate(query, &mut |s| {
+            total = total.saturating_add(weight(s));
+            ControlFlow::Continue(())
+        })?;
+        Ok(Counted {
+            total,
+            solutions: st.solutions,
+            nodes: st.nodes,
+            interrupted: st.interrupted,
+            summary: st.summary,
+        })
+    }
+}
+
+/// The [`Engine`] trait's tests, run over every engine on the same random models: each must
+/// list the same solutions as plain dancing links, in an order independent of the threads.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{ExactCover, Item};
+
+    /// A seeded random model (xorshift; deterministic): `items` primary items of need 1 or 2
+    /// and some secondary ones, options of 1-4 items.
+    pub(crate) fn random_model(seed: u64, items: usize, options: usize) -> ExactCover {
+        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut next = move |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        let secondary = items / 4;
+        let mut model = ExactCover {
+            items: (0..items + secondary)
+                .map(|i| Item {
+                    name: format!("i{i}"),
+                    need: if i >= items {
+                        0
+                    } else if next(5) == 0 {
+                        2
+                    } else {
+                        1
+                    },
+                })
+                .collect(),
+            ..ExactCover::default()
+        };
+        for _ in 0..options {
+            let k = 1 + next(4) as usize;
+            let mut o: Vec<u32> = (0..k)
+                .map(|_| next((items + secondary) as u64) as u32)
+                .collect();
+            o.push(next(items as u64) as u32);
+            o.sort_unstable();
+            o.dedup();
+            if !model.options.contains(&o) {
+                model.options.push(o);
+            }
+        }
+        model
+    }
+
+    fn all(engine: &dyn Engine, query: &Query) -> Vec<Vec<u32>> {
+        let mut out = Vec::new();
+        engine
+            .enumerate(query, &mut |s| {
+                out.push(s.to_vec());
+                ControlFlow::Continue(())
+            })
+            .unwrap();
+        out
+    }
+
+    #[test]
+    fn every_engine_lists_what_dancing_links_lists() {
+        let mut nonempty = 0;
+        for seed in 1..40 {
+            let model = random_model(seed, 8 + (seed % 5) as usize, 30 + seed as usize);
+            let oracle = dlx::Dlx::new(&model).unwrap();
+            let q = Query::default();
+            let mut expected = all(&oracle, &q);
+            expected.sort();
+            nonempty += usize::from(!expected.is_empty());
+            let exact = exact::ExactEngine::new(&model).unwrap();
+            let sat = sat::CubeAndConquer::new(&model, sat::SatConfig::default(), 8).unwrap();
+            let engines: [&dyn Engine; 2] = [&exact, &sat];
+            for engine in engines {
+                for threads in [1, 3] {
+                    let q = Query {
+                        threads,
+                        ..Query::default()
+                    };
+                    let mut got = all(engine, &q);
+                    got.sort();
+                    assert_eq!(got, expected, "seed {seed}, {threads} threads");
+                    let c = engine.count(&q, &|_| 1).unwrap();
+                    assert_eq!(c.total, expected.len() as u64);
+                }
+            }
+        }
+        assert!(nonempty > 10, "the random models should have solutions");
+    }
+
+    #[test]
+    fn order_does_not_depend_on_threads() {
+        let model = random_model(7, 12, 80);
+        let exact = exact::ExactEngine::new(&model).unwrap();
+        let one = all(&exact, &Query::default());
+        let four = all(
+            &exact,
+            &Query {
+                threads: 4,
+                ..Query::default()
+            },
+        );
+        assert_eq!(one, four);
+    }
+}

@@ -1,0 +1,736 @@
+//! The varisat SAT engine over an [`ExactCover`]: first solution, streaming enumeration with
+//! blocking clauses, the guarded uniqueness check for the generator, and incremental solving
+//! of a list of cubes (subproblems) produced by the exact-cover engine.
+//!
+//! One solver is built per engine, option variables first (option `o` = variable `o`, see
+//! [`crate::encoding::cnf`]). The model's forced options and every query's extra forced and
+//! excluded options are assumptions, so the same solver serves any number of queries.
+//! Blocking clauses hold the negated chosen option variables only (never auxiliaries) and are
+//! guarded by an activation literal per enumeration, which is retired by a unit clause at the
+//! end, so one query's blocking clauses never constrain the next. Every model is decoded to a
+//! solution and checked with [`ExactCover::check_solution`] before it is reported.
+//!
+//! [`conquer_cubes`] is the cube-and-conquer path of `--engine sat`: each cube becomes its own
+//! small residual model ([`ExactCover::residual`]), encoded into a fresh solver and enumerated
+//! with blocking clauses, on as many threads as asked, reported in cube order.
+
+use crate::control::{self, Event, Subproblem};
+use crate::encoding::{AtMostOne, CnfConfig, CnfEncoder, ForcedMode};
+use crate::engines::exact::ExactEngine;
+use crate::engines::{Engine, Query, Stats};
+use crate::error::{Error, Result};
+use crate::model::ExactCover;
+use std::ops::ControlFlow;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+use varisat::{ExtendFormula, Lit, Solver};
+
+/// Choices for the SAT engine.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SatConfig {
+    /// The at-most-one encoding.
+    pub amo: AtMostOne,
+    /// Leave out implied piece at-most-one constraints (see
+    /// [`crate::encoding::cnf::implied_piece_items`]).
+    pub drop_implied_piece_amo: bool,
+}
+
+/// Counters of one engine, cumulative over its queries.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SatStats {
+    /// Option variables.
+    pub option_vars: usize,
+    /// Variables of the encoding (activation literals not included).
+    pub variables: usize,
+    /// Clauses of the encoding (blocking and retiring clauses not included).
+    pub clauses: usize,
+    /// Whether the piece at-most-one constraints were dropped as implied.
+    pub piece_amo_dropped: bool,
+    /// Blocking clauses added.
+    pub blocking_clauses: u64,
+    /// Calls to `solve`.
+    pub solve_calls: u64,
+    /// Solutions reported.
+    pub solutions: u64,
+    /// Time spent building the solver.
+    pub build_time: Duration,
+    /// Time spent in `solve`.
+    pub solve_time: Duration,
+}
+
+/// How an enumeration ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every solution was reported.
+    Exhausted,
+    /// The limit was reached (more solutions may exist).
+    Limit,
+    /// The callback asked to stop.
+    Stopped,
+}
+
+/// The SAT engine for one model.
+pub struct SatEngine<'m> {
+    model: &'m ExactCover,
+    solver: Solver<'static>,
+    stats: SatStats,
+}
+
+impl<'m> SatEngine<'m> {
+    /// Encodes `model` into a fresh solver.
+    pub fn new(model: &'m ExactCover, config: SatConfig) -> Result<Self> {
+        let start = Instant::now();
+        let mut solver = Solver::new();
+        let cnf = CnfEncoder::new(CnfConfig {
+            amo: config.amo,
+            forced: ForcedMode::Assumptions,
+            drop_implied_piece_amo: config.drop_implied_piece_amo,
+        })
+        .encode(model, &mut solver)?;
+        let stats = SatStats {
+            option_vars: cnf.option_vars,
+            variables: cnf.variables,
+            clauses: cnf.clauses,
+            piece_amo_dropped: cnf.piece_amo_dropped,
+            build_time: start.elapsed(),
+            ..SatStats::default()
+        };
+        Ok(SatEngine {
+            model,
+            solver,
+            stats,
+        })
+    }
+
+    /// The counters so far.
+    pub fn stats(&self) -> &SatStats {
+        &self.stats
+    }
+
+    /// The model this engine solves.
+    pub fn model(&self) -> &'m ExactCover {
+        self.model
+    }
+
+    fn option_lit(&self, o: u32) -> Result<Lit> {
+        if o as usize >= self.model.option_count() {
+            return Err(Error::OptionOutOfRange {
+                option: o,
+                options: self.model.option_count(),
+            });
+        }
+        Ok(Lit::from_index(o as usize, true))
+    }
+
+    /// The assumptions of a cube: the model's forced options, the cube's chosen options, the
+    /// negations of its excluded options.
+    fn cube_assumptions(&self, cube: &Subproblem) -> Result<Vec<Lit>> {
+        let mut a = Vec::new();
+        for &o in self.model.forced.iter().chain(&cube.chosen) {
+            a.push(self.option_lit(o)?);
+        }
+        for &o in &cube.excluded {
+            a.push(!self.option_lit(o)?);
+        }
+        Ok(a)
+    }
+
+    fn solve_under(&mut self, assumptions: &[Lit]) -> Result<bool> {
+        let start = Instant::now();
+        self.solver.assume(assumptions);
+        // The assumptions stay set until the next query replaces them; clearing them here
+        // would discard the model.
+        let r = self
+            .solver
+            .solve()
+            .map_err(|e| Error::Solver(e.to_string()));
+        self.stats.solve_calls += 1;
+        self.stats.solve_time += start.elapsed();
+        r
+    }
+
+    /// Reads the solver's model as a checked solution. Must follow a satisfiable solve with
+    /// no clause added since.
+    fn decode(&self) -> Result<Vec<u32>> {
+        let lits = self
+            .solver
+            .model()
+            .ok_or_else(|| Error::Solver("it reported SAT without a model".into()))?;
+        let n = self.model.option_count();
+        let mut chosen: Vec<u32> = lits
+            .iter()
+            .filter(|l| l.is_positive() && l.index() < n)
+            .map(|l| l.index() as u32)
+            .collect();
+        chosen.sort_unstable();
+        self.model
+            .check_solution(&chosen)
+            .map_err(|e| Error::internal(format!("the SAT model is not an exact cover: {e}")))?;
+        Ok(chosen)
+    }
+
+    /// A first solution under `cube` (use `Subproblem::default()` for the whole model), or `None`.
+    pub fn solve_first(&mut self, cube: &Subproblem) -> Result<Option<Vec<u32>>> {
+        let a = self.cube_assumptions(cube)?;
+        if !self.solve_under(&a)? {
+            return Ok(None);
+        }
+        let s = self.decode()?;
+        self.stats.solutions += 1;
+        Ok(Some(s))
+    }
+
+    /// Enumerates the solutions within `cube`, at most `limit` of them, passing each to
+    /// `on_solution`, which may stop the enumeration. The blocking clauses are retired at the
+    /// end, so the engine can be queried again.
+    pub fn enumerate(
+        &mut self,
+        cube: &Subproblem,
+        limit: Option<u64>,
+        on_solution: impl FnMut(&[u32]) -> ControlFlow<()>,
+    ) -> Result<Outcome> {
+        let mut guard = None;
+        let outcome = self.enumerate_guarded(cube, limit, &mut guard, on_solution);
+        self.retire(guard);
+        outcome
+    }
+
+    /// [`Self::enumerate`] with the blocking clauses guarded by `guard` (created on the first
+    /// solution) and left in place: several cubes of one run share one guard, so the solver
+    /// sees a single retiring unit clause at the end instead of one per cube (each new unit
+    /// makes varisat simplify the whole clause database on its next solve).
+    fn enumerate_guarded(
+        &mut self,
+        cube: &Subproblem,
+        limit: Option<u64>,
+        guard: &mut Option<Lit>,
+        mut on_solution: impl FnMut(&[u32]) -> ControlFlow<()>,
+    ) -> Result<Outcome> {
+        let base = self.cube_assumptions(cube)?;
+        let mut found = 0u64;
+        let mut a = Vec::with_capacity(base.len() + 1);
+        loop {
+            if limit.is_some_and(|l| found >= l) {
+                return Ok(Outcome::Limit);
+            }
+            a.clear();
+            a.extend_from_slice(&base);
+            a.extend(guard.map(|x| !x));
+            if !self.solve_under(&a)? {
+                return Ok(Outcome::Exhausted);
+            }
+            let s = self.decode()?;
+            found += 1;
+            self.stats.solutions += 1;
+            // Block it before handing it out (the model is read already).
+            let g = match *guard {
+                Some(x) => x,
+                None => {
+                    // Created together with its first clause (see the varisat notes, §3.6).
+                    let x = self.solver.new_lit();
+                    *guard = Some(x);
+                    x
+                }
+            };
+            self.block(&s, g);
+            if on_solution(&s).is_break() {
+                return Ok(Outcome::Stopped);
+            }
+        }
+    }
+
+    /// Retires the blocking clauses guarded by `guard`.
+    fn retire(&mut self, guard: Option<Lit>) {
+        if let Some(x) = guard {
+            self.solver.add_clause(&[x]);
+        }
+    }
+
+    /// Excludes options for every later query, as unit clauses added once (rather than as
+    /// assumptions repeated on every solve): for run-wide restrictions such as a symmetry
+    /// reduction or options proved to be in no solution. The engine then answers only
+    /// queries compatible with them.
+    pub fn exclude_permanently(&mut self, options: &[u32]) -> Result<()> {
+        for &o in options {
+            let l = self.option_lit(o)?;
+            self.solver.add_clause(&[!l]);
+        }
+        Ok(())
+    }
+
+    fn block(&mut self, solution: &[u32], guard: Lit) {
+        let mut clause: Vec<Lit> = solution
+            .iter()
+            .map(|&o| Lit::from_index(o as usize, false))
+            .collect();
+        clause.push(guard);
+        self.solver.add_clause(&clause);
+        self.stats.blocking_clauses += 1;
+    }
+
+    /// All solutions within `cube`, up to `limit`.
+    pub fn solutions(&mut self, cube: &Subproblem, limit: Option<u64>) -> Result<Vec<Vec<u32>>> {
+        let mut out = Vec::new();
+        self.enumerate(cube, limit, |s| {
+            out.push(s.to_vec());
+            ControlFlow::Continue(())
+        })?;
+        Ok(out)
+    }
+
+    /// The generator's uniqueness check: is there a solution other than `known` that contains
+    /// all of `forced` (and the model's forced options)? Returns one if so. The guarded
+    /// blocking clause is retired afterwards, so the engine stays reusable.
+    pub fn other_solution(&mut self, known: &[u32], forced: &[u32]) -> Result<Option<Vec<u32>>> {
+        let mut a = self.cube_assumptions(&Subproblem {
+            chosen: forced.to_vec(),
+            ..Subproblem::default()
+        })?;
+        for &o in known {
+            self.option_lit(o)?;
+        }
+        let act = self.solver.new_lit();
+        self.block(known, act);
+        a.push(!act);
+        let r = if self.solve_under(&a)? {
+            let s = self.decode()?;
+            self.stats.solutions += 1;
+            Some(s)
+        } else {
+            None
+        };
+        self.solver.add_clause(&[act]);
+        Ok(r)
+    }
+
+    /// Solves every cube in turn with this one solver, enumerating all solutions within each
+    /// (blocking clauses retired per cube). The result holds one list per cube, in cube order;
+    /// when the cubes partition the search space, their union is every solution exactly once.
+    pub fn solve_cubes(&mut self, cubes: &[Subproblem]) -> Result<Vec<Vec<Vec<u32>>>> {
+        cubes.iter().map(|c| self.solutions(c, None)).collect()
+    }
+
+    /// Like [`Self::solve_cubes`] but streaming: `on_solution(cube_index, solution)` may stop
+    /// the whole run. Returns `Outcome::Stopped` if it did.
+    pub fn solve_cubes_with(
+        &mut self,
+        cubes: &[Subproblem],
+        mut on_solution: impl FnMut(usize, &[u32]) -> ControlFlow<()>,
+    ) -> Result<Outcome> {
+        // One guard for the whole run: the cubes are disjoint, so a solution blocked in one
+        // cube never needed to be found in another.
+        let mut guard = None;
+        for (i, c) in cubes.iter().enumerate() {
+            match self.enumerate_guarded(c, None, &mut guard, |s| on_solution(i, s)) {
+                Ok(Outcome::Stopped) => {
+                    self.retire(guard);
+                    return Ok(Outcome::Stopped);
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    self.retire(guard);
+                    return Err(e);
+                }
+            }
+        }
+        self.retire(guard);
+        Ok(Outcome::Exhausted)
+    }
+}
+
+/// How [`conquer_cubes`] solves its cubes.
+#[derive(Clone, Debug, Default)]
+pub struct Conquer {
+    /// The encoding of every residual CNF.
+    pub config: SatConfig,
+    /// Options excluded in every cube (a symmetry restriction, options proved useless).
+    pub excluded: Vec<u32>,
+    /// Drop the options that starve an item or cut off an unfillable region from each
+    /// residual model before encoding it, and skip cubes left with an uncoverable item.
+    pub lookahead: bool,
+    /// Worker threads; 0 = one per core.
+    pub threads: usize,
+}
+
+/// What [`conquer_cubes`] did, summed over its cubes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ConquerStats {
+    /// Cubes whose solver was built and searched (the others were stopped before).
+    pub cubes_solved: u64,
+    /// Cubes whose chosen options conflict with each other or an exclusion (nothing to solve),
+    /// found without the lookahead (with it, they count as refuted).
+    pub cubes_empty: u64,
+    /// Variables over all residual CNFs.
+    pub variables: u64,
+    /// Clauses over all residual CNFs.
+    pub clauses: u64,
+    /// Clauses of the largest residual CNF.
+    pub largest_clauses: u64,
+    /// Options the lookahead removed from residual models before encoding.
+    pub lookahead_removed: u64,
+    /// Cubes the lookahead refuted (chosen options in conflict, or an item left without
+    /// options), never encoded.
+    pub cubes_refuted: u64,
+    /// Calls to `solve`.
+    pub solve_calls: u64,
+    /// Solutions reported.
+    pub solutions: u64,
+    /// Time spent building solvers, summed over threads.
+    pub build_time: Duration,
+    /// Time spent in `solve`, summed over threads.
+    pub solve_time: Duration,
+}
+
+impl ConquerStats {
+    fn add(&mut self, o: &ConquerStats) {
+        self.cubes_solved += o.cubes_solved;
+        self.cubes_empty += o.cubes_empty;
+        self.variables += o.variables;
+        self.clauses += o.clauses;
+        self.largest_clauses = self.largest_clauses.max(o.largest_clauses);
+        self.lookahead_removed += o.lookahead_removed;
+        self.cubes_refuted += o.cubes_refuted;
+        self.solve_calls += o.solve_calls;
+        self.solutions += o.solutions;
+        self.build_time += o.build_time;
+        self.solve_time += o.solve_time;
+    }
+}
+
+/// Solves one cube: its residual model in a fresh solver, every solution enumerated with
+/// blocking clauses, lifted back to `model` and checked there. With `lookahead` (an exact
+/// engine over `model`), the cube is probed first.
+fn conquer_one(
+    model: &ExactCover,
+    config: SatConfig,
+    cube: &Subproblem,
+    excluded: &[u32],
+    lookahead: Option<&ExactEngine>,
+) -> Result<CubeResult> {
+    let mut st = ConquerStats::default();
+    let mut out = Vec::new();
+    if let Some(exact) = lookahead {
+        // One level of lookahead before the SAT solver sees the cube, on the whole model's
+        // precomputed tables (no residual model is built for a cube it refutes, which is
+        // most of them): options that starve an item or cut off an unfillable region are
+        // dropped from the residual CNF (failed literals, in SAT terms), and a cube left with
+        // an item it cannot cover is refuted.
+        match exact
+            .query()
+            .force(&cube.chosen)
+            .exclude(excluded)
+            .exclude(&cube.excluded)
+            .lookahead()?
+        {
+            None => {
+                st.cubes_refuted = 1;
+                return Ok((Vec::new(), st));
+            }
+            Some(dead) => {
+                st.lookahead_removed = dead.len() as u64;
+                out = dead;
+            }
+        }
+    }
+    out.extend(excluded.iter().chain(&cube.excluded));
+    out.sort_unstable();
+    out.dedup();
+    let Some(res) = model.residual(&cube.chosen, &out) else {
+        st.cubes_empty = 1;
+        return Ok((Vec::new(), st));
+    };
+    let mut engine = SatEngine::new(&res.model, config)?;
+    let mut found = Vec::new();
+    engine.enumerate(&Subproblem::default(), None, |s| {
+        found.push(res.lift(s));
+        ControlFlow::Continue(())
+    })?;
+    for s in &found {
+        model.check_solution(s).map_err(|e| {
+            Error::internal(format!(
+                "a cube's solution does not lift to an exact cover: {e}"
+            ))
+        })?;
+    }
+    let es = engine.stats();
+    st.cubes_solved = 1;
+    st.variables = es.variables as u64;
+    st.clauses = es.clauses as u64;
+    st.largest_clauses = es.clauses as u64;
+    st.solve_calls = es.solve_calls;
+    st.solutions = es.solutions;
+    st.build_time = es.build_time;
+    st.solve_time = es.solve_time;
+    Ok((found, st))
+}
+
+/// Cube and conquer: every cube (chosen and excluded options; together the cubes must
+/// partition the solutions, as the exact engine's subproblems do) is turned into its residual
+/// model, which a fresh varisat solver enumerates with blocking clauses. A residual model
+/// holds only the options still compatible with the cube, so each solver is small and its
+/// calls are cheap, where one solver for the whole instance under assumptions pays for the
+/// whole clause database on every call. With `how.lookahead`, each cube is first probed by
+/// the exact engine ([`crate::engines::exact::Query::lookahead`]) and most never reach a
+/// solver.
+///
+/// `threads > 1` solves cubes in parallel (each thread builds its own solvers:
+/// varisat's are not `Send`), and the output still does not depend on the thread count:
+/// `on_cube(cube_index, solutions)` gets every cube once, in cube order, with its solutions,
+/// and may stop the run; so may `stop` (asked between cubes).
+pub fn conquer_cubes(
+    model: &ExactCover,
+    cubes: &[Subproblem],
+    how: &Conquer,
+    stop: impl Fn() -> bool + Sync,
+    mut on_cube: impl FnMut(usize, &[Vec<u32>]) -> ControlFlow<()>,
+) -> Result<(Outcome, ConquerStats)> {
+    let Conquer {
+        config,
+        ref excluded,
+        lookahead,
+        threads,
+    } = *how;
+    let mut total = ConquerStats::default();
+    let exact = if lookahead {
+        Some(ExactEngine::new(model)?)
+    } else {
+        None
+    };
+    let threads = control::worker_threads(threads);
+    // Cubes run on the workers and are handed on in cube order, each as soon as it and every
+    // cube before it are solved. The cubes' costs vary a thousandfold (most are refuted by the
+    // lookahead in about a tenth of a millisecond, a few take the SAT solver hundreds), and a
+    // slow cube holds up only the delivery of later ones. Each worker builds its own solvers:
+    // varisat's are not `Send`.
+    let work = |i: usize, _: &mut dyn FnMut(()), _: &AtomicBool| {
+        conquer_one(model, config, &cubes[i], excluded, exact.as_ref())
+    };
+    let mut error = None;
+    let complete = control::ordered(
+        cubes.len(),
+        threads,
+        &stop,
+        &work,
+        &mut |i, event| match event {
+            Event::Item(()) => ControlFlow::Continue(()),
+            Event::Done(Ok((sols, st))) => {
+                total.add(&st);
+                on_cube(i, &sols)
+            }
+            Event::Done(Err(e)) => {
+                error = Some(e);
+                ControlFlow::Break(())
+            }
+        },
+    )?;
+    if let Some(e) = error {
+        return Err(e);
+    }
+    let outcome = if complete {
+        Outcome::Exhausted
+    } else {
+        Outcome::Stopped
+    };
+    Ok((outcome, total))
+}
+
+/// The solutions of one cube (lifted to the whole model) and what solving it took.
+type CubeResult = (Vec<Vec<u32>>, ConquerStats);
+
+/// Cubes [`CubeAndConquer`] is best asked for in a limited listing: cutting the tree costs
+/// time before the first cube is solved, and a first Tetris Cube solution takes about 0.25 s
+/// with this split (75,714 cubes, four of twelve placements fixed) against about 6 s with
+/// [`CUBES_ENUMERATION`].
+pub const CUBES_LISTING: usize = 32_768;
+/// Cubes [`CubeAndConquer`] is best asked for when it enumerates everything: deeper cubes
+/// leave varisat smaller residual problems, the exact engine's lookahead refutes most of them
+/// before any solver is built, and the cut is paid once (benches/README.md).
+pub const CUBES_ENUMERATION: usize = 1 << 20;
+/// The most cubes a split may ask for: every cube's path is held in memory.
+pub const MAX_CUBES: usize = 1 << 22;
+
+/// The SAT engine as an [`Engine`]: the exact engine's top subtrees as cubes, each solved by
+/// [`conquer_cubes`]; with at most one cube asked for, one solver over the whole model with
+/// blocking clauses alone.
+pub struct CubeAndConquer<'m> {
+    model: &'m ExactCover,
+    config: SatConfig,
+    cubes: usize,
+    lookahead: bool,
+}
+
+impl<'m> CubeAndConquer<'m> {
+    /// The engine for `model`, splitting into at least `cubes` cubes (at most
+    /// [`MAX_CUBES`]; 0 or 1 = no split). A cube fixes at most half of the options of a
+    /// solution, so the SAT solver always decides the rest: on a small model the split stops
+    /// short of the cubes asked for.
+    pub fn new(model: &'m ExactCover, config: SatConfig, cubes: usize) -> Result<Self> {
+        if cubes > MAX_CUBES {
+            return Err(Error::TooMany {
+                what: "cubes",
+                asked: cubes,
+                max: MAX_CUBES,
+            });
+        }
+        model.validate()?;
+        Ok(CubeAndConquer {
+            model,
+            config,
+            cubes,
+            lookahead: true,
+        })
+    }
+
+    /// Whether the exact engine's preprocessing and lookahead trim the cubes (default on).
+    pub fn lookahead(mut self, on: bool) -> Self {
+        self.lookahead = on;
+        self
+    }
+
+    /// The whole model on one solver with blocking clauses.
+    fn one_solver(
+        &self,
+        query: &Query,
+        sink: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+    ) -> Result<Stats> {
+        let mut sat = SatEngine::new(self.model, self.config)?;
+        sat.exclude_permanently(&query.excluded)?;
+        let cube = Subproblem {
+            chosen: query.forced.clone(),
+            ..Subproblem::default()
+        };
+        let mut solutions = 0;
+        let outcome = sat.solve_cubes_with(std::slice::from_ref(&cube), |_, s| {
+            if query.is_interrupted() {
+                return ControlFlow::Break(());
+            }
+            solutions += 1;
+            sink(s)
+        })?;
+        let st = sat.stats();
+        let interrupted = query.is_interrupted();
+        Ok(Stats {
+            solutions,
+            nodes: None,
+            interrupted,
+            stopped: outcome == Outcome::Stopped && !interrupted,
+            summary: format!(
+                "sat ({} at-most-one, {} variables, {} clauses, 1 cube(s), {} solve calls)",
+                self.config.amo.name(),
+                st.variables,
+                st.clauses,
+                st.solve_calls
+            ),
+        })
+    }
+}
+
+impl Engine for CubeAndConquer<'_> {
+    fn enumerate(
+        &self,
+        query: &Query,
+        sink: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+    ) -> Result<Stats> {
+        if self.cubes <= 1 {
+            return self.one_solver(query, sink);
+        }
+        let exact = ExactEngine::new(self.model)?.with_pruning(self.lookahead);
+        let mut excluded = if self.lookahead {
+            exact.removed_options()
+        } else {
+            Vec::new()
+        };
+        excluded.extend_from_slice(&query.excluded);
+        excluded.sort_unstable();
+        excluded.dedup();
+        let mut cubes = exact
+            .query()
+            .force(&query.forced)
+            .exclude(&query.excluded)
+            .subproblems_within(self.cubes, min_solution_options(self.model) / 2)?;
+        for c in &mut cubes {
+            c.chosen.extend_from_slice(&query.forced);
+        }
+        let how = Conquer {
+            config: self.config,
+            excluded,
+            lookahead: self.lookahead,
+            threads: query.threads,
+        };
+        let mut solutions = 0;
+        let (outcome, st) = conquer_cubes(
+            self.model,
+            &cubes,
+            &how,
+            || query.is_interrupted(),
+            |i, sols| {
+                if let Some(p) = &query.progress {
+                    p.record(0, sols.len() as u64, cubes[i].weight);
+                }
+                for s in sols {
+                    if query.is_interrupted() {
+                        return ControlFlow::Break(());
+                    }
+                    solutions += 1;
+                    if sink(s).is_break() {
+                        return ControlFlow::Break(());
+                    }
+                }
+                ControlFlow::Continue(())
+            },
+        )?;
+        let interrupted = query.is_interrupted();
+        Ok(Stats {
+            solutions,
+            nodes: None,
+            interrupted,
+            stopped: outcome == Outcome::Stopped && !interrupted,
+            summary: format!(
+                "sat ({} at-most-one, {} cubes, lookahead dropped {} options and refuted {} cubes, {} residual CNFs of {} clauses in all, largest {}, {} solve calls; CPU {:.1} s building, {:.1} s solving)",
+                self.config.amo.name(),
+                cubes.len(),
+                st.lookahead_removed,
+                st.cubes_refuted,
+                st.cubes_solved,
+                st.clauses,
+                st.largest_clauses,
+                st.solve_calls,
+                st.build_time.as_secs_f64(),
+                st.solve_time.as_secs_f64()
+            ),
+        })
+    }
+}
+
+/// A lower bound on the number of options in any solution of `model`. Exact for a model
+/// with cell geometry whose every option holds exactly one piece item (the items before the
+/// cells): the pieces' needs. Otherwise the coverage its primary items need, divided by the
+/// most primary items one option holds (rounded up).
+pub(crate) fn min_solution_options(model: &ExactCover) -> usize {
+    if let Some(g) = &model.geometry {
+        let pieces = g.first_cell;
+        if model
+            .options
+            .iter()
+            .all(|o| o.iter().filter(|&&i| i < pieces).count() == 1)
+        {
+            return model.items[..pieces as usize]
+                .iter()
+                .map(|it| it.need as usize)
+                .sum();
+        }
+    }
+    let need: usize = model.items.iter().map(|it| it.need as usize).sum();
+    let widest = model
+        .options
+        .iter()
+        .map(|o| {
+            o.iter()
+                .filter(|&&i| model.items[i as usize].need > 0)
+                .count()
+        })
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    need.div_ceil(widest)
+}

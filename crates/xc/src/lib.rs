@@ -1,0 +1,39 @@
+//! cubesat-xc: a puzzle-agnostic exact-cover kernel. It knows items and options, not cubes.
+//!
+//! - [`ExactCover`]: items with a coverage need (primary, need >= 1) or at-most-once
+//!   (secondary), options, forced options; [`Residual`] subproblems.
+//! - [`encoding`]: the CNF encoding of a model, one module per at-most-one encoding.
+//! - Engines behind one [`Engine`] trait: [`exact`] (the bitset search, the fast one),
+//!   [`dlx`] (plain dancing links, the baseline and oracle) and [`sat`] (varisat with
+//!   blocking clauses, cube and conquer).
+//! - [`Progress`], [`Subproblem`] and [`worker_threads`]: cancellation, live counters, the
+//!   thread count and the split every parallel run, SAT cube list and shard shares.
+//!
+//! ```
+//! use cubesat_xc::{Engine, ExactCover, Item, Query, exact::ExactEngine};
+//! // Cover {a, b, c} exactly once with {a}, {b, c}, {a, b}, {c}: two solutions.
+//! let item = |name: &str| Item { name: name.into(), need: 1 };
+//! let model = ExactCover {
+//!     items: vec![item("a"), item("b"), item("c")],
+//!     options: vec![vec![0], vec![1, 2], vec![0, 1], vec![2]],
+//!     ..ExactCover::default()
+//! };
+//! let engine = ExactEngine::new(&model)?;
+//! assert_eq!(engine.count(&Query::default(), &|_| 1)?.total, 2);
+//! # Ok::<(), cubesat_xc::Error>(())
+//! ```
+
+#![warn(missing_docs)]
+
+mod control;
+pub mod encoding;
+mod engines;
+mod error;
+#[cfg(test)]
+mod fixtures;
+mod model;
+
+pub use control::{MAX_THREADS_PER_CORE, Progress, Subproblem, available_cores, worker_threads};
+pub use engines::{Counted, Engine, Query, Stats, dlx, exact, sat};
+pub use error::{Error, Result};
+pub use model::{CellGeometry, ExactCover, Item, Residual};

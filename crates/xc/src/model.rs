@@ -1,0 +1,412 @@
+//! The exact-cover model every engine reads: items (pieces with their counts, target cells), options (placements) and forced options (hints).
+//!
+//! Conventions, shared by the exact-cover engines, the SAT encoder and the exporters:
+//! - items and options are 0-based indices (`u32`); DIMACS numbering (1-based) exists only
+//!   in the exporters;
+//! - an item's `need` is how many chosen options must contain it: `need >= 1` makes it a
+//!   primary item covered exactly `need` times (a piece with `count` identical copies has
+//!   `need = count`, and its copies share its options); `need == 0` makes it a secondary item
+//!   that at most one chosen option may contain (an optional cell);
+//! - a solution is the strictly increasing list of chosen option indices, forced options
+//!   included.
+//!
+//! A model built from a puzzle (cubesat's `PlacementTable`) has the piece items
+//! first (item `p` is piece `p`), then one item per target cell (item `pieces + c` is target
+//! cell `c`); option `o` is placement `o`. Engines must not rely on that layout except through
+//! [`CellGeometry`], which describes it.
+
+use crate::error::{Error, Result, ensure_cover, ensure_model};
+
+/// One item of the exact-cover problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Item {
+    /// A short human-readable name, for statistics and error messages.
+    pub name: String,
+    /// Exact coverage for a primary item (`>= 1`); `0` for a secondary item (at most once).
+    pub need: u32,
+}
+
+impl Item {
+    /// True for a secondary item (covered at most once).
+    pub fn is_secondary(&self) -> bool {
+        self.need == 0
+    }
+}
+
+/// The geometry of the cell items, which lets an engine prune dead regions (connected groups of
+/// uncovered cells that no combination of the remaining pieces can fill).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CellGeometry {
+    /// Item index of cell 0; cell `c` is item `first_cell + c`, and the cell items run to the
+    /// end of the item list.
+    pub first_cell: u32,
+    /// Face neighbours of every cell (cell indices, not item indices), ascending.
+    pub neighbors: Vec<Vec<u32>>,
+    /// Volume of every piece item (items `0..first_cell`): each option holding that item covers
+    /// exactly this many cell items.
+    pub piece_sizes: Vec<u32>,
+}
+
+/// An exact-cover problem with multiplicities and secondary items (Knuth's XC with DLX3's
+/// multiplicities), plus forced options.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ExactCover {
+    /// The items.
+    pub items: Vec<Item>,
+    /// Each option's items, strictly increasing; an option holds at least one primary item.
+    pub options: Vec<Vec<u32>>,
+    /// Options every solution must contain (hint placements), ascending and distinct.
+    pub forced: Vec<u32>,
+    /// Cell geometry for region pruning, when the model comes from a puzzle.
+    pub geometry: Option<CellGeometry>,
+}
+
+impl ExactCover {
+    /// Number of items.
+    pub fn item_count(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Number of options.
+    pub fn option_count(&self) -> usize {
+        self.options.len()
+    }
+
+    /// For every item, the options that contain it, ascending.
+    pub fn options_by_item(&self) -> Vec<Vec<u32>> {
+        let mut by_item = vec![Vec::new(); self.items.len()];
+        for (o, items) in self.options.iter().enumerate() {
+            for &i in items {
+                by_item[i as usize].push(o as u32);
+            }
+        }
+        by_item
+    }
+
+    /// Checks the structural invariants documented on the fields; engines may assume them.
+    pub fn validate(&self) -> Result<()> {
+        let n = self.items.len() as u32;
+        for (o, items) in self.options.iter().enumerate() {
+            ensure_model!(!items.is_empty(), "option {o} is empty");
+            ensure_model!(
+                items.windows(2).all(|w| w[0] < w[1]),
+                "option {o} does not list its items strictly increasing"
+            );
+            ensure_model!(
+                items.iter().all(|&i| i < n),
+                "option {o} names an item out of range"
+            );
+            ensure_model!(
+                items.iter().any(|&i| self.items[i as usize].need > 0),
+                "option {o} holds no primary item"
+            );
+        }
+        ensure_model!(
+            self.forced.windows(2).all(|w| w[0] < w[1]),
+            "forced options are not strictly increasing"
+        );
+        if let Some(&o) = self
+            .forced
+            .iter()
+            .find(|&&o| o as usize >= self.options.len())
+        {
+            return Err(Error::InvalidModel(format!(
+                "forced option {o} is out of range"
+            )));
+        }
+        if let Some(g) = &self.geometry {
+            let cells = n.saturating_sub(g.first_cell) as usize;
+            ensure_model!(g.first_cell <= n, "first cell item out of range");
+            ensure_model!(
+                g.neighbors.len() == cells,
+                "neighbour lists do not match the cell items"
+            );
+            ensure_model!(
+                g.piece_sizes.len() == g.first_cell as usize,
+                "piece sizes do not match the piece items"
+            );
+        }
+        Ok(())
+    }
+
+    /// Checks that `solution` (ascending option indices) is an exact cover of this model:
+    /// every primary item covered exactly `need` times, every secondary item at most once,
+    /// every forced option present. Engines call this on every solution they report.
+    pub fn check_solution(&self, solution: &[u32]) -> Result<()> {
+        let mut cover = vec![0u32; self.items.len()];
+        for w in solution.windows(2) {
+            ensure_cover!(w[0] < w[1], "solution options are not strictly increasing");
+        }
+        for &o in solution {
+            let items = self
+                .options
+                .get(o as usize)
+                .ok_or(Error::OptionOutOfRange {
+                    option: o,
+                    options: self.options.len(),
+                })?;
+            for &i in items {
+                cover[i as usize] += 1;
+            }
+        }
+        for (i, item) in self.items.iter().enumerate() {
+            let c = cover[i];
+            if item.need == 0 {
+                ensure_cover!(c <= 1, "secondary item {} covered {c} times", item.name);
+            } else {
+                ensure_cover!(
+                    c == item.need,
+                    "item {} covered {c} times, needs {}",
+                    item.name,
+                    item.need
+                );
+            }
+        }
+        for &f in &self.forced {
+            ensure_cover!(
+                solution.binary_search(&f).is_ok(),
+                "forced option {f} missing"
+            );
+        }
+        Ok(())
+    }
+}
+
+/// A subproblem of an [`ExactCover`] with some options chosen and others excluded, as a model
+/// of its own: what is left to cover and which options can still do it. Solutions of
+/// [`Residual::model`] map back to solutions of the original with [`Residual::lift`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Residual {
+    /// The remaining problem: primary items still needing coverage (with the coverage still
+    /// needed), secondary items still free, and the options made only of such items; no
+    /// forced options; the original's geometry restricted to the cells left.
+    pub model: ExactCover,
+    /// Original index of every option of [`Residual::model`] (ascending).
+    pub option_map: Vec<u32>,
+    /// The original's chosen options: its forced options plus the subproblem's (ascending).
+    pub chosen: Vec<u32>,
+}
+
+impl Residual {
+    /// The original solution made of `solution` (options of the residual model) and the
+    /// chosen options, ascending.
+    pub fn lift(&self, solution: &[u32]) -> Vec<u32> {
+        let mut s: Vec<u32> = solution
+            .iter()
+            .map(|&o| self.option_map[o as usize])
+            .chain(self.chosen.iter().copied())
+            .collect();
+        s.sort_unstable();
+        s
+    }
+}
+
+impl Residual {
+    /// The residual of this residual: `chosen` and `excluded` name options of
+    /// [`Residual::model`]; the result maps straight back to the original model.
+    pub fn refine(&self, chosen: &[u32], excluded: &[u32]) -> Option<Residual> {
+        let inner = self.model.residual(chosen, excluded)?;
+        let mut all: Vec<u32> = self.chosen.clone();
+        all.extend(inner.chosen.iter().map(|&o| self.option_map[o as usize]));
+        all.sort_unstable();
+        Some(Residual {
+            option_map: inner
+                .option_map
+                .iter()
+                .map(|&o| self.option_map[o as usize])
+                .collect(),
+            model: inner.model,
+            chosen: all,
+        })
+    }
+}
+
+impl ExactCover {
+    /// The residual problem after choosing `chosen` (besides the forced options) and ruling
+    /// out `excluded`; `None` when the chosen options already conflict (an item covered more
+    /// often than allowed, or an excluded option chosen) or name an option out of range. An
+    /// option survives when it is neither chosen nor excluded and each of its items still has
+    /// room: a primary item whose need is not yet met, or a secondary item not yet covered.
+    /// Cube and conquer solves each cube's residual model instead of the whole instance under
+    /// assumptions.
+    pub fn residual(&self, chosen: &[u32], excluded: &[u32]) -> Option<Residual> {
+        let n = self.options.len();
+        let mut all: Vec<u32> = self.forced.iter().chain(chosen).copied().collect();
+        all.sort_unstable();
+        all.dedup();
+        let mut out = vec![false; n];
+        for &o in excluded {
+            if let Some(x) = out.get_mut(o as usize) {
+                *x = true;
+            }
+        }
+        let mut room: Vec<u32> = self.items.iter().map(|it| it.need.max(1)).collect();
+        for &o in &all {
+            let items = self.options.get(o as usize)?;
+            if out[o as usize] {
+                return None;
+            }
+            out[o as usize] = true;
+            for &i in items {
+                let r = &mut room[i as usize];
+                *r = r.checked_sub(1)?;
+            }
+        }
+        // New item indices: items with room left; primary ones need exactly that room.
+        let mut new_index = vec![u32::MAX; self.items.len()];
+        let mut items = Vec::new();
+        for (i, it) in self.items.iter().enumerate() {
+            if room[i] > 0 {
+                new_index[i] = items.len() as u32;
+                items.push(Item {
+                    name: it.name.clone(),
+                    need: if it.need == 0 { 0 } else { room[i] },
+                });
+            }
+        }
+        let mut options = Vec::new();
+        let mut option_map = Vec::new();
+        for (o, its) in self.options.iter().enumerate() {
+            if out[o] || its.iter().any(|&i| room[i as usize] == 0) {
+                continue;
+            }
+            options.push(its.iter().map(|&i| new_index[i as usize]).collect());
+            option_map.push(o as u32);
+        }
+        // The geometry restricted to the cells left: pieces still come first, then cells, so
+        // the layout [`CellGeometry`] describes survives with the covered cells cut out.
+        let geometry = self.geometry.as_ref().map(|g| {
+            let first = g.first_cell as usize;
+            let new_first = new_index[..first]
+                .iter()
+                .filter(|&&x| x != u32::MAX)
+                .count();
+            let cell = |c: u32| match new_index[first + c as usize] {
+                u32::MAX => None,
+                x => Some(x - new_first as u32),
+            };
+            CellGeometry {
+                first_cell: new_first as u32,
+                neighbors: (0..g.neighbors.len() as u32)
+                    .filter(|&c| cell(c).is_some())
+                    .map(|c| {
+                        g.neighbors[c as usize]
+                            .iter()
+                            .filter_map(|&n| cell(n))
+                            .collect()
+                    })
+                    .collect(),
+                piece_sizes: (0..first)
+                    .filter(|&p| new_index[p] != u32::MAX)
+                    .map(|p| g.piece_sizes[p])
+                    .collect(),
+            }
+        });
+        Some(Residual {
+            model: ExactCover {
+                items,
+                options,
+                forced: Vec::new(),
+                geometry,
+            },
+            option_map,
+            chosen: all,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tiny() -> ExactCover {
+        // Two dominoes D (need 2) covering a 1x3 strip with an optional cell at the end.
+        ExactCover {
+            items: vec![
+                Item {
+                    name: "D".into(),
+                    need: 2,
+                },
+                Item {
+                    name: "c0".into(),
+                    need: 1,
+                },
+                Item {
+                    name: "c1".into(),
+                    need: 1,
+                },
+                Item {
+                    name: "c2".into(),
+                    need: 1,
+                },
+                Item {
+                    name: "c3".into(),
+                    need: 0,
+                },
+            ],
+            options: vec![vec![0, 1, 2], vec![0, 2, 3], vec![0, 3, 4]],
+            forced: vec![],
+            geometry: None,
+        }
+    }
+
+    #[test]
+    fn validate_accepts_a_well_formed_model_and_rejects_bad_ones() {
+        let m = tiny();
+        m.validate().unwrap();
+        let mut bad = m.clone();
+        bad.options[0] = vec![2, 1];
+        assert!(
+            bad.validate()
+                .unwrap_err()
+                .to_string()
+                .contains("increasing")
+        );
+        let mut bad = m.clone();
+        bad.options.push(vec![4]);
+        assert!(
+            bad.validate()
+                .unwrap_err()
+                .to_string()
+                .contains("no primary")
+        );
+    }
+
+    #[test]
+    fn check_solution_counts_needs_and_secondaries() {
+        let m = tiny();
+        m.check_solution(&[0, 2]).unwrap();
+        assert!(m.check_solution(&[0, 1]).is_err()); // c2 twice
+        assert!(m.check_solution(&[0]).is_err()); // D once, c3.. uncovered
+        assert_eq!(m.options_by_item()[2], vec![0, 1]);
+    }
+
+    #[test]
+    fn residual_keeps_what_is_left_and_lifts_back() {
+        let m = tiny();
+        // Choosing option 0 (D on c0 c1) leaves D needing 1 more, c2 to cover and c3 free;
+        // option 1 holds the covered c1, so only option 2 survives.
+        let r = m.residual(&[0], &[]).unwrap();
+        assert_eq!(r.option_map, vec![2]);
+        let names: Vec<(&str, u32)> = r
+            .model
+            .items
+            .iter()
+            .map(|it| (it.name.as_str(), it.need))
+            .collect();
+        assert_eq!(names, vec![("D", 1), ("c2", 1), ("c3", 0)]);
+        assert_eq!(r.model.options, vec![vec![0, 1, 2]]);
+        assert_eq!(r.lift(&[0]), vec![0, 2]);
+        m.check_solution(&r.lift(&[0])).unwrap();
+        // Excluding the only completion leaves an option-less item: no residual solution.
+        let r = m.residual(&[0], &[2]).unwrap();
+        assert!(r.option_map.is_empty() && r.model.items.iter().any(|it| it.need > 0));
+        // Conflicting or excluded choices have no residual at all.
+        assert!(m.residual(&[0, 1], &[]).is_none());
+        assert!(m.residual(&[0], &[0]).is_none());
+        // Nothing chosen: the model itself (minus exclusions).
+        let r = m.residual(&[], &[1]).unwrap();
+        assert_eq!(r.option_map, vec![0, 2]);
+        assert_eq!(r.model.items.len(), m.items.len());
+    }
+}
