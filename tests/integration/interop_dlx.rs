@@ -3,7 +3,8 @@
 use std::collections::BTreeSet;
 
 use cubesat::counting::{Reducer, UpTo};
-use cubesat::interop::answer::{AnswerStatus, decode};
+use cubesat::interop::Status;
+use cubesat::interop::answer::decode;
 use cubesat::interop::dlx::{self, DlxFile, read_dlx_file};
 use cubesat::placements::PlacementTable;
 use cubesat::puzzle::Puzzle;
@@ -170,7 +171,7 @@ fn round_trip(p: &Puzzle, mode: UpTo, expected: u64) {
     );
     assert_eq!(d.counted(), expected, "{} {mode}", p.name);
     if expected > 0 {
-        assert_eq!(d.status, AnswerStatus::Sat);
+        assert_eq!(d.status, Status::Sat);
     }
 }
 

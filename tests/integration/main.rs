@@ -17,7 +17,7 @@ mod known_counts;
 mod malformed;
 mod render_assembly;
 mod render_browser;
-mod render_docs;
+
 mod render_html;
 mod render_svg;
 mod render_text;

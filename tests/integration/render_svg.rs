@@ -182,7 +182,7 @@ fn names_are_escaped() {
 #[test]
 fn docs_picture_is_current() {
     // docs/tetris-cube.svg doubles as a golden file (minus the generator comment, which names
-    // the crate version). Refresh with `cargo test --test render_docs -- --ignored`.
+    // the crate version). Refresh with `cargo run --example render_docs -- docs`.
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/tetris-cube.svg");
     let strip = |s: &str| -> String {
         s.lines()
@@ -193,6 +193,6 @@ fn docs_picture_is_current() {
     let on_disk = std::fs::read_to_string(path).expect("docs/tetris-cube.svg");
     assert!(
         strip(&on_disk) == strip(&svg(&samples::tetris_cube(), false)),
-        "docs/tetris-cube.svg is stale: cargo test --test render_docs -- --ignored"
+        "docs/tetris-cube.svg is stale: cargo run --example render_docs -- docs"
     );
 }

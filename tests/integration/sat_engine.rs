@@ -1,5 +1,5 @@
 //! Tests of the SAT side on small hand-made exact-cover models: the encoder and the SAT engine
-//! against brute force (needs ≥ 2, secondary items, forced options), the implied piece
+//! against the dancing-links oracle (needs ≥ 2, secondary items, forced options), the implied piece
 //! at-most-one, the uniqueness helper, cubes, and the DIMACS round trip.
 
 use cubesat::interop::dimacs;
@@ -47,15 +47,17 @@ fn random_model(rng: &mut SeededRng) -> ExactCover {
     }
 }
 
-fn brute_force(m: &ExactCover) -> Vec<Vec<u32>> {
-    let n = m.option_count();
+/// Every solution of `m`, sorted, by the dancing-links oracle (itself checked against brute
+/// force on random models in the exact engine's tests).
+fn oracle(m: &ExactCover) -> Vec<Vec<u32>> {
     let mut out = Vec::new();
-    for mask in 0u32..(1 << n) {
-        let s: Vec<u32> = (0..n as u32).filter(|&o| mask >> o & 1 == 1).collect();
-        if m.check_solution(&s).is_ok() {
-            out.push(s);
-        }
-    }
+    cubesat_xc::dlx::Dlx::new(m)
+        .expect("a valid model")
+        .enumerate(|s| {
+            out.push(s.to_vec());
+            true
+        })
+        .unwrap();
     out.sort();
     out
 }
@@ -68,13 +70,13 @@ fn sat_all(m: &ExactCover, config: SatConfig) -> Vec<Vec<u32>> {
 }
 
 #[test]
-fn enumeration_equals_brute_force_on_random_models() {
+fn enumeration_equals_the_oracle_on_random_models() {
     let mut rng = SeededRng::new(0x9e37_79b9_7f4a_7c15);
     let mut nonempty = 0;
     for _ in 0..150 {
         let m = random_model(&mut rng);
         m.validate().unwrap();
-        let expected = brute_force(&m);
+        let expected = oracle(&m);
         nonempty += usize::from(!expected.is_empty());
         for amo in AtMostOne::ALL {
             let got = sat_all(
@@ -95,7 +97,7 @@ fn enumeration_equals_brute_force_on_random_models() {
 
 /// Residual models keep exactly the solutions that extend their cube: on random models (needs
 /// 0..=2, secondary items, forced options), the lifted solutions of the residual after choosing
-/// and excluding random options are the brute-force solutions that contain the chosen options
+/// and excluding random options are the oracle's solutions that contain the chosen options
 /// and avoid the excluded ones.
 #[test]
 fn residual_models_hold_exactly_the_cube_solutions() {
@@ -103,7 +105,7 @@ fn residual_models_hold_exactly_the_cube_solutions() {
     let mut checked = 0;
     for _ in 0..300 {
         let m = random_model(&mut rng);
-        let all = brute_force(&m);
+        let all = oracle(&m);
         let n = m.option_count() as u64;
         let chosen: Vec<u32> = (0..rng.below(3)).map(|_| rng.below(n) as u32).collect();
         let excluded: Vec<u32> = (0..rng.below(3)).map(|_| rng.below(n) as u32).collect();
@@ -118,7 +120,7 @@ fn residual_models_hold_exactly_the_cube_solutions() {
             Some(r) => {
                 r.model.validate().unwrap();
                 let mut lifted: Vec<Vec<u32>> =
-                    brute_force(&r.model).iter().map(|s| r.lift(s)).collect();
+                    oracle(&r.model).iter().map(|s| r.lift(s)).collect();
                 lifted.sort();
                 assert_eq!(lifted, expected, "{m:?} {chosen:?} {excluded:?}");
                 checked += usize::from(!expected.is_empty());
@@ -136,7 +138,7 @@ fn conquered_cubes_give_every_solution_once_in_cube_order() {
     let mut rng = SeededRng::new(0xc0de_cafe);
     for _ in 0..60 {
         let m = random_model(&mut rng);
-        let expected = brute_force(&m);
+        let expected = oracle(&m);
         // Partition on option 0: chosen, or excluded and then split on option 1.
         let cubes = vec![
             Subproblem {
@@ -213,7 +215,7 @@ fn conquered_cubes_give_every_solution_once_in_cube_order() {
 #[test]
 fn conquered_cubes_honour_exclusions_and_stop() {
     let m = strip();
-    // The plain enumeration, checked against brute force on this model by another test.
+    // The plain enumeration, checked against the oracle on this model by another test.
     let all = sat_all(&m, SatConfig::default());
     let avoid = all[0][0];
     let cubes = vec![Subproblem::default()];
@@ -350,7 +352,7 @@ fn strip_exact() -> ExactCover {
 fn need_two_and_secondary_items() {
     let m = strip();
     m.validate().unwrap();
-    let expected = brute_force(&m);
+    let expected = oracle(&m);
     assert!(!expected.is_empty());
     for amo in AtMostOne::ALL {
         assert_eq!(
@@ -371,7 +373,7 @@ fn implied_piece_amo_is_dropped_only_when_implied() {
     let m = strip_exact();
     assert_eq!(implied_piece_items(&m), Some(vec![0, 1, 2]));
     assert_eq!(implied_piece_items(&strip()), None); // need 2 and an optional cell
-    let expected = brute_force(&m);
+    let expected = oracle(&m);
     assert_eq!(expected.len(), 6); // 3! orders of the three pieces
     for amo in AtMostOne::ALL {
         let mut enc = CnfEncoder::new(CnfConfig {
@@ -409,7 +411,7 @@ fn implied_piece_amo_is_dropped_only_when_implied() {
 fn forced_options_units_or_assumptions() {
     let mut m = strip_exact();
     m.forced = vec![0]; // monomino on cell 0
-    let expected = brute_force(&m);
+    let expected = oracle(&m);
     assert_eq!(expected.len(), 2);
     assert_eq!(sat_all(&m, SatConfig::default()), expected);
     let mut f = varisat::CnfFormula::new();
@@ -435,7 +437,7 @@ fn encoder_needs_an_empty_formula() {
 #[test]
 fn uniqueness_helper_and_reuse() {
     let m = strip();
-    let all = brute_force(&m);
+    let all = oracle(&m);
     assert!(all.len() > 6);
     let mut e = SatEngine::new(&m, SatConfig::default()).unwrap();
     let first = e.solve_first(&Subproblem::default()).unwrap().unwrap();
@@ -490,7 +492,7 @@ fn uniqueness_helper_and_reuse() {
 #[test]
 fn cubes_partition_the_solutions() {
     let m = strip();
-    let all = brute_force(&m);
+    let all = oracle(&m);
     // Split on the options of the monomino M (item 2): each cube chooses one, a last cube
     // excludes them all.
     let by_item = m.options_by_item();
@@ -558,7 +560,7 @@ fn dimacs_round_trip() {
     let mut models = vec![strip(), strip_exact()];
     models.extend((0..30).map(|_| random_model(&mut rng)));
     for m in &models {
-        let expected = brute_force(m).len();
+        let expected = oracle(m).len();
         for amo in AtMostOne::ALL {
             let config = CnfConfig {
                 amo,

@@ -9,34 +9,10 @@ use anyhow::{Context, Result, bail, ensure};
 
 use crate::counting::{Reducer, UpTo};
 use crate::interop::provenance::{Provenance, read_provenance};
-use crate::interop::{asp, dlx};
+use crate::interop::{ParsedAnswer, Status, asp, dlx};
 use crate::placements::PlacementTable;
 use crate::puzzle::Puzzle;
 use crate::solution::Verifier;
-
-/// What the solver said about satisfiability.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AnswerStatus {
-    /// At least one solution exists.
-    Sat,
-    /// No solution exists.
-    Unsat,
-    /// The solver did not say (interrupted, or its output does not tell).
-    Unknown,
-}
-
-/// A parsed answer before verification.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParsedAnswer {
-    /// The solver's verdict.
-    pub status: AnswerStatus,
-    /// Every solution found in the answer: placement indices, ascending.
-    pub solutions: Vec<Vec<u32>>,
-    /// The number of solutions the solver reports (clingo's `Models`, DLX's `Altogether`).
-    pub reported_count: Option<u64>,
-    /// Whether the solver says it enumerated everything (`Some(false)` for clingo's `N+`).
-    pub complete: Option<bool>,
-}
 
 /// The format of an exported instance.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,7 +39,7 @@ pub struct Decoded {
     /// The placements rebuilt from the puzzle (solutions index into it).
     pub table: PlacementTable,
     /// The solver's verdict.
-    pub status: AnswerStatus,
+    pub status: Status,
     /// Verified solutions, each its placement indices ascending, in answer order.
     pub solutions: Vec<Vec<u32>>,
     /// How many solutions the solver reports, if it says.
@@ -181,13 +157,9 @@ fn finish(
 /// Reads SAT-solver output with [`crate::interop::sat`] and maps the true placement variables of each model (variable `v` is placement `v - 1`; variables above
 /// `option_count` are auxiliaries) to a solution.
 fn sat_answer(text: &str, option_count: usize) -> Result<ParsedAnswer> {
-    use crate::interop::sat::{SatStatus, parse};
+    use crate::interop::sat::parse;
     let out = parse(text)?;
-    let status = match out.status {
-        SatStatus::Satisfiable => AnswerStatus::Sat,
-        SatStatus::Unsatisfiable => AnswerStatus::Unsat,
-        SatStatus::Unknown => AnswerStatus::Unknown,
-    };
+    let status = out.status;
     let solutions = out.models.iter().map(|m| m.options(option_count)).collect();
     Ok(ParsedAnswer {
         status,

@@ -12,8 +12,8 @@ use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
 use crate::counting::UpTo;
-use crate::interop::answer::{AnswerStatus, ParsedAnswer};
 use crate::interop::provenance::write_header;
+use crate::interop::{ParsedAnswer, Status};
 use crate::placements::PlacementTable;
 use crate::puzzle::Puzzle;
 
@@ -204,9 +204,9 @@ pub fn parse_answer(text: &str, option_count: usize) -> Result<ParsedAnswer> {
             continue;
         }
         match line {
-            "SATISFIABLE" | "OPTIMUM FOUND" => status = Some(AnswerStatus::Sat),
-            "UNSATISFIABLE" => status = Some(AnswerStatus::Unsat),
-            "UNKNOWN" => status = Some(AnswerStatus::Unknown),
+            "SATISFIABLE" | "OPTIMUM FOUND" => status = Some(Status::Sat),
+            "UNSATISFIABLE" => status = Some(Status::Unsat),
+            "UNKNOWN" => status = Some(Status::Unknown),
             _ => {}
         }
         if status.is_some() {
@@ -240,9 +240,9 @@ pub fn parse_answer(text: &str, option_count: usize) -> Result<ParsedAnswer> {
         );
     }
     let status = status.unwrap_or(if solutions.is_empty() {
-        AnswerStatus::Unknown
+        Status::Unknown
     } else {
-        AnswerStatus::Sat
+        Status::Sat
     });
     Ok(ParsedAnswer {
         status,
@@ -255,9 +255,9 @@ pub fn parse_answer(text: &str, option_count: usize) -> Result<ParsedAnswer> {
 fn parse_json(text: &str, option_count: usize) -> Result<ParsedAnswer> {
     let v: Value = serde_json::from_str(text).context("clingo JSON output (--outf=2)")?;
     let status = match v.get("Result").and_then(Value::as_str) {
-        Some("SATISFIABLE") | Some("OPTIMUM FOUND") => AnswerStatus::Sat,
-        Some("UNSATISFIABLE") => AnswerStatus::Unsat,
-        Some(_) | None => AnswerStatus::Unknown,
+        Some("SATISFIABLE") | Some("OPTIMUM FOUND") => Status::Sat,
+        Some("UNSATISFIABLE") => Status::Unsat,
+        Some(_) | None => Status::Unknown,
     };
     let mut solutions = Vec::new();
     let calls = v.get("Call").and_then(Value::as_array);
@@ -313,7 +313,7 @@ mod tests {
         let text = "clingo version 5.8.3\nReading from x.lp\nSolving...\nAnswer: 1 (Time: 0.001s)\nplace(3) place(1) other(2)\nAnswer: 2\n\nSATISFIABLE\n\nModels       : 2+\nCalls        : 1\n";
         let a = parse_answer(text, 5).unwrap();
         assert_eq!(a.solutions, vec![vec![1, 3], vec![]]);
-        assert_eq!(a.status, AnswerStatus::Sat);
+        assert_eq!(a.status, Status::Sat);
         assert_eq!(a.reported_count, Some(2));
         assert_eq!(a.complete, Some(false));
         let e = format!(
@@ -323,7 +323,7 @@ mod tests {
         assert!(e.starts_with("line 2: 'place(9)'"), "{e}");
         assert_eq!(
             parse_answer("UNSATISFIABLE\n", 5).unwrap().status,
-            AnswerStatus::Unsat
+            Status::Unsat
         );
         assert!(parse_answer("hello\n", 5).is_err());
         let json = r#"{"Call": [{"Witnesses": [{"Value": ["place(2)", "place(0)"]}]}], "Result": "SATISFIABLE", "Models": {"Number": 1, "More": "no"}}"#;

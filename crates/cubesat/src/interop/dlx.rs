@@ -15,8 +15,8 @@ use std::io::Write;
 use anyhow::{Context, Result, bail};
 
 use crate::counting::UpTo;
-use crate::interop::answer::{AnswerStatus, ParsedAnswer};
 use crate::interop::provenance::write_header;
+use crate::interop::{ParsedAnswer, Status};
 use crate::placements::PlacementTable;
 use crate::puzzle::Puzzle;
 
@@ -394,11 +394,11 @@ pub fn parse_answer(text: &str, puzzle: &Puzzle, table: &PlacementTable) -> Resu
         );
     }
     let status = if !solutions.is_empty() {
-        AnswerStatus::Sat
+        Status::Sat
     } else if reported == Some(0) {
-        AnswerStatus::Unsat
+        Status::Unsat
     } else {
-        AnswerStatus::Unknown
+        Status::Unknown
     };
     Ok(ParsedAnswer {
         status,

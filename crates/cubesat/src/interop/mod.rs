@@ -38,3 +38,27 @@ pub fn to_text(
     )?;
     String::from_utf8(out).context("exported text is not UTF-8")
 }
+
+/// What the solver said about satisfiability.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// At least one solution exists.
+    Sat,
+    /// No solution exists.
+    Unsat,
+    /// The solver did not say (interrupted, or its output does not tell).
+    Unknown,
+}
+
+/// A parsed answer before verification.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParsedAnswer {
+    /// The solver's verdict.
+    pub status: Status,
+    /// Every solution found in the answer: placement indices, ascending.
+    pub solutions: Vec<Vec<u32>>,
+    /// The number of solutions the solver reports (clingo's `Models`, DLX's `Altogether`).
+    pub reported_count: Option<u64>,
+    /// Whether the solver says it enumerated everything (`Some(false)` for clingo's `N+`).
+    pub complete: Option<bool>,
+}

@@ -13,16 +13,7 @@
 use anyhow::{Result, bail};
 use std::collections::BTreeSet;
 
-/// The solver's verdict.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SatStatus {
-    /// `s SATISFIABLE` / `SAT`.
-    Satisfiable,
-    /// `s UNSATISFIABLE` / `UNSAT`.
-    Unsatisfiable,
-    /// `s UNKNOWN` / `INDET`, or no status at all.
-    Unknown,
-}
+use crate::interop::Status;
 
 /// One model: the variables assigned true (DIMACS numbers).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -47,7 +38,7 @@ impl SatModel {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SatOutput {
     /// The status.
-    pub status: SatStatus,
+    pub status: Status,
     /// The models, in output order (empty unless satisfiable).
     pub models: Vec<SatModel>,
     /// The number picosat reports in `s SOLUTIONS n`, if present.
@@ -97,7 +88,7 @@ fn add_literals(
 
 /// Parses SAT-competition output.
 pub fn parse_competition(text: &str) -> Result<SatOutput> {
-    let mut status: Option<(SatStatus, usize)> = None;
+    let mut status: Option<(Status, usize)> = None;
     let mut models = Vec::new();
     let mut current: Option<SatModel> = None;
     let mut open_since = 0;
@@ -113,9 +104,9 @@ pub fn parse_competition(text: &str) -> Result<SatOutput> {
             Some("s") => {
                 let rest: Vec<&str> = words.collect();
                 let s = match rest.as_slice() {
-                    ["SATISFIABLE"] => SatStatus::Satisfiable,
-                    ["UNSATISFIABLE"] => SatStatus::Unsatisfiable,
-                    ["UNKNOWN"] => SatStatus::Unknown,
+                    ["SATISFIABLE"] => Status::Sat,
+                    ["UNSATISFIABLE"] => Status::Unsat,
+                    ["UNKNOWN"] => Status::Unknown,
                     ["SOLUTIONS", n] => {
                         match n.parse() {
                             Ok(n) => reported = Some(n),
@@ -146,12 +137,12 @@ pub fn parse_competition(text: &str) -> Result<SatOutput> {
     if current.is_some() {
         bail!("line {open_since}: value lines starting here do not end with 0");
     }
-    let status = status.map_or(SatStatus::Unknown, |(s, _)| s);
+    let status = status.map_or(Status::Unknown, |(s, _)| s);
     finish(status, models, reported)
 }
 
-fn finish(status: SatStatus, models: Vec<SatModel>, reported: Option<u64>) -> Result<SatOutput> {
-    if status != SatStatus::Satisfiable && !models.is_empty() {
+fn finish(status: Status, models: Vec<SatModel>, reported: Option<u64>) -> Result<SatOutput> {
+    if status != Status::Sat && !models.is_empty() {
         bail!("the output has value lines but its status is {status:?}");
     }
     Ok(SatOutput {
@@ -174,11 +165,11 @@ pub fn parse_minisat(text: &str) -> Result<SatOutput> {
             continue;
         }
         match (status, line) {
-            (None, "SAT") => status = Some(SatStatus::Satisfiable),
-            (None, "UNSAT") => status = Some(SatStatus::Unsatisfiable),
-            (None, "INDET") => status = Some(SatStatus::Unknown),
+            (None, "SAT") => status = Some(Status::Sat),
+            (None, "UNSAT") => status = Some(Status::Unsat),
+            (None, "INDET") => status = Some(Status::Unknown),
             (None, _) => bail!("line {lineno}: expected SAT, UNSAT or INDET, found {line:?}"),
-            (Some(SatStatus::Satisfiable), _) => {
+            (Some(Status::Sat), _) => {
                 if current.is_none() {
                     open_since = lineno;
                 }
@@ -192,8 +183,8 @@ pub fn parse_minisat(text: &str) -> Result<SatOutput> {
     if current.is_some() {
         bail!("line {open_since}: the model starting here does not end with 0");
     }
-    let status = status.unwrap_or(SatStatus::Unknown);
-    if status == SatStatus::Satisfiable && models.is_empty() {
+    let status = status.unwrap_or(Status::Unknown);
+    if status == Status::Sat && models.is_empty() {
         bail!("SAT without a model line");
     }
     finish(status, models, None)
@@ -276,7 +267,7 @@ mod tests {
     #[test]
     fn cadical_style() {
         let out = parse("c comment\ns SATISFIABLE\nv -1 2 3\nv -4 5 0\n").unwrap();
-        assert_eq!(out.status, SatStatus::Satisfiable);
+        assert_eq!(out.status, Status::Sat);
         assert_eq!(out.models.len(), 1);
         assert_eq!(vars(&out.models[0]), vec![2, 3, 5]);
         assert_eq!(out.models[0].options(3), vec![1, 2]);
@@ -285,7 +276,7 @@ mod tests {
     #[test]
     fn clasp_value_before_status_and_unordered() {
         let out = parse("c clasp\nv 5 -3 1 0\ns SATISFIABLE\nc Models : 1\n").unwrap();
-        assert_eq!(out.status, SatStatus::Satisfiable);
+        assert_eq!(out.status, Status::Sat);
         assert_eq!(vars(&out.models[0]), vec![1, 5]);
     }
 
@@ -305,19 +296,19 @@ mod tests {
     #[test]
     fn unsat_and_unknown() {
         let out = parse("c x\ns UNSATISFIABLE\n").unwrap();
-        assert_eq!(out.status, SatStatus::Unsatisfiable);
+        assert_eq!(out.status, Status::Unsat);
         assert!(out.models.is_empty());
-        assert_eq!(parse("s UNKNOWN\n").unwrap().status, SatStatus::Unknown);
-        assert_eq!(parse("").unwrap().status, SatStatus::Unknown);
+        assert_eq!(parse("s UNKNOWN\n").unwrap().status, Status::Unknown);
+        assert_eq!(parse("").unwrap().status, Status::Unknown);
     }
 
     #[test]
     fn minisat_files() {
         let out = parse("SAT\n1 -2 3 0\n").unwrap();
-        assert_eq!(out.status, SatStatus::Satisfiable);
+        assert_eq!(out.status, Status::Sat);
         assert_eq!(vars(&out.models[0]), vec![1, 3]);
-        assert_eq!(parse("UNSAT\n").unwrap().status, SatStatus::Unsatisfiable);
-        assert_eq!(parse("INDET\n").unwrap().status, SatStatus::Unknown);
+        assert_eq!(parse("UNSAT\n").unwrap().status, Status::Unsat);
+        assert_eq!(parse("INDET\n").unwrap().status, Status::Unknown);
     }
 
     #[test]

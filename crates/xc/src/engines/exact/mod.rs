@@ -25,6 +25,7 @@
 //! # Ok(()) }
 //! ```
 
+mod descend;
 mod prepare;
 mod search;
 mod sliced;

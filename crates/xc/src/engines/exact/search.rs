@@ -205,9 +205,9 @@ impl<'a> Searcher<'a> {
         // item has too few options left.
         let best = match &p.sliced {
             Some(st) => {
-                let best = st.fewest(lv);
+                let best = st.fewest(&lv.s);
                 if best.is_none() {
-                    st.note_starved(lv, &mut self.hints[d]);
+                    st.note_starved(&lv.s, &mut self.hints[d]);
                 }
                 best
             }
@@ -215,7 +215,7 @@ impl<'a> Searcher<'a> {
         };
         let dead = match (best, &p.sliced) {
             (None, _) => true,
-            (Some(_), Some(st)) => self.pruning && !st.regions_ok(p, lv, &mut self.region),
+            (Some(_), Some(st)) => self.pruning && !p.regions_ok_sliced(st, lv, &mut self.region),
             (Some(_), None) => self.pruning && !p.regions_ok(lv, &mut self.region),
         };
         // Every primary item of a sliced model needs one covering.
@@ -248,7 +248,7 @@ impl<'a> Searcher<'a> {
         let mut cands = std::mem::take(&mut self.cands[d]);
         cands.clear();
         if let Some(st) = &p.sliced {
-            st.options_of(&mut self.levels[d], i, &mut cands);
+            st.options_of(&mut self.levels[d].s, i, &mut cands);
         } else {
             let mask = p.mask(i);
             for &w in &lv.active {
@@ -283,7 +283,7 @@ impl<'a> Searcher<'a> {
             let skipped = p
                 .sliced
                 .as_ref()
-                .is_some_and(|st| st.starves(&self.levels[d], x as usize, hints));
+                .is_some_and(|st| st.starves(&self.levels[d].s, x as usize, hints));
             let (lo, hi) = self.levels.split_at_mut(d + 1);
             let alive = if skipped {
                 false

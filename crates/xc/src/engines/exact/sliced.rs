@@ -2,8 +2,9 @@
 //! primary items all need exactly one covering, with at most 128 items and 4,096 options (and
 //! stored conflict bitsets); everything else keeps the byte counters. It owns the arithmetic
 //! (carry-save accumulation of option item masks, plane addition and subtraction), the
-//! fewest-options scan over the planes, the descend steps that keep them, and the test that
-//! tells a starved child without building it.
+//! fewest-options scan over the planes and the test that tells a starved child without
+//! building it; `descend` builds these tables from the prepared model and keeps them on the
+//! way down.
 //!
 //! Item `i`'s count is `Σ_k bit_i(planes[k]) << k`. Adding an option's item mask to every
 //! item counter at once is a ripple carry over the planes, a few register operations instead
@@ -11,8 +12,6 @@
 //! Harley-Seal carry-save adders (seven adders per eight masks) and the sum then added to or
 //! subtracted from the planes once. The search tree is exactly the one of the byte-counter
 //! path: same counts, same fewest-options choice (ties to the lowest item).
-
-use super::prepare::{Level, Prepared, RegionScratch};
 
 /// Words per item bitset: up to 128 items.
 pub(crate) const LANES: usize = 2;
@@ -22,20 +21,20 @@ pub(crate) const MAX_PLANES: usize = 16;
 /// indexing needs no bounds checks (sliced models have at most [`WORDS`]` * 64` options, and
 /// only the touched part of a table is ever paged in); the last slot is a spare zero mask
 /// that pads walks to whole blocks.
-const MAX_OPTS: usize = 1 << 16;
+pub(super) const MAX_OPTS: usize = 1 << 16;
 /// The spare option index of the zero mask.
-const PAD: u16 = (MAX_OPTS - 1) as u16;
+pub(super) const PAD: u16 = (MAX_OPTS - 1) as u16;
 /// An item bitset.
 pub(crate) type Lanes = [u64; LANES];
 /// The item bitset of every option (zero past the model's options).
-type OptTable = [Lanes; MAX_OPTS];
+pub(super) type OptTable = [Lanes; MAX_OPTS];
 /// A list of option indices.
-type IdxBuf = [u16; MAX_OPTS];
+pub(super) type IdxBuf = [u16; MAX_OPTS];
 /// A bit-sliced counter per item.
 pub(crate) type Planes = [Lanes; MAX_PLANES];
 /// How many recent starving items a depth remembers (see [`SlicedTables::starves`]):
 /// instruction counts on a Tetris Cube subtree are lowest for 6 to 8.
-const HINTS: usize = 6;
+pub(super) const HINTS: usize = 6;
 /// Items that recently left a child at one depth without options, most recent first.
 pub(crate) type Hints = [u8; HINTS];
 /// The hints a depth starts with: distinct items (a bit of an item the model lacks is never
@@ -74,33 +73,33 @@ impl Default for SlicedState {
     }
 }
 
-const ZERO: Lanes = [0; LANES];
+pub(super) const ZERO: Lanes = [0; LANES];
 
 #[inline(always)]
-fn and(a: Lanes, b: Lanes) -> Lanes {
+pub(super) fn and(a: Lanes, b: Lanes) -> Lanes {
     [a[0] & b[0], a[1] & b[1]]
 }
 #[inline(always)]
-fn andn(a: Lanes, b: Lanes) -> Lanes {
+pub(super) fn andn(a: Lanes, b: Lanes) -> Lanes {
     // a & !b
     [a[0] & !b[0], a[1] & !b[1]]
 }
 #[inline(always)]
-fn or(a: Lanes, b: Lanes) -> Lanes {
+pub(super) fn or(a: Lanes, b: Lanes) -> Lanes {
     [a[0] | b[0], a[1] | b[1]]
 }
 #[inline(always)]
-fn xor(a: Lanes, b: Lanes) -> Lanes {
+pub(super) fn xor(a: Lanes, b: Lanes) -> Lanes {
     [a[0] ^ b[0], a[1] ^ b[1]]
 }
 #[inline(always)]
-fn nonzero(a: Lanes) -> bool {
+pub(super) fn nonzero(a: Lanes) -> bool {
     a[0] | a[1] != 0
 }
 
 /// Carry-save adder: `(carry, sum)` of three bitsets, bitwise.
 #[inline(always)]
-fn csa(a: Lanes, b: Lanes, c: Lanes) -> (Lanes, Lanes) {
+pub(super) fn csa(a: Lanes, b: Lanes, c: Lanes) -> (Lanes, Lanes) {
     let u = xor(a, b);
     (or(and(a, b), and(u, c)), xor(u, c))
 }
@@ -108,74 +107,19 @@ fn csa(a: Lanes, b: Lanes, c: Lanes) -> (Lanes, Lanes) {
 /// Tables of the sliced path.
 pub(crate) struct SlicedTables {
     /// Primary items of every option as an item bitset.
-    opt: Box<OptTable>,
-    /// Conflict bitset of every option (see [`Prepared::conflict`]).
-    conf: Vec<Live>,
+    pub opt: Box<OptTable>,
+    /// Conflict bitset of every option (the prepared tables' conflict rows).
+    pub conf: Vec<Live>,
     /// Options of every item.
-    item_opts: Vec<Live>,
+    pub item_opts: Vec<Live>,
     /// The words of `item_opts` that are not zero, per item.
-    item_words: Vec<u64>,
+    pub item_words: Vec<u64>,
     /// Planes in use: every item's initial count is below `1 << planes`.
     pub planes: usize,
     /// The geometry has one-word cell sets, shift adjacency and a stored achievable-sum
     /// table: occupied cells then live in [`SlicedState::occ`] and the piece-count state in
-    /// `Level::pstate` alone (the general `occ` and `size_left` stay as at the root).
-    fast_geo: bool,
-}
-
-impl SlicedTables {
-    /// The tables, when `p` qualifies: byte layout and stored conflicts (so that siblings can
-    /// be derived from each other), every primary item needing exactly one covering, at most
-    /// `64 * LANES` items and every count below `1 << MAX_PLANES`.
-    pub fn build(p: &Prepared) -> Option<SlicedTables> {
-        let m = &p.model;
-        if p.prim8.is_none()
-            || p.conflict.is_none()
-            || !p.multi.is_empty()
-            || m.items.len() > 64 * LANES
-            || p.words > WORDS
-            || m.items.iter().any(|i| i.need > 1)
-        {
-            return None;
-        }
-        let mut count = vec![0usize; m.items.len()];
-        let mut opt: Box<OptTable> = vec![ZERO; MAX_OPTS].into_boxed_slice().try_into().ok()?;
-        for (o, l) in opt.iter_mut().enumerate().take(p.n_opts) {
-            for &i in p.prim_of(o) {
-                l[i as usize >> 6] |= 1 << (i & 63);
-                count[i as usize] += 1;
-            }
-        }
-        let max = count.into_iter().max().unwrap_or(0);
-        let planes = (usize::BITS - max.leading_zeros()) as usize;
-        let w = p.words;
-        let conf = p.conflict.as_ref()?;
-        let padded = |rows: &[u64], n: usize| -> Vec<Live> {
-            (0..n)
-                .map(|r| {
-                    let mut l = [0; WORDS];
-                    l[..w].copy_from_slice(&rows[r * w..(r + 1) * w]);
-                    l
-                })
-                .collect()
-        };
-        let item_opts = padded(&p.item_mask, m.items.len());
-        let item_words = item_opts
-            .iter()
-            .map(|l| (0..WORDS).filter(|&w| l[w] != 0).fold(0, |a, w| a | 1 << w))
-            .collect();
-        (planes <= MAX_PLANES).then(|| SlicedTables {
-            opt,
-            conf: padded(conf, p.n_opts),
-            item_opts,
-            item_words,
-            planes: planes.max(1),
-            fast_geo: p
-                .geo
-                .as_ref()
-                .is_some_and(|g| g.cw == 1 && g.shifts.is_some() && g.sum_table.is_some()),
-        })
-    }
+    /// the level's `pstate` alone (the general `occ` and `size_left` stay as at the root).
+    pub fast_geo: bool,
 }
 
 /// `x += Σ opt[o]` over the options `idx` (whole blocks of eight and at most one half block
@@ -184,7 +128,7 @@ impl SlicedTables {
 /// ripples into the planes `3..top` (a runtime bound, so that they stay in memory rather
 /// than in a long prologue).
 #[inline]
-fn add_masks(opt: &OptTable, idx: &[u16], x: &mut Planes, top: usize) {
+pub(super) fn add_masks(opt: &OptTable, idx: &[u16], x: &mut Planes, top: usize) {
     let (low, hi) = x.split_at_mut(3);
     let hi = &mut hi[..top.max(3) - 3];
     let [mut ones, mut twos, mut fours] = [low[0], low[1], low[2]];
@@ -221,7 +165,7 @@ fn add_masks(opt: &OptTable, idx: &[u16], x: &mut Planes, top: usize) {
 
 /// Adds `e` into `planes` by ripple carry (the true sums fit, so the carry dies in time).
 #[inline(always)]
-fn ripple(planes: &mut [Lanes], mut e: Lanes) {
+pub(super) fn ripple(planes: &mut [Lanes], mut e: Lanes) {
     for plane in planes.iter_mut() {
         if !nonzero(e) {
             break;
@@ -235,7 +179,7 @@ fn ripple(planes: &mut [Lanes], mut e: Lanes) {
 /// Pads the `n` indices gathered in `buf` with [`PAD`] to whole blocks of eight, or to a
 /// final half block of four.
 #[inline(always)]
-fn pad(buf: &mut IdxBuf, n: usize) -> &[u16] {
+pub(super) fn pad(buf: &mut IdxBuf, n: usize) -> &[u16] {
     buf[n..n + 8].copy_from_slice(&[PAD; 8]);
     &buf[..(n + 3) & !3]
 }
@@ -250,7 +194,7 @@ pub(crate) struct SlicedScratch {
 
 impl SlicedScratch {
     #[inline]
-    fn bufs(&mut self) -> (&mut IdxBuf, &mut IdxBuf, &mut Planes) {
+    pub(super) fn bufs(&mut self) -> (&mut IdxBuf, &mut IdxBuf, &mut Planes) {
         let (a, d) = self.bufs.get_or_insert_with(|| {
             let buf = || -> Box<IdxBuf> {
                 match vec![0u16; MAX_OPTS].into_boxed_slice().try_into() {
@@ -267,7 +211,7 @@ impl SlicedScratch {
 /// `x -= Σ opt[o]` over the `n` options gathered in `idx` (never negative): the masks are
 /// summed into the spare planes `d`, which are then subtracted with one borrow chain.
 #[inline]
-fn sub_masks(
+pub(super) fn sub_masks(
     opt: &OptTable,
     idx: &mut IdxBuf,
     n: usize,
@@ -326,7 +270,7 @@ pub(crate) fn fewest(planes: &Planes, open: Lanes, n: usize) -> Option<usize> {
 
 /// Sum of the counts of the items of `m`.
 #[inline]
-fn count_sum(planes: &Planes, m: Lanes, n: usize) -> u32 {
+pub(super) fn count_sum(planes: &Planes, m: Lanes, n: usize) -> u32 {
     let mut s = 0;
     for (k, &p) in planes.iter().enumerate().take(n) {
         let h = and(p, m);
@@ -337,7 +281,7 @@ fn count_sum(planes: &Planes, m: Lanes, n: usize) -> u32 {
 
 /// Calls `f` with the index of every set bit of `m`, lowest first.
 #[inline(always)]
-fn each_bit(mut m: u64, mut f: impl FnMut(usize)) {
+pub(super) fn each_bit(mut m: u64, mut f: impl FnMut(usize)) {
     while m != 0 {
         f(m.trailing_zeros() as usize);
         m &= m - 1;
@@ -345,7 +289,7 @@ fn each_bit(mut m: u64, mut f: impl FnMut(usize)) {
 }
 
 impl SlicedTables {
-    /// True when choosing live option `x` in `lv` provably leaves one of the `hints` items
+    /// True when choosing live option `x` in state `s` provably leaves one of the `hints` items
     /// without options: an open item that `x` does not hold, none of whose live options is
     /// outside `x`'s conflicts. Such a child is a dead end that the search can count without
     /// building it. 65% of the nodes of a Tetris Cube subtree are such children, and building
@@ -353,8 +297,7 @@ impl SlicedTables {
     /// starve a depth's children are few and recur: the test reads a few words per hint, and a
     /// hint that fires moves to the front.
     #[inline]
-    pub(crate) fn starves(&self, lv: &Level, x: usize, hints: &mut Hints) -> bool {
-        let s = &lv.s;
+    pub(crate) fn starves(&self, s: &SlicedState, x: usize, hints: &mut Hints) -> bool {
         let row = &self.conf[x];
         let open = andn(s.open, self.opt[x]);
         for i in 0..HINTS {
@@ -381,14 +324,12 @@ impl SlicedTables {
         false
     }
 
-    /// Records in `hints` the lowest open item that `lv` (a starved node) left without
+    /// Records in `hints` the lowest open item that `s` (a starved node) left without
     /// options, first, so that its siblings and cousins test it first.
     #[inline]
-    pub(crate) fn note_starved(&self, lv: &Level, hints: &mut Hints) {
-        let any = lv.s.planes[..self.planes]
-            .iter()
-            .fold(ZERO, |a, &k| or(a, k));
-        let zero = andn(lv.s.open, any);
+    pub(crate) fn note_starved(&self, s: &SlicedState, hints: &mut Hints) {
+        let any = s.planes[..self.planes].iter().fold(ZERO, |a, &k| or(a, k));
+        let zero = andn(s.open, any);
         let j = match zero {
             [0, 0] => return,
             [0, hi] => 64 + hi.trailing_zeros(),
@@ -399,31 +340,18 @@ impl SlicedTables {
         hints[0] = j;
     }
 
-    /// The lowest item of fewest options in `lv` (see [`fewest`]).
+    /// The lowest item of fewest options in `s` (see [`fewest`]).
     #[inline]
-    pub(crate) fn fewest(&self, lv: &Level) -> Option<usize> {
-        fewest(&lv.s.planes, lv.s.open, self.planes)
+    pub(crate) fn fewest(&self, s: &SlicedState) -> Option<usize> {
+        fewest(&s.planes, s.open, self.planes)
     }
 
-    /// The dead-region test of [`Prepared::regions_ok`] on the sliced state.
-    #[inline]
-    pub(crate) fn regions_ok(&self, p: &Prepared, lv: &Level, sc: &mut RegionScratch) -> bool {
-        match (&p.geo, self.fast_geo) {
-            (Some(g), true) => match &g.shifts {
-                Some(shifts) => Prepared::regions_ok_shifts(g, shifts, lv.s.occ, lv.pstate, &[]),
-                None => true,
-            },
-            _ => p.regions_ok(lv, sc),
-        }
-    }
-
-    /// Appends the live options of item `i` in `lv`, ascending, and narrows the active words
-    /// of `lv` to the non-zero ones: the descend steps only pass the parent's set on (a
+    /// Appends the live options of item `i` in `s`, ascending, and narrows the active words
+    /// of `s` to the non-zero ones: the descend steps only pass the parent's set on (a
     /// superset), and a node refines it once, here, before its children use it.
     #[inline]
-    pub(crate) fn options_of(&self, lv: &mut Level, i: usize, out: &mut Vec<u32>) {
+    pub(crate) fn options_of(&self, s: &mut SlicedState, i: usize, out: &mut Vec<u32>) {
         let m = &self.item_opts[i];
-        let s = &mut lv.s;
         let mut active = 0;
         each_bit(s.active, |w| {
             let v = s.live[w];
@@ -434,145 +362,9 @@ impl SlicedTables {
     }
 }
 
-impl Prepared {
-    /// [`Prepared::apply_geo`] on the sliced state: with [`SlicedTables::fast_geo`] only the
-    /// occupied-cell word and the piece-count state change.
-    #[inline]
-    fn apply_geo_sliced(&self, st: &SlicedTables, parent: &Level, child: &mut Level, x: usize) {
-        match &self.geo {
-            Some(g) if st.fast_geo => {
-                child.s.occ = parent.s.occ | g.opt_cells[x];
-                let s = g.opt_size[x] as usize;
-                // An optional piece may already be counted out (its digit of the state is 0).
-                let digit = parent.pstate / g.radix[s] % (g.size_counts[s] as usize + 1);
-                child.pstate = parent.pstate - if digit > 0 { g.radix[s] } else { 0 };
-            }
-            _ => self.apply_geo(parent, child, x),
-        }
-    }
-
-    /// Fills the sliced state of `lv` from its general state (a query root).
-    pub(crate) fn slice_level(&self, lv: &mut Level) {
-        let Some(st) = &self.sliced else { return };
-        let s = &mut lv.s;
-        *s = SlicedState::default();
-        for (w, &v) in lv.live.iter().enumerate() {
-            s.live[w] = v;
-            if v != 0 {
-                s.active |= 1 << w;
-            }
-        }
-        if st.fast_geo {
-            s.occ = lv.occ[0];
-        }
-        for i in 0..self.model.items.len() {
-            let c = lv.counts[i];
-            for (k, plane) in s.planes.iter_mut().enumerate().take(st.planes) {
-                if c >> k & 1 != 0 {
-                    plane[i >> 6] |= 1 << (i & 63);
-                }
-            }
-            if lv.rem[i] > 0 {
-                s.open[i >> 6] |= 1 << (i & 63);
-            }
-        }
-    }
-
-    /// The sliced [`Prepared::descend`]: the state after choosing live option `x` in `parent`,
-    /// with complete counts (a starved child is left to the search's fewest-options scan).
-    /// The counts come from walking whichever set looks smaller, as in the byte path: the
-    /// options this choice kills (subtracted from the parent's counts) or the survivors.
-    pub(crate) fn descend_sliced(
-        &self,
-        parent: &Level,
-        child: &mut Level,
-        x: usize,
-        sc: &mut SlicedScratch,
-    ) {
-        let Some(st) = &self.sliced else {
-            unreachable!("the sliced path needs its tables")
-        };
-        let (ps, cs) = (&parent.s, &mut child.s);
-        // Words outside the parent's active set are zero in the parent, hence in the child;
-        // clear what an earlier use of this buffer left there.
-        each_bit(cs.active & !ps.active, |w| cs.live[w] = 0);
-        let row = &st.conf[x];
-        let xm = st.opt[x];
-        // The estimate of the killed options counts an option once per item of x it holds;
-        // it is doubled because the survivor walk needs no final subtraction.
-        let est = count_sum(&ps.planes, xm, st.planes).saturating_mul(2);
-        let killed_mode = est <= parent.n_live.saturating_sub(est);
-        let (idx, _, d) = sc.bufs();
-        let mut n = 0usize;
-        each_bit(ps.active, |w| {
-            let pl = ps.live[w];
-            let v = pl & !row[w];
-            cs.live[w] = v;
-            let k = if killed_mode { pl & row[w] } else { v };
-            each_bit(k, |b| {
-                idx[n as u16 as usize] = (w * 64 + b) as u16;
-                n += 1;
-            });
-        });
-        cs.active = ps.active;
-        if killed_mode {
-            cs.planes = ps.planes;
-            sub_masks(&st.opt, idx, n, &mut cs.planes, d, st.planes);
-            child.n_live = parent.n_live - n as u32;
-        } else {
-            cs.planes = [ZERO; MAX_PLANES];
-            add_masks(&st.opt, pad(idx, n), &mut cs.planes, st.planes);
-            child.n_live = n as u32;
-        }
-        cs.open = andn(ps.open, xm);
-        child.need_left = parent.need_left - self.prim_of(x).len() as u64;
-        self.apply_geo_sliced(st, parent, child, x);
-    }
-
-    /// The sliced [`Prepared::descend_sibling`]: `child` holds the complete state after
-    /// choosing an earlier option of the same `parent`; only the options that differ between
-    /// the two children are walked, revived ones added and newly killed ones subtracted.
-    pub(crate) fn descend_sibling_sliced(
-        &self,
-        parent: &Level,
-        child: &mut Level,
-        x: usize,
-        sc: &mut SlicedScratch,
-    ) {
-        let Some(st) = &self.sliced else {
-            unreachable!("the sliced path needs its tables")
-        };
-        let (ps, cs) = (&parent.s, &mut child.s);
-        let row = &st.conf[x];
-        let (add, del, sum) = sc.bufs();
-        let (mut na, mut nd) = (0usize, 0usize);
-        // Words outside the parent's active set are zero in both children.
-        each_bit(ps.active, |w| {
-            let new = ps.live[w] & !row[w];
-            let old = cs.live[w];
-            cs.live[w] = new;
-            each_bit(new & !old, |b| {
-                add[na as u16 as usize] = (w * 64 + b) as u16;
-                na += 1;
-            });
-            each_bit(old & !new, |b| {
-                del[nd as u16 as usize] = (w * 64 + b) as u16;
-                nd += 1;
-            });
-        });
-        cs.active = ps.active;
-        child.n_live = child.n_live + na as u32 - nd as u32;
-        add_masks(&st.opt, pad(add, na), &mut cs.planes, st.planes);
-        sub_masks(&st.opt, del, nd, &mut cs.planes, sum, st.planes);
-        cs.open = andn(ps.open, st.opt[x]);
-        child.need_left = parent.need_left - self.prim_of(x).len() as u64;
-        self.apply_geo_sliced(st, parent, child, x);
-    }
-}
-
 /// The item bitset of `items`.
 #[cfg(test)]
-fn lanes_of(items: &[usize]) -> Lanes {
+pub(super) fn lanes_of(items: &[usize]) -> Lanes {
     let mut l = ZERO;
     for &i in items {
         l[i >> 6] |= 1 << (i & 63);
@@ -581,10 +373,10 @@ fn lanes_of(items: &[usize]) -> Lanes {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn value(p: &Planes, i: usize) -> u32 {
+    pub(in crate::engines::exact) fn value(p: &Planes, i: usize) -> u32 {
         (0..MAX_PLANES)
             .map(|k| ((p[k][i >> 6] >> (i & 63) & 1) as u32) << k)
             .sum()
@@ -651,63 +443,5 @@ mod tests {
             sub_masks(&opt, &mut buf, idx.len(), &mut base, &mut d, MAX_PLANES);
             assert_eq!(base, orig, "round {round}");
         }
-    }
-
-    /// The count of item `i` in `lv`.
-    fn count(lv: &Level, i: usize) -> u32 {
-        value(&lv.s.planes, i)
-    }
-
-    /// The starved-child test agrees with building the child, item by item: on every node of
-    /// the first levels of real puzzles' trees, for every live option `x` of the node's
-    /// fewest-options item and every open item `j` that `x` does not hold, `starves` with `j`
-    /// as the only hint fires exactly when the built child has no option left for `j`.
-    #[test]
-    fn starved_child_test_matches_the_built_child() {
-        let mut fired = 0;
-        let mut tested = 0;
-        for name in ["soma", "pentominoes-6x10", "tetris-cube"] {
-            let p = Prepared::new(&crate::fixtures::model(name), true);
-            let st = p.sliced.as_ref().expect("sliced layout");
-            let mut sc = SlicedScratch::default();
-            // Depth-first over the first levels, a bounded number of nodes per puzzle.
-            let mut stack = vec![p.root(&[], &[], true).unwrap()];
-            let mut nodes = 0;
-            while let Some(mut lv) = stack.pop() {
-                nodes += 1;
-                if nodes > 60 {
-                    break;
-                }
-                if lv.need_left == 0 {
-                    continue;
-                }
-                let Some(i) = st.fewest(&lv) else { continue };
-                let mut cands = Vec::new();
-                st.options_of(&mut lv, i, &mut cands);
-                for &x in &cands {
-                    let x = x as usize;
-                    let mut child = Level::default();
-                    p.descend_sliced(&lv, &mut child, x, &mut sc);
-                    let open = andn(lv.s.open, st.opt[x]);
-                    for j in 0..64 * LANES {
-                        if open[j >> 6] >> (j & 63) & 1 == 0 {
-                            continue;
-                        }
-                        let mut hints = [j as u8; HINTS];
-                        let starved = count(&child, j) == 0;
-                        assert_eq!(st.starves(&lv, x, &mut hints), starved, "{name} item {j}");
-                        tested += 1;
-                        fired += usize::from(starved);
-                    }
-                    if st.fewest(&child).is_some() && stack.len() < 8 {
-                        stack.push(child);
-                    }
-                }
-            }
-        }
-        assert!(
-            fired > 100 && tested > 10 * fired,
-            "fired {fired} of {tested}"
-        );
     }
 }
