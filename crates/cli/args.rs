@@ -241,9 +241,9 @@ pub struct RenderArgs {
 }
 
 fn parse_up_to(s: &str) -> Result<UpTo, String> {
-    s.parse().map_err(|e: anyhow::Error| e.to_string())
+    s.parse().map_err(|e: cubesat::Error| e.to_string())
 }
 
 fn parse_engine(s: &str) -> Result<EngineChoice, String> {
-    s.parse().map_err(|e: anyhow::Error| e.to_string())
+    s.parse().map_err(|e: cubesat::Error| e.to_string())
 }

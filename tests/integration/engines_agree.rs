@@ -20,7 +20,7 @@ fn solutions(inst: &Instance, engine: EngineChoice, up_to: UpTo, amo: AtMostOne)
         out.push(s.placements.clone());
         true
     })
-    .unwrap_or_else(|e| panic!("{engine} {up_to}: {e:#}"));
+    .unwrap_or_else(|e| panic!("{engine} {up_to}: {}", e.report()));
     let n = out.len();
     out.sort();
     out.dedup();

@@ -159,7 +159,7 @@ fn round_trip(p: &Puzzle, mode: UpTo, expected: u64) {
     assert!(f.items.iter().all(|(n, _)| n.len() <= dlx::MAX_NAME));
     let file_solutions = solve_file(&f);
     let answer = m1_output(&f, &file_solutions);
-    let d = decode(&text, &answer).unwrap_or_else(|e| panic!("{} {mode}: {e:#}", p.name));
+    let d = decode(&text, &answer).unwrap_or_else(|e| panic!("{} {mode}: {}", p.name, e.report()));
     assert_eq!(d.reported_count, Some(file_solutions.len() as u64));
     let decoded: BTreeSet<Vec<u32>> = d.solutions.iter().cloned().collect();
     assert_eq!(decoded.len(), d.solutions.len());
@@ -228,6 +228,6 @@ fn plain_option_blocks_and_wrong_answers() {
     assert_eq!(d.solutions.len(), 2);
     assert_eq!(d.reported_count, None);
     // An answer to another instance: no item names, nothing to decode.
-    let e = format!("{:#}", decode(&text, "1:\n foo bar\n").unwrap_err());
+    let e = decode(&text, "1:\n foo bar\n").unwrap_err().report();
     assert!(e.contains("no DLX solution"), "{e}");
 }

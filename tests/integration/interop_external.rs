@@ -80,7 +80,8 @@ fn run_clingo(cmd: &[String], puzzle_name: &str, mode: UpTo, extra: &[&str]) -> 
 /// Solves, decodes, and checks the count in `mode` against the puzzle's known count.
 fn check(cmd: &[String], puzzle: &str, mode: UpTo, expected: u64, extra: &[&str]) {
     let (instance, answer) = run_clingo(cmd, puzzle, mode, extra);
-    let d = decode(&instance, &answer).unwrap_or_else(|e| panic!("{puzzle} {mode}: {e:#}"));
+    let d =
+        decode(&instance, &answer).unwrap_or_else(|e| panic!("{puzzle} {mode}: {}", e.report()));
     assert_eq!(d.kind, InstanceKind::Asp);
     assert_eq!(d.status, Status::Sat, "{puzzle} {mode}");
     assert_eq!(

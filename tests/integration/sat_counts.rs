@@ -23,7 +23,7 @@ fn check(name: &str, amo: AtMostOne) {
             sat_cubes: Some(64),
             ..RunOptions::default()
         };
-        let r = count(&inst, &opts).unwrap_or_else(|e| panic!("{name} {mode}: {e:#}"));
+        let r = count(&inst, &opts).unwrap_or_else(|e| panic!("{name} {mode}: {}", e.report()));
         assert_eq!(r.count, want, "{name} {mode} with {amo}: {}", r.engine);
     }
 }

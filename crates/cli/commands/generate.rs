@@ -25,7 +25,13 @@ pub fn run(args: &GenerateArgs, quiet: bool) -> Result<Outcome> {
         unique: args.unique,
         ..GenerateOptions::default()
     };
-    let outcome = generate(puzzle, &opts)?;
+    let outcome = generate(puzzle, &opts).map_err(|e| match e.root() {
+        cubesat::Error::Unsupported {
+            request: cubesat::Request::Hints,
+            ..
+        } => anyhow::anyhow!("--hints {}: {e}", args.hints),
+        _ => e.into(),
+    })?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     match outcome {

@@ -85,7 +85,7 @@ pub fn run(args: InfoArgs) -> Result<Outcome> {
     for mode in [UpTo::Rotation, UpTo::RotationReflection] {
         match Reducer::new(p, &inst.table, mode, false) {
             Ok(r) => writeln!(out, "symmetry {}: {}", mode, r.describe(p))?,
-            Err(e) => writeln!(out, "symmetry {}: not defined ({e:#})", mode)?,
+            Err(e) => writeln!(out, "symmetry {}: not defined ({})", mode, e.report())?,
         }
     }
     let k = &p.known_counts;

@@ -20,7 +20,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use anyhow::{Result, bail};
+use crate::error::{Error, Request, Result, bail};
 
 use crate::placements::PlacementTable;
 use crate::puzzle::Puzzle;
@@ -62,7 +62,7 @@ impl fmt::Display for UpTo {
 }
 
 impl FromStr for UpTo {
-    type Err = anyhow::Error;
+    type Err = crate::Error;
     fn from_str(s: &str) -> Result<UpTo> {
         Ok(match s {
             "none" | "all" => UpTo::None,
@@ -107,10 +107,13 @@ impl Reducer {
             UpTo::Rotation => false,
             UpTo::RotationReflection => {
                 if partners.is_none() {
-                    bail!(
-                        "counting up to rotation and reflection needs the mirror image of every chiral piece in the set, which '{}' lacks; use --up-to rotation",
-                        puzzle.name
-                    );
+                    return Err(Error::unsupported(
+                        Request::UpTo,
+                        format!(
+                            "counting up to rotation and reflection needs the mirror image of every chiral piece in the set, which '{}' lacks (count up to rotation instead)",
+                            puzzle.name
+                        ),
+                    ));
                 }
                 true
             }

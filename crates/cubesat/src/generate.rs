@@ -27,7 +27,7 @@
 
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, bail, ensure};
+use crate::error::{Error, Request, Result};
 use serde_json::{Value, json};
 
 use crate::puzzle::{Hint, KnownCounts, Puzzle};
@@ -424,13 +424,15 @@ pub fn generate(puzzle: Puzzle, opts: &GenerateOptions) -> Result<Outcome> {
     let given = inst.puzzle.hints.len() as u64;
     let free_copies = copies.saturating_sub(given);
     if opts.hints as u64 > free_copies {
-        bail!(
-            "--hints {}: the puzzle leaves only {} to place ({} in all, {} already given as hints)",
-            opts.hints,
-            plural(free_copies, "piece"),
-            copies,
-            given
-        );
+        return Err(Error::unsupported(
+            Request::Hints,
+            format!(
+                "the puzzle leaves only {} to place ({} in all, {} already given as hints)",
+                plural(free_copies, "piece"),
+                copies,
+                given
+            ),
+        ));
     }
     let engine = ExactEngine::new(&inst.model)?;
     let mut checker = Checker::new(opts.check, &inst.model, &engine)?;
@@ -459,7 +461,7 @@ pub fn generate(puzzle: Puzzle, opts: &GenerateOptions) -> Result<Outcome> {
         search.stats.solutions_drawn += 1;
         verifier
             .verify(&solution)
-            .context("internal error: the drawn solution does not verify")?;
+            .map_err(|e| Error::Internal(format!("the drawn solution does not verify: {e}")))?;
         // The solution's pieces that are not hints already, in seeded order.
         let mut free: Vec<u32> = solution
             .iter()
@@ -488,10 +490,11 @@ pub fn generate(puzzle: Puzzle, opts: &GenerateOptions) -> Result<Outcome> {
                                 .take(opts.hints - g.len()),
                         );
                         let set = sorted(&set);
-                        ensure!(
-                            search.checker.unique(&solution, &set, &mut search.stats)?,
-                            "internal error: a padded greedy hint set is not unique"
-                        );
+                        if !(search.checker.unique(&solution, &set, &mut search.stats)?) {
+                            return Err(Error::Internal(
+                                "a padded greedy hint set is not unique".into(),
+                            ));
+                        }
                         Some(set)
                     } else {
                         None
@@ -510,7 +513,7 @@ pub fn generate(puzzle: Puzzle, opts: &GenerateOptions) -> Result<Outcome> {
     // No K-subset worked: the smallest size that works for the first solution, searched by
     // subsets of increasing size (within budget) below the greedy bound.
     let Some((solution, free, greedy)) = first else {
-        bail!("internal error: no solution was drawn");
+        return Err(Error::Internal("no solution was drawn".into()));
     };
     // Fixing every piece leaves one completion, so the free pieces' count is an upper bound
     // when no greedy set was computed (a greedy search here would cost more than the subset
@@ -590,14 +593,16 @@ fn finish(
         .copied()
         .collect();
     expected.sort_unstable();
-    ensure!(
-        generated.table.hints() == expected.as_slice(),
-        "internal error: the generated puzzle's hints do not match the chosen placements"
-    );
-    generated
-        .verifier()
-        .verify(&solution)
-        .context("internal error: the solution does not complete the generated puzzle")?;
+    if generated.table.hints() != expected.as_slice() {
+        return Err(Error::Internal(
+            "the generated puzzle's hints do not match the chosen placements".into(),
+        ));
+    }
+    generated.verifier().verify(&solution).map_err(|e| {
+        Error::Internal(format!(
+            "the solution does not complete the generated puzzle: {e}"
+        ))
+    })?;
     let engine = ExactEngine::new(&generated.model)?;
     let mut difficulty = 0;
     let st = engine
@@ -612,12 +617,11 @@ fn finish(
     } else {
         Completions::AtLeast(n)
     };
-    if opts.unique {
-        ensure!(
-            completions.is_unique(),
-            "internal error: the generated puzzle is not unique ({})",
+    if opts.unique && !completions.is_unique() {
+        return Err(Error::Internal(format!(
+            "the generated puzzle is not unique ({})",
             completions.describe()
-        );
+        )));
     }
     Ok(Box::new(Generated {
         instance: generated,

@@ -29,12 +29,13 @@
 //! let soma = Instance::new(puzzle::bundled("soma")?)?;
 //! let opts = RunOptions { up_to: UpTo::Rotation, ..RunOptions::default() };
 //! assert_eq!(cubesat::run::count(&soma, &opts)?.count, 480);
-//! # Ok::<(), anyhow::Error>(())
+//! # Ok::<(), cubesat::Error>(())
 //! ```
 
 #![warn(missing_docs)]
 
 pub mod counting;
+mod error;
 pub mod generate;
 pub mod geometry;
 pub mod interop;
@@ -48,6 +49,7 @@ pub mod solution;
 pub mod symmetry;
 
 pub use counting::UpTo;
+pub use error::{Error, Request, Result};
 pub use puzzle::Puzzle;
 pub use run::{EngineChoice, Instance, RunOptions, RunReport};
 pub use solution::Solution;

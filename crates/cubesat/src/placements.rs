@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use anyhow::{Result, bail};
+use crate::error::{Error, Request, Result, bail};
 
 use crate::geometry::{Shape, sub};
 use crate::puzzle::Puzzle;
@@ -85,9 +85,12 @@ impl PlacementTable {
         let bound: u64 =
             orientations.iter().map(|o| o.len() as u64).sum::<u64>() * target.cells().len() as u64;
         if bound > MAX_PLACEMENTS {
-            bail!(
-                "the puzzle may have up to {bound} placements (orientations x target cells), more than the {MAX_PLACEMENTS} cubesat handles"
-            );
+            return Err(Error::unsupported(
+                Request::Size,
+                format!(
+                    "the puzzle may have up to {bound} placements (orientations x target cells), more than the {MAX_PLACEMENTS} cubesat handles"
+                ),
+            ));
         }
         let mut placements = Vec::new();
         let mut by_piece = vec![Vec::new(); puzzle.pieces.len()];

@@ -163,21 +163,27 @@ pub fn scene(
 
 /// Reads JSON Lines written by `solve --format json` back: the puzzle from the summary
 /// object, and every solution as placement indices, each verified. Errors name the line.
-pub fn read_solutions_jsonl(text: &str) -> anyhow::Result<(crate::run::Instance, Vec<Vec<u32>>)> {
-    use anyhow::{anyhow, bail};
+pub fn read_solutions_jsonl(
+    text: &str,
+) -> crate::error::Result<(crate::run::Instance, Vec<Vec<u32>>)> {
+    use crate::error::{Error, bail};
     let mut puzzle = None;
     let mut raw = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let v: Value =
-            serde_json::from_str(line).map_err(|e| anyhow!("line {}: invalid JSON: {e}", i + 1))?;
+        let v: Value = serde_json::from_str(line)
+            .map_err(|e| Error::input(format!("line {}", i + 1), format!("invalid JSON: {e}")))?;
         match v["type"].as_str() {
             Some("solution") => raw.push((i + 1, v)),
             Some("summary") => {
-                let p = crate::puzzle::json::from_value(&v["puzzle"], "puzzle")
-                    .map_err(|e| anyhow!("line {}: summary.puzzle: {e:#}", i + 1))?;
+                let p = crate::puzzle::json::from_value(&v["puzzle"], "puzzle").map_err(|e| {
+                    Error::input(
+                        format!("line {}", i + 1),
+                        format!("summary.puzzle: {}", e.report()),
+                    )
+                })?;
                 puzzle = Some(p);
             }
             _ => bail!(
@@ -195,15 +201,21 @@ pub fn read_solutions_jsonl(text: &str) -> anyhow::Result<(crate::run::Instance,
     let mut solutions = Vec::new();
     for (line, v) in raw {
         let Some(pieces) = v["pieces"].as_array() else {
-            bail!("line {line}: solution has no \"pieces\" array");
+            crate::error::bail_at!(format!("line {line}"), "solution has no \"pieces\" array");
         };
         let mut placements = Vec::new();
         for (k, p) in pieces.iter().enumerate() {
-            let name = p["piece"]
-                .as_str()
-                .ok_or_else(|| anyhow!("line {line}: pieces[{k}].piece is not a string"))?;
+            let name = p["piece"].as_str().ok_or_else(|| {
+                Error::input(
+                    format!("line {line}"),
+                    format!("pieces[{k}].piece is not a string"),
+                )
+            })?;
             let piece = inst.puzzle.piece_index(name).ok_or_else(|| {
-                anyhow!("line {line}: pieces[{k}].piece: no piece named '{name}'")
+                Error::input(
+                    format!("line {line}"),
+                    format!("pieces[{k}].piece: no piece named '{name}'"),
+                )
             })?;
             let container = p["container"].as_u64().unwrap_or(0) as usize;
             let origin = inst
@@ -212,28 +224,41 @@ pub fn read_solutions_jsonl(text: &str) -> anyhow::Result<(crate::run::Instance,
                 .containers()
                 .get(container)
                 .ok_or_else(|| {
-                    anyhow!("line {line}: pieces[{k}].container: no container {container}")
+                    Error::input(
+                        format!("line {line}"),
+                        format!("pieces[{k}].container: no container {container}"),
+                    )
                 })?
                 .origin;
-            let cells: Vec<[i32; 3]> = serde_json::from_value(p["cells"].clone())
-                .map_err(|e| anyhow!("line {line}: pieces[{k}].cells: {e}"))?;
+            let cells: Vec<[i32; 3]> = serde_json::from_value(p["cells"].clone()).map_err(|e| {
+                Error::input(format!("line {line}"), format!("pieces[{k}].cells: {e}"))
+            })?;
             let mut ids = Vec::with_capacity(cells.len());
             for c in cells {
                 let g = crate::geometry::add(origin, c);
                 ids.push(inst.puzzle.target.cell_at(g).ok_or_else(|| {
-                    anyhow!("line {line}: pieces[{k}].cells: {c:?} is not a target cell")
+                    Error::input(
+                        format!("line {line}"),
+                        format!("pieces[{k}].cells: {c:?} is not a target cell"),
+                    )
                 })?);
             }
             ids.sort_unstable();
             let o = inst.table.find(piece as u32, &ids).ok_or_else(|| {
-                anyhow!("line {line}: pieces[{k}]: the cells are not a placement of '{name}'")
+                Error::input(
+                    format!("line {line}"),
+                    format!("pieces[{k}]: the cells are not a placement of '{name}'"),
+                )
             })?;
             placements.push(o);
         }
         placements.sort_unstable();
-        inst.verifier()
-            .verify(&placements)
-            .map_err(|e| anyhow!("line {line}: not a solution: {e:#}"))?;
+        inst.verifier().verify(&placements).map_err(|e| {
+            Error::input(
+                format!("line {line}"),
+                format!("not a solution: {}", e.report()),
+            )
+        })?;
         solutions.push(placements);
     }
     Ok((inst, solutions))

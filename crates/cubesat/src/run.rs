@@ -10,7 +10,7 @@ use std::str::FromStr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use anyhow::{Result, bail};
+use crate::error::{Result, bail};
 use cubesat_xc::dlx::Dlx;
 use cubesat_xc::encoding::AtMostOne;
 use cubesat_xc::exact::ExactEngine;
@@ -58,7 +58,7 @@ impl fmt::Display for EngineChoice {
 }
 
 impl FromStr for EngineChoice {
-    type Err = anyhow::Error;
+    type Err = crate::Error;
     fn from_str(s: &str) -> Result<EngineChoice> {
         Ok(match s {
             "auto" => EngineChoice::Auto,
@@ -272,7 +272,7 @@ pub fn count(inst: &Instance, opts: &RunOptions) -> Result<RunReport> {
         description: reducer.describe(&inst.puzzle),
         ..RunReport::default()
     };
-    let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    let failure: Mutex<Option<crate::Error>> = Mutex::new(None);
     let weigh = |s: &[u32]| -> u64 {
         if let Err(e) = verifier.verify(s) {
             if let Ok(mut f) = failure.lock() {

@@ -6,7 +6,23 @@
 //! checks from the target's cells: every must-fill cell covered exactly once, every optional
 //! cell at most once, every piece used exactly its count of times, every hint present.
 
-use anyhow::{Result, bail, ensure};
+use crate::error::{Error, Result};
+
+/// Returns [`Error::Invalid`] with a formatted message.
+macro_rules! invalid {
+    ($($arg:tt)+) => {
+        return Err(Error::Invalid(format!($($arg)+)))
+    };
+}
+
+/// [`invalid!`] unless the condition holds.
+macro_rules! ensure_valid {
+    ($cond:expr, $($arg:tt)+) => {
+        if !$cond {
+            invalid!($($arg)+);
+        }
+    };
+}
 
 use crate::geometry::{Shape, Transform};
 use crate::placements::PlacementTable;
@@ -66,17 +82,17 @@ impl<'a> Verifier<'a> {
         let cells = puzzle.target.cells();
         for (i, p) in table.placements().iter().enumerate() {
             let Some(first) = p.cells.first() else {
-                bail!("placement {i} has no cells");
+                invalid!("placement {i} has no cells");
             };
             let container = cells[*first as usize].container;
-            ensure!(
+            ensure_valid!(
                 p.cells
                     .iter()
                     .all(|&c| cells[c as usize].container == container),
                 "placement {i} spans two containers"
             );
             let shape = Shape::new(p.cells.iter().map(|&c| cells[c as usize].pos));
-            ensure!(
+            ensure_valid!(
                 shape.len() == p.cells.len()
                     && allowed[p.piece as usize].binary_search(&shape).is_ok(),
                 "placement {i} is not a rotation and translation of piece '{}'",
@@ -92,11 +108,11 @@ impl<'a> Verifier<'a> {
         let mut cover = vec![0u32; cells.len()];
         let mut used = vec![0u32; self.puzzle.pieces.len()];
         for w in placements.windows(2) {
-            ensure!(w[0] < w[1], "placements are not distinct and ascending");
+            ensure_valid!(w[0] < w[1], "placements are not distinct and ascending");
         }
         for &o in placements {
             let Some(p) = self.table.placements().get(o as usize) else {
-                bail!("placement {o} does not exist");
+                invalid!("placement {o} does not exist");
             };
             used[p.piece as usize] += 1;
             for &c in &p.cells {
@@ -106,13 +122,13 @@ impl<'a> Verifier<'a> {
         for (i, c) in cells.iter().enumerate() {
             let n = cover[i];
             if c.optional {
-                ensure!(n <= 1, "optional cell {:?} covered {n} times", c.pos);
+                ensure_valid!(n <= 1, "optional cell {:?} covered {n} times", c.pos);
             } else {
-                ensure!(n == 1, "cell {:?} covered {n} times", c.pos);
+                ensure_valid!(n == 1, "cell {:?} covered {n} times", c.pos);
             }
         }
         for (p, piece) in self.puzzle.pieces.iter().enumerate() {
-            ensure!(
+            ensure_valid!(
                 used[p] == piece.count,
                 "piece '{}' used {} times, its count is {}",
                 piece.name,
@@ -121,7 +137,7 @@ impl<'a> Verifier<'a> {
             );
         }
         for &h in self.table.hints() {
-            ensure!(
+            ensure_valid!(
                 placements.binary_search(&h).is_ok(),
                 "hint placement {h} is missing"
             );

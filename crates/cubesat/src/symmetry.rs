@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use anyhow::{Result, bail};
+use crate::error::{Error, Request, Result};
 
 use crate::geometry::{Cell, Transform, min_corner, sub};
 use crate::placements::PlacementTable;
@@ -119,9 +119,12 @@ fn extend(
 ) -> Result<()> {
     if i == cm.sources.len() {
         if group.len() >= MAX_GROUP {
-            bail!(
-                "the target has more than {MAX_GROUP} symmetries; cubesat does not enumerate them"
-            );
+            return Err(Error::unsupported(
+                Request::Size,
+                format!(
+                    "the target has more than {MAX_GROUP} symmetries; cubesat does not enumerate them"
+                ),
+            ));
         }
         group.push(TargetSymmetry {
             cells: cells.to_vec(),
@@ -167,11 +170,14 @@ impl PlacementSymmetries {
         let group = target_symmetries(&puzzle.target, reflections)?;
         let work = group.len() as u64 * table.len() as u64;
         if work > 100_000_000 {
-            bail!(
-                "{} symmetries x {} placements is too large to tabulate",
-                group.len(),
-                table.len()
-            );
+            return Err(Error::unsupported(
+                Request::Size,
+                format!(
+                    "{} symmetries x {} placements is too large to tabulate",
+                    group.len(),
+                    table.len()
+                ),
+            ));
         }
         let mut images = Vec::with_capacity(group.len());
         let mut reflection = Vec::with_capacity(group.len());
@@ -184,7 +190,12 @@ impl PlacementSymmetries {
                 let piece = if g.reflection {
                     match partners {
                         Some(pp) => pp[p.piece as usize] as u32,
-                        None => bail!("reflections need a mirror partner for every piece"),
+                        None => {
+                            return Err(Error::unsupported(
+                                Request::UpTo,
+                                "reflections need a mirror partner for every piece",
+                            ));
+                        }
                     }
                 } else {
                     p.piece
@@ -194,10 +205,12 @@ impl PlacementSymmetries {
                 cells.sort_unstable();
                 match table.find(piece, &cells) {
                     Some(q) => img.push(q),
-                    None => bail!(
-                        "internal error: a target symmetry maps a placement of '{}' to no placement",
-                        puzzle.pieces[p.piece as usize].name
-                    ),
+                    None => {
+                        return Err(Error::Internal(format!(
+                            "a target symmetry maps a placement of '{}' to no placement",
+                            puzzle.pieces[p.piece as usize].name
+                        )));
+                    }
                 }
             }
             let mut mapped: Vec<u32> = hints.iter().map(|&h| img[h as usize]).collect();

@@ -26,13 +26,6 @@ pub struct Item {
     pub need: u32,
 }
 
-impl Item {
-    /// True for a secondary item (covered at most once).
-    pub fn is_secondary(&self) -> bool {
-        self.need == 0
-    }
-}
-
 /// The geometry of the cell items, which lets an engine prune dead regions (connected groups of
 /// uncovered cells that no combination of the remaining pieces can fill).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -198,26 +191,6 @@ impl Residual {
             .collect();
         s.sort_unstable();
         s
-    }
-}
-
-impl Residual {
-    /// The residual of this residual: `chosen` and `excluded` name options of
-    /// [`Residual::model`]; the result maps straight back to the original model.
-    pub fn refine(&self, chosen: &[u32], excluded: &[u32]) -> Option<Residual> {
-        let inner = self.model.residual(chosen, excluded)?;
-        let mut all: Vec<u32> = self.chosen.clone();
-        all.extend(inner.chosen.iter().map(|&o| self.option_map[o as usize]));
-        all.sort_unstable();
-        Some(Residual {
-            option_map: inner
-                .option_map
-                .iter()
-                .map(|&o| self.option_map[o as usize])
-                .collect(),
-            model: inner.model,
-            chosen: all,
-        })
     }
 }
 

@@ -5,7 +5,7 @@
 //! the recorded digest, the answer is parsed by the reader of the instance's format, and every
 //! solution passes the [`Verifier`] before it is returned.
 
-use anyhow::{Context, Result, bail, ensure};
+use crate::error::{Context, Result, bail, ensure};
 
 use crate::counting::{Reducer, UpTo};
 use crate::interop::provenance::{Provenance, read_provenance};
@@ -249,7 +249,7 @@ mod tests {
         assert_eq!(d.counted(), 1);
         // Drop a line: the verifier refuses.
         let short: String = answer.lines().take(3).map(|l| format!("{l}\n")).collect();
-        let e = format!("{:#}", decode(&text, &short).unwrap_err());
+        let e = decode(&text, &short).unwrap_err().report();
         assert!(e.contains("does not solve the puzzle"), "{e}");
     }
 }

@@ -8,7 +8,7 @@
 use std::collections::HashSet;
 use std::io::Write;
 
-use anyhow::{Context, Result, bail};
+use crate::error::{Context, Result, bail};
 use serde_json::Value;
 
 use crate::counting::UpTo;
@@ -157,7 +157,7 @@ fn place_atom(atom: &str, option_count: usize) -> Result<Option<u32>> {
     };
     let o: u32 = arg
         .parse()
-        .map_err(|_| anyhow::anyhow!("'{atom}' is not place(PLACEMENT)"))?;
+        .map_err(|_| crate::error::Error::input("", format!("'{atom}' is not place(PLACEMENT)")))?;
     if o as usize >= option_count {
         bail!("'{atom}' names a placement that does not exist");
     }
@@ -220,14 +220,13 @@ pub fn parse_answer(text: &str, option_count: usize) -> Result<ParsedAnswer> {
                 Some(num) => (num, true),
                 None => (v, false),
             };
-            reported = Some(
-                num.parse::<u64>()
-                    .map_err(|_| anyhow::anyhow!("line {n}: bad model count '{v}'"))?,
-            );
+            reported = Some(num.parse::<u64>().map_err(|_| {
+                crate::error::Error::input(format!("line {n}"), format!("bad model count '{v}'"))
+            })?);
             complete = Some(!more);
         }
         if line.starts_with("*** ERROR") {
-            bail!("line {n}: clingo reported an error: {line}");
+            crate::error::bail_at!(format!("line {n}"), "clingo reported an error: {line}");
         }
     }
     if expect_atoms {
@@ -316,10 +315,9 @@ mod tests {
         assert_eq!(a.status, Status::Sat);
         assert_eq!(a.reported_count, Some(2));
         assert_eq!(a.complete, Some(false));
-        let e = format!(
-            "{:#}",
-            parse_answer("Answer: 1\nplace(9)\n", 5).unwrap_err()
-        );
+        let e = parse_answer("Answer: 1\nplace(9)\n", 5)
+            .unwrap_err()
+            .report();
         assert!(e.starts_with("line 2: 'place(9)'"), "{e}");
         assert_eq!(
             parse_answer("UNSATISFIABLE\n", 5).unwrap().status,

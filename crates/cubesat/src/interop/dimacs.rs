@@ -18,7 +18,7 @@
 //! Option `o` is DIMACS variable `o + 1`; auxiliary variables follow. Forced options are unit
 //! clauses. Model counts projected on the option variables equal the numbers of solutions.
 
-use anyhow::{Result, bail, ensure};
+use crate::error::{Result, bail, ensure};
 use cubesat_xc::ExactCover;
 use cubesat_xc::encoding::{CnfConfig, CnfEncoder, CnfStats, ForcedMode};
 use std::io::Write;

@@ -12,7 +12,7 @@
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
 
-use anyhow::{Context, Result, bail};
+use crate::error::{Context, Result, bail};
 
 use crate::counting::UpTo;
 use crate::interop::provenance::write_header;
@@ -349,7 +349,10 @@ pub fn parse_answer(text: &str, puzzle: &Puzzle, table: &PlacementTable) -> Resu
         let mut s = std::mem::take(current);
         s.sort_unstable();
         if s.windows(2).any(|w| w[0] == w[1]) {
-            bail!("line {line}: the solution ending here repeats an option");
+            crate::error::bail_at!(
+                format!("line {line}"),
+                "the solution ending here repeats an option"
+            );
         }
         solutions.push(s);
         Ok(())
@@ -442,20 +445,23 @@ pub fn read_dlx_file(text: &str) -> Result<DlxFile> {
                         Some((m, name)) => {
                             let hi = m.rsplit(':').next().unwrap_or(m);
                             let k: u32 = hi.parse().map_err(|_| {
-                                anyhow::anyhow!("line {n}: bad multiplicity in '{tok}'")
+                                crate::error::Error::input(
+                                    format!("line {n}"),
+                                    format!("bad multiplicity in '{tok}'"),
+                                )
                             })?;
                             (k, name)
                         }
                         None => (1, tok),
                     };
                     if name.is_empty() || name.len() > MAX_NAME || name.contains(':') {
-                        bail!("line {n}: bad item name '{name}'");
+                        crate::error::bail_at!(format!("line {n}"), "bad item name '{name}'");
                     }
                     list.push((name.to_string(), (!secondary).then_some(mult)));
                 }
                 let mut seen = HashSet::new();
                 if let Some((dup, _)) = list.iter().find(|(nm, _)| !seen.insert(nm.clone())) {
-                    bail!("line {n}: item '{dup}' is listed twice");
+                    crate::error::bail_at!(format!("line {n}"), "item '{dup}' is listed twice");
                 }
                 items = Some(list);
             }
@@ -463,7 +469,7 @@ pub fn read_dlx_file(text: &str) -> Result<DlxFile> {
                 let opt: Vec<String> = line.split_whitespace().map(str::to_string).collect();
                 for t in &opt {
                     if !list.iter().any(|(nm, _)| nm == t) {
-                        bail!("line {n}: '{t}' is not an item");
+                        crate::error::bail_at!(format!("line {n}"), "'{t}' is not an item");
                     }
                 }
                 options.push(opt);
@@ -514,10 +520,9 @@ mod tests {
         let answer = "1:\n D a000 a100 (1 of 2)\n b000 b100 hint0 D (1 of 1)\n";
         let a = parse_answer(answer, &p, &t).unwrap();
         assert_eq!(a.solutions, vec![vec![0, 1]]);
-        let e = format!(
-            "{:#}",
-            parse_answer("1:\n D a000 b100\n", &p, &t).unwrap_err()
-        );
+        let e = parse_answer("1:\n D a000 b100\n", &p, &t)
+            .unwrap_err()
+            .report();
         assert!(e.starts_with("line 2: option 'D a000 b100'"), "{e}");
     }
 

@@ -11,7 +11,7 @@ pub mod dlx;
 pub mod provenance;
 pub mod sat;
 
-use anyhow::{Context, Result};
+use crate::error::{Context, Result};
 
 use crate::counting::{Reducer, UpTo};
 use crate::placements::PlacementTable;

@@ -25,7 +25,7 @@
 
 use std::io::{self, Write};
 
-use anyhow::{Context, Result, bail, ensure};
+use crate::error::{Context, Result, bail, ensure};
 
 use crate::counting::UpTo;
 use crate::placements::PlacementTable;
@@ -163,7 +163,10 @@ pub fn read_provenance(text: &str) -> Result<Provenance> {
         match prefix {
             None => prefix = Some(p),
             Some(q) if q != p => {
-                bail!("line {n}: provenance line behind '{p}' after lines behind '{q}'")
+                crate::error::bail_at!(
+                    format!("line {n}"),
+                    "provenance line behind '{p}' after lines behind '{q}'"
+                )
             }
             _ => {}
         }
@@ -199,21 +202,28 @@ pub fn read_provenance(text: &str) -> Result<Provenance> {
                     .and_then(|d| u64::from_str_radix(d, 16).ok());
                 match (count, digest) {
                     (Some(c), Some(d)) => options = Some((c, d, n)),
-                    _ => bail!(
-                        "line {n}: expected 'cubesat-options COUNT fnv1a64=HEX', found '{value}'"
+                    _ => crate::error::bail_at!(
+                        format!("line {n}"),
+                        "expected 'cubesat-options COUNT fnv1a64=HEX', found '{value}'"
                     ),
                 }
             }
             "excluded-count" => {
                 let c: usize = value.parse().map_err(|_| {
-                    anyhow::anyhow!("line {n}: '{value}' is not a count of excluded placements")
+                    crate::error::Error::input(
+                        format!("line {n}"),
+                        format!("'{value}' is not a count of excluded placements"),
+                    )
                 })?;
                 excluded_count = Some(c);
             }
             "excluded" => {
                 for tok in value.split_whitespace() {
                     let e: u32 = tok.parse().map_err(|_| {
-                        anyhow::anyhow!("line {n}: '{tok}' is not a placement index")
+                        crate::error::Error::input(
+                            format!("line {n}"),
+                            format!("'{tok}' is not a placement index"),
+                        )
                     })?;
                     excluded.push(e);
                 }
@@ -306,29 +316,27 @@ mod tests {
         write_header(&mut out, "% ", &puzzle, &table, UpTo::None, &[]).unwrap();
         let text = String::from_utf8(out).unwrap();
         let bad = text.replace("cubesat-mode none", "cubesat-mode sideways");
-        let e = format!("{:#}", read_provenance(&bad).unwrap_err());
+        let e = read_provenance(&bad).unwrap_err().report();
         assert!(e.starts_with("line 3"), "{e}");
         let bad = text.replace(
             &format!("cubesat-options {}", table.len()),
             "cubesat-options 7",
         );
-        let e = format!(
-            "{:#}",
-            read_provenance(&bad)
-                .unwrap()
-                .placement_table()
-                .unwrap_err()
-        );
+        let e = read_provenance(&bad)
+            .unwrap()
+            .placement_table()
+            .unwrap_err()
+            .report();
         assert!(e.starts_with("line 4"), "{e}");
-        let e = format!("{:#}", read_provenance("| hello\n").unwrap_err());
+        let e = read_provenance("| hello\n").unwrap_err().report();
         assert!(e.contains("not written by cubesat"), "{e}");
         let mut bad = text.clone();
         bad.push_str("| cubesat-excluded 1\n");
-        let e = format!("{:#}", read_provenance(&bad).unwrap_err());
+        let e = read_provenance(&bad).unwrap_err().report();
         assert!(e.starts_with("line 6"), "{e}");
         let mut bad = text.clone();
         bad.push_str("% cubesat-excluded 1\n");
-        let e = format!("{:#}", read_provenance(&bad).unwrap_err());
+        let e = read_provenance(&bad).unwrap_err().report();
         assert!(e.contains("excluded-count says 0"), "{e}");
     }
 }

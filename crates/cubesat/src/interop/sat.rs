@@ -10,7 +10,7 @@
 //! option indices (option `o` is variable `o + 1`). Decoded solutions must still be
 //! checked against the model by the caller.
 
-use anyhow::{Result, bail};
+use crate::error::{Result, bail};
 use std::collections::BTreeSet;
 
 use crate::interop::Status;
@@ -66,21 +66,28 @@ fn add_literals(
     let mut ended = false;
     for w in words {
         if ended {
-            bail!("line {lineno}: literal {w:?} after the terminating 0");
+            crate::error::bail_at!(
+                format!("line {lineno}"),
+                "literal {w:?} after the terminating 0"
+            );
         }
         let lit: i64 = match w.parse() {
             Ok(v) => v,
-            Err(_) => bail!("line {lineno}: {w:?} is not a literal"),
+            Err(_) => crate::error::bail_at!(format!("line {lineno}"), "{w:?} is not a literal"),
         };
         if lit == 0 {
             ended = true;
         } else if lit > 0 {
             let Ok(v) = u32::try_from(lit) else {
-                bail!("line {lineno}: variable {lit} is out of range");
+                crate::error::bail_at!(format!("line {lineno}"), "variable {lit} is out of range");
             };
             model.true_vars.insert(v);
         } else if u32::try_from(-lit).is_err() {
-            bail!("line {lineno}: variable {} is out of range", -lit);
+            crate::error::bail_at!(
+                format!("line {lineno}"),
+                "variable {} is out of range",
+                -lit
+            );
         }
     }
     Ok(ended)
@@ -110,16 +117,25 @@ pub fn parse_competition(text: &str) -> Result<SatOutput> {
                     ["SOLUTIONS", n] => {
                         match n.parse() {
                             Ok(n) => reported = Some(n),
-                            Err(_) => bail!("line {lineno}: bad solution count {n:?}"),
+                            Err(_) => crate::error::bail_at!(
+                                format!("line {lineno}"),
+                                "bad solution count {n:?}"
+                            ),
                         }
                         continue;
                     }
-                    _ => bail!("line {lineno}: unknown status line {line:?}"),
+                    _ => crate::error::bail_at!(
+                        format!("line {lineno}"),
+                        "unknown status line {line:?}"
+                    ),
                 };
                 if let Some((old, at)) = status
                     && old != s
                 {
-                    bail!("line {lineno}: status {s:?} contradicts {old:?} on line {at}");
+                    crate::error::bail_at!(
+                        format!("line {lineno}"),
+                        "status {s:?} contradicts {old:?} on line {at}"
+                    );
                 }
                 status = Some((s, lineno));
             }
@@ -131,11 +147,17 @@ pub fn parse_competition(text: &str) -> Result<SatOutput> {
                     models.extend(current.take());
                 }
             }
-            _ => bail!("line {lineno}: expected a `c`, `s` or `v` line, found {line:?}"),
+            _ => crate::error::bail_at!(
+                format!("line {lineno}"),
+                "expected a `c`, `s` or `v` line, found {line:?}"
+            ),
         }
     }
     if current.is_some() {
-        bail!("line {open_since}: value lines starting here do not end with 0");
+        crate::error::bail_at!(
+            format!("line {open_since}"),
+            "value lines starting here do not end with 0"
+        );
     }
     let status = status.map_or(Status::Unknown, |(s, _)| s);
     finish(status, models, reported)
@@ -168,7 +190,10 @@ pub fn parse_minisat(text: &str) -> Result<SatOutput> {
             (None, "SAT") => status = Some(Status::Sat),
             (None, "UNSAT") => status = Some(Status::Unsat),
             (None, "INDET") => status = Some(Status::Unknown),
-            (None, _) => bail!("line {lineno}: expected SAT, UNSAT or INDET, found {line:?}"),
+            (None, _) => crate::error::bail_at!(
+                format!("line {lineno}"),
+                "expected SAT, UNSAT or INDET, found {line:?}"
+            ),
             (Some(Status::Sat), _) => {
                 if current.is_none() {
                     open_since = lineno;
@@ -177,11 +202,16 @@ pub fn parse_minisat(text: &str) -> Result<SatOutput> {
                     models.extend(current.take());
                 }
             }
-            (Some(_), _) => bail!("line {lineno}: unexpected text after the status"),
+            (Some(_), _) => {
+                crate::error::bail_at!(format!("line {lineno}"), "unexpected text after the status")
+            }
         }
     }
     if current.is_some() {
-        bail!("line {open_since}: the model starting here does not end with 0");
+        crate::error::bail_at!(
+            format!("line {open_since}"),
+            "the model starting here does not end with 0"
+        );
     }
     let status = status.unwrap_or(Status::Unknown);
     if status == Status::Sat && models.is_empty() {
@@ -218,7 +248,10 @@ pub fn parse_model_count(text: &str) -> Result<ModelCount> {
             if !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()) {
                 Ok(w.to_string())
             } else {
-                bail!("line {lineno}: {w:?} is not a non-negative integer")
+                crate::error::bail_at!(
+                    format!("line {lineno}"),
+                    "{w:?} is not a non-negative integer"
+                )
             }
         };
         match words.as_slice() {
@@ -227,7 +260,10 @@ pub fn parse_model_count(text: &str) -> Result<ModelCount> {
                 if let Some(old) = &exact
                     && *old != n
                 {
-                    bail!("line {lineno}: count {n} contradicts an earlier count {old}");
+                    crate::error::bail_at!(
+                        format!("line {lineno}"),
+                        "count {n} contradicts an earlier count {old}"
+                    );
                 }
                 exact = Some(n);
             }
@@ -253,7 +289,7 @@ pub fn parse_model_count(text: &str) -> Result<ModelCount> {
     approx
         .map(ModelCount::Approximate)
         .or(log10.map(ModelCount::Log10Estimate))
-        .ok_or_else(|| anyhow::anyhow!("no model count found in the output"))
+        .ok_or_else(|| crate::error::Error::input("", "no model count found in the output"))
 }
 
 #[cfg(test)]

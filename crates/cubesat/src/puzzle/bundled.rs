@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result, bail};
+use crate::error::{Context, Result, bail};
 
 use crate::puzzle::Puzzle;
 use crate::puzzle::json::{parse_puzzle, read_puzzle_file};

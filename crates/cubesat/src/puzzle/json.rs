@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::Path;
 
-use anyhow::{Context, Result, anyhow, bail};
+use crate::error::{Error, Result, bail};
 use serde_json::{Map, Value, json};
 
 use crate::geometry::{Cell, Shape, add, is_face_connected};
@@ -49,14 +49,14 @@ impl fmt::Display for JsonPath {
 
 macro_rules! fail {
     ($path:expr, $($arg:tt)*) => {
-        return Err(anyhow!("{}: {}", $path, format!($($arg)*)))
+        return Err(Error::input($path.to_string(), format!($($arg)*)))
     };
 }
 
 /// Reads and validates a puzzle file; errors name the file and the JSON path.
 pub fn read_puzzle_file(path: &Path) -> Result<Puzzle> {
     let shown = path.display().to_string();
-    let meta = std::fs::metadata(path).with_context(|| format!("{shown}: cannot read"))?;
+    let meta = std::fs::metadata(path).map_err(|e| Error::read(&shown, e))?;
     if meta.len() > MAX_FILE_BYTES {
         bail!(
             "{shown}: file is {} bytes, more than the {} bytes cubesat reads",
@@ -64,12 +64,12 @@ pub fn read_puzzle_file(path: &Path) -> Result<Puzzle> {
             MAX_FILE_BYTES
         );
     }
-    let text = std::fs::read_to_string(path).with_context(|| format!("{shown}: cannot read"))?;
+    let text = std::fs::read_to_string(path).map_err(|e| Error::read(&shown, e))?;
     let stem = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    parse_puzzle(&text, &stem).with_context(|| shown)
+    parse_puzzle(&text, &stem).map_err(|e| e.in_file(shown))
 }
 
 /// Parses and validates a puzzle from JSON text. `default_name` names a puzzle whose file has
@@ -83,11 +83,14 @@ pub fn parse_puzzle(text: &str, default_name: &str) -> Result<Puzzle> {
         );
     }
     let value: Value = serde_json::from_str(text).map_err(|e| {
-        anyhow!(
-            "line {}, column {}: invalid JSON: {}",
-            e.line(),
-            e.column(),
-            strip_position(&e)
+        Error::input(
+            "",
+            format!(
+                "line {}, column {}: invalid JSON: {}",
+                e.line(),
+                e.column(),
+                strip_position(&e)
+            ),
         )
     })?;
     from_value(&value, default_name)
@@ -840,7 +843,7 @@ mod tests {
     use super::*;
 
     fn err(text: &str) -> String {
-        format!("{:#}", parse_puzzle(text, "t").unwrap_err())
+        parse_puzzle(text, "t").unwrap_err().report()
     }
 
     const DOMINOES: &str = r###"{

@@ -169,17 +169,6 @@ impl Target {
         )
     }
 
-    /// The global bounding box size of all containers.
-    pub fn extent(&self) -> [i32; 3] {
-        let mut size = [0; 3];
-        for c in &self.cells {
-            for (s, p) in size.iter_mut().zip(c.pos) {
-                *s = (*s).max(p + 1);
-            }
-        }
-        size
-    }
-
     /// True when a container is a full box of must-fill cells.
     pub fn is_full_box(&self, container: usize) -> bool {
         let c = &self.containers[container];

@@ -74,12 +74,6 @@ impl AtMostOne {
             AtMostOne::Bimander => bimander::encode(f, lits),
         }
     }
-
-    /// Adds "exactly one of `lits` is true": the at-least-one clause plus this at-most-one.
-    pub fn exactly_one<F: ExtendFormula>(self, f: &mut F, lits: &[Lit]) {
-        f.add_clause(lits);
-        self.encode(f, lits);
-    }
 }
 
 impl fmt::Display for AtMostOne {
