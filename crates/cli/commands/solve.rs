@@ -26,8 +26,7 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
     let puzzle = puzzle::load(args.puzzle.puzzle.as_deref())?;
     let inst = Instance::new(puzzle)?;
     // Threads pay off on whole trees (--count, --all); a limited listing stops after a few
-    // hundred nodes, where splitting the tree costs more than it saves (Tetris Cube first
-    // solution: 12 ms for the whole process on one thread, 32 ms on two).
+    // hundred nodes, where splitting the tree costs more than it saves (benches/README.md).
     let threads = if args.count || args.all {
         cubesat_xc::worker_threads(args.threads)
     } else {

@@ -25,9 +25,9 @@ use varisat::{ExtendFormula, Lit};
 /// A selectable at-most-one encoding.
 ///
 /// The default is [`AtMostOne::Pairwise`]: despite being the largest formula (5.66 million
-/// clauses for the Tetris Cube, built in about 0.3 s) it was the fastest with varisat in every
-/// measurement so far (`encodings/README.md`); [`AtMostOne::Product`] is the best of the
-/// linear-size encodings there.
+/// clauses for the Tetris Cube) it was the fastest with varisat in every measurement so far
+/// (`encodings/README.md`); [`AtMostOne::Product`] is the best of the linear-size encodings
+/// there.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum AtMostOne {
     /// [`pairwise`]: `n(n-1)/2` binary clauses, no auxiliary variables.

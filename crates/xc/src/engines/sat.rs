@@ -538,9 +538,8 @@ pub fn conquer_cubes(
 type CubeResult = (Vec<Vec<u32>>, ConquerStats);
 
 /// Cubes [`CubeAndConquer`] is best asked for in a limited listing: cutting the tree costs
-/// time before the first cube is solved, and a first Tetris Cube solution takes about 0.25 s
-/// with this split (75,714 cubes, four of twelve placements fixed) against about 6 s with
-/// [`CUBES_ENUMERATION`].
+/// time before the first cube is solved, so a listing wants a shallow cut (figures in
+/// benches/README.md).
 pub const CUBES_LISTING: usize = 32_768;
 /// Cubes [`CubeAndConquer`] is best asked for when it enumerates everything: deeper cubes
 /// leave varisat smaller residual problems, the exact engine's lookahead refutes most of them
