@@ -26,7 +26,7 @@ LAYERS = {
         "error", "geometry", "rng", "puzzle", "puzzle::json", "puzzle::bundled", "placements",
         "symmetry", "counting", "solution", "run", "render", "report", "interop", "generate",
     ],
-    "crates/cli": ["args", "progress", "commands"],
+    "crates/cli": ["args", "progress", "sink", "commands"],
 }
 
 USE_RE = re.compile(r"\b(crate|super)((?:::\w+)+)")

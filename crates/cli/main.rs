@@ -11,6 +11,7 @@ use clap::Parser;
 mod args;
 mod commands;
 mod progress;
+mod sink;
 
 use args::Cli;
 use commands::{Outcome, run};

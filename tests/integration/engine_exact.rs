@@ -715,9 +715,8 @@ fn weighted_count_progress_and_interrupt() {
 }
 
 /// Tetris Cube restricted to one placement per rotation orbit of an asymmetric piece: 9,839.
-/// Ignored by default: minutes at the test profile's opt-level 1; run with `--release --ignored`.
 #[test]
-#[ignore]
+#[ignore = "minutes at the test profile's opt-level 1; CI runs it in release with --include-ignored"]
 fn tetris_cube_has_9839_solutions_up_to_rotation() {
     let (m, excluded) = tetris_reduced();
     let e = ExactEngine::new(&m).unwrap();

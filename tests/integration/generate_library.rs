@@ -1,7 +1,5 @@
 //! Library-level tests of `cubesat::generate`: reproducibility, verified solutions, both uniqueness checks agreeing, budgets and errors; plus an ignored timing comparison of the two checks.
 
-use std::time::Instant;
-
 use cubesat::generate::{Completions, Failure, GenerateOptions, Outcome, UniqueCheck, generate};
 use cubesat::puzzle::bundled;
 
@@ -94,43 +92,22 @@ fn too_many_hints_is_an_error() {
     assert!(e.to_string().contains("only 8 pieces"), "{e}");
 }
 
-/// Timing of the two uniqueness checks (run with `cargo test --release -- --ignored
-/// --nocapture`); prints figures, asserts only that both agree.
+/// The exact engine's uniqueness check and the SAT engine's guarded blocking clause choose
+/// the same hint sets (the generator keeps the exact one as the default because it measured
+/// faster on every bundled puzzle).
 #[test]
-#[ignore]
-fn compare_uniqueness_checks() {
+fn uniqueness_checks_agree() {
     let cases = [
-        ("tetris-cube", 4, 42),
-        ("tetris-cube", 3, 1),
-        ("tetris-cube", 5, 2),
         ("soma", 2, 1),
         ("soma", 3, 4),
         ("tetracubes-2x4x4", 2, 7),
         ("tetracubes-2x2x8", 2, 3),
         ("tetracubes-two-2x2x4", 2, 3),
-        ("pentominoes-6x10", 5, 1),
         ("pentominoes-3x20", 1, 1),
     ];
     for (name, k, seed) in cases {
-        let mut line = format!("{name} --hints {k} --seed {seed} --unique:");
-        let mut results = Vec::new();
-        for check in [UniqueCheck::Exact, UniqueCheck::Sat] {
-            let start = Instant::now();
-            let o = run(name, k, seed, true, check);
-            let total = start.elapsed().as_secs_f64();
-            let st = match &o {
-                Ok(g) => g.stats,
-                Err((_, s)) => *s,
-            };
-            line.push_str(&format!(
-                "  {check:?}: {} checks in {:.4} s ({:.1} us/check), total {total:.3} s;",
-                st.checks,
-                st.check_time.as_secs_f64(),
-                st.check_time.as_secs_f64() * 1e6 / st.checks.max(1) as f64
-            ));
-            results.push(hints_of(&o));
-        }
-        println!("{line}");
-        assert_eq!(results[0], results[1], "{name}");
+        let exact = hints_of(&run(name, k, seed, true, UniqueCheck::Exact));
+        let sat = hints_of(&run(name, k, seed, true, UniqueCheck::Sat));
+        assert_eq!(exact, sat, "{name} --hints {k} --seed {seed}");
     }
 }

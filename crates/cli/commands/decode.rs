@@ -4,14 +4,15 @@ use std::io::Write;
 
 use anyhow::{Context, Result};
 
-use cubesat::render;
-use cubesat::report::{plural, scene, solution_json};
-use cubesat::solution::Solution;
+use cubesat::report::plural;
 
 use crate::args::{DecodeArgs, SolutionFormat};
+use crate::sink::{self, Shown};
 
 use super::{Outcome, found, output, use_color};
 
+/// `cubesat decode INSTANCE ANSWER`: the answer's solutions, each verified, in the chosen
+/// format.
 pub fn run(args: DecodeArgs, quiet: bool) -> Result<Outcome> {
     let read = |p: &std::path::Path| {
         std::fs::read_to_string(p).with_context(|| format!("{}: cannot read", p.display()))
@@ -22,44 +23,20 @@ pub fn run(args: DecodeArgs, quiet: bool) -> Result<Outcome> {
         .with_context(|| format!("{} with {}", args.instance.display(), args.answer.display()))?;
     let color = use_color(args.color, false);
     let mut out = output(None)?;
-    let mut scenes = Vec::new();
+    let mut sink = sink::sink(args.format, color, false);
     for (i, s) in d.solutions.iter().enumerate() {
-        let title = format!("{}, solution {}", d.puzzle.name, i + 1);
-        match args.format {
-            SolutionFormat::Text => {
-                if i > 0 {
-                    writeln!(out)?;
-                }
-                write!(
-                    out,
-                    "{}",
-                    render::text(&scene(&d.puzzle, &d.table, s, &title, false), color)
-                )?;
-            }
-            SolutionFormat::Json => {
-                let sol = Solution {
-                    placements: s.clone(),
-                };
-                writeln!(
-                    out,
-                    "{}",
-                    solution_json(&d.puzzle, &d.table, &sol, i as u64 + 1)
-                )?;
-            }
-            SolutionFormat::Svg | SolutionFormat::Html => {
-                scenes.push(scene(&d.puzzle, &d.table, s, &title, false))
-            }
-        }
+        let shown = Shown {
+            puzzle: &d.puzzle,
+            table: &d.table,
+            placements: s,
+            index: i as u64 + 1,
+            title: format!("{}, solution {}", d.puzzle.name, i + 1),
+        };
+        sink.solution(&mut out, &shown)?;
     }
-    match args.format {
-        SolutionFormat::Svg if !scenes.is_empty() => {
-            write!(out, "{}", render::svg(&scenes[0], false))?
-        }
-        SolutionFormat::Html if !scenes.is_empty() => write!(out, "{}", render::html(&scenes))?,
-        SolutionFormat::Text if d.solutions.is_empty() => {
-            writeln!(out, "no solution ({:?})", d.status)?
-        }
-        _ => {}
+    sink.finish(&mut out)?;
+    if args.format == SolutionFormat::Text && d.solutions.is_empty() {
+        writeln!(out, "no solution ({:?})", d.status)?;
     }
     out.flush()?;
     if !quiet {

@@ -36,6 +36,7 @@ fn placement_label(inst: &Instance, o: usize) -> String {
     )
 }
 
+/// `cubesat export`: the instance in the chosen format, with its provenance, to stdout or `--out`.
 pub fn run(args: ExportArgs, quiet: bool) -> Result<Outcome> {
     let puzzle = puzzle::load(args.puzzle.puzzle.as_deref())?;
     let inst = Instance::new(puzzle)?;

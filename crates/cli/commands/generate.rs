@@ -15,7 +15,7 @@ use crate::args::{GenerateArgs, GenerateFormat};
 use super::{Outcome, use_color};
 
 /// `cubesat generate`: prints the puzzle and solution (text or JSON) on stdout, writes the
-/// puzzle file with `--out`, statistics on stderr. Returns whether a puzzle was generated.
+/// puzzle file with `--out`, statistics on stderr.
 pub fn run(args: &GenerateArgs, quiet: bool) -> Result<Outcome> {
     let start = Instant::now();
     let puzzle = cubesat::puzzle::load(args.puzzle.puzzle.as_deref())?;

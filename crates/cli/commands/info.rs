@@ -13,6 +13,7 @@ use crate::args::InfoArgs;
 
 use super::{Outcome, output};
 
+/// `cubesat info`: the puzzle's description on stdout.
 pub fn run(args: InfoArgs) -> Result<Outcome> {
     let puzzle = puzzle::load(args.puzzle.puzzle.as_deref())?;
     let inst = Instance::new(puzzle)?;

@@ -8,6 +8,7 @@ use cubesat::puzzle::{self, BUNDLED};
 
 use super::{Outcome, output};
 
+/// `cubesat list`: one line per bundled puzzle.
 pub fn run() -> Result<Outcome> {
     let mut out = output(None)?;
     for (name, _) in BUNDLED {

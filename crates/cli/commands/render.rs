@@ -4,13 +4,14 @@ use std::io::Write;
 
 use anyhow::{Context, Result};
 
-use cubesat::render;
-use cubesat::report::{read_solutions_jsonl, scene};
+use cubesat::report::read_solutions_jsonl;
 
-use crate::args::{RenderArgs, RenderFormat};
+use crate::args::{RenderArgs, RenderFormat, SolutionFormat};
+use crate::sink::{self, Shown};
 
 use super::{Outcome, output};
 
+/// `cubesat render FILE`: saved JSON Lines solutions drawn as SVG (the first) or HTML (all).
 pub fn run(args: RenderArgs) -> Result<Outcome> {
     let shown = args.solutions.display().to_string();
     let text = std::fs::read_to_string(&args.solutions)
@@ -19,24 +20,23 @@ pub fn run(args: RenderArgs) -> Result<Outcome> {
     if solutions.is_empty() {
         anyhow::bail!("{shown}: holds no solution to render");
     }
-    let scenes: Vec<_> = solutions
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            scene(
-                &inst.puzzle,
-                &inst.table,
-                s,
-                &format!("{}, solution {}", inst.puzzle.name, i + 1),
-                false,
-            )
-        })
-        .collect();
+    let format = match args.format {
+        RenderFormat::Svg => SolutionFormat::Svg,
+        RenderFormat::Html => SolutionFormat::Html,
+    };
     let mut out = output(args.out.as_deref())?;
-    match args.format {
-        RenderFormat::Svg => write!(out, "{}", render::svg(&scenes[0], args.explode))?,
-        RenderFormat::Html => write!(out, "{}", render::html(&scenes))?,
+    let mut sink = sink::sink(format, false, args.explode);
+    for (i, s) in solutions.iter().enumerate() {
+        let shown = Shown {
+            puzzle: &inst.puzzle,
+            table: &inst.table,
+            placements: s,
+            index: i as u64 + 1,
+            title: format!("{}, solution {}", inst.puzzle.name, i + 1),
+        };
+        sink.solution(&mut out, &shown)?;
     }
+    sink.finish(&mut out)?;
     out.flush()?;
     Ok(Outcome::Found)
 }

@@ -6,16 +6,18 @@ use std::sync::Arc;
 use anyhow::{Result, bail};
 
 use cubesat::puzzle;
-use cubesat::render;
-use cubesat::report::{scene, solution_json, stats_line, summary_json};
-use cubesat::run::{self, EngineChoice, Instance, RunOptions};
+use cubesat::report::{stats_line, summary_json};
+use cubesat::run::{self, EngineChoice, Instance, RunOptions, RunReport};
 use cubesat::solution::Solution;
 use cubesat_xc::Progress;
 
 use crate::args::{SolutionFormat, SolveArgs};
+use crate::sink::{self, Shown};
 
 use super::{Outcome, found, output, use_color};
 
+/// `cubesat solve`: the count line, or the solutions in the chosen format, on stdout;
+/// statistics on stderr.
 pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
     if let Some(c) = args.cubes.filter(|&c| c > cubesat_xc::sat::MAX_CUBES) {
         bail!(
@@ -25,6 +27,45 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
     }
     let puzzle = puzzle::load(args.puzzle.puzzle.as_deref())?;
     let inst = Instance::new(puzzle)?;
+    let progress = Arc::new(Progress::new());
+    crate::progress::install_interrupt(progress.clone());
+    let opts = RunOptions {
+        progress: Some(progress),
+        ..run_options(&args)
+    };
+    // Long runs (counts and --all) show progress on stderr unless --quiet; the exact engine
+    // and the SAT engine's cubes publish the counters and the tree estimate the display
+    // needs (the DLX baseline does not).
+    let shows = opts.engine.resolve() != EngineChoice::Dlx;
+    let reporter = (!quiet && shows && (args.count || args.all))
+        .then(|| {
+            opts.progress
+                .clone()
+                .map(|p| crate::progress::Reporter::start(p, inst.puzzle.name.clone()))
+        })
+        .flatten();
+    let mut out = output(args.out.as_deref())?;
+    let report = if args.count {
+        count(&args, &inst, &opts, reporter, &mut out)?
+    } else {
+        list(&args, &inst, &opts, reporter, &mut out)?
+    };
+    out.flush()?;
+    if !quiet {
+        eprintln!(
+            "cubesat: {}",
+            stats_line(&inst.puzzle, &inst.table, &report)
+        );
+    }
+    Ok(if report.interrupted {
+        Outcome::Interrupted
+    } else {
+        found(report.count > 0)
+    })
+}
+
+/// The run the arguments ask for.
+fn run_options(args: &SolveArgs) -> RunOptions {
     // Threads pay off on whole trees (--count, --all); a limited listing stops after a few
     // hundred nodes, where splitting the tree costs more than it saves (benches/README.md).
     let threads = if args.count || args.all {
@@ -39,7 +80,7 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
     } else {
         Some(args.limit.unwrap_or(1))
     };
-    let opts = RunOptions {
+    RunOptions {
         engine: args.engine,
         up_to: args.up_to,
         limit,
@@ -47,103 +88,64 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
         prune: !args.no_prune,
         amo: args.amo,
         sat_cubes: args.cubes,
-        ..RunOptions::default()
-    };
-    let progress = Arc::new(Progress::new());
-    crate::progress::install_interrupt(progress.clone());
-    let opts = RunOptions {
-        progress: Some(progress),
-        ..opts
-    };
-    let mut out = output(args.out.as_deref())?;
-    // Long runs (counts and --all) show progress on stderr unless --quiet; the exact engine
-    // and the SAT engine's cubes publish the counters and the tree estimate the display
-    // needs (the DLX baseline does not).
-    let shows = opts.engine.resolve() != EngineChoice::Dlx;
-    let reporter = (!quiet && shows && (args.count || args.all))
-        .then(|| {
-            opts.progress
-                .clone()
-                .map(|p| crate::progress::Reporter::start(p, inst.puzzle.name.clone()))
-        })
-        .flatten();
-    if args.count {
-        let report = run::count(&inst, &opts);
-        if let Some(r) = reporter {
-            r.finish();
-        }
-        let report = report?;
-        let mut line = format!(
-            "{} {} {}",
-            report.count,
-            if report.count == 1 {
-                "solution"
-            } else {
-                "solutions"
-            },
-            args.up_to.phrase()
-        );
-        if report.interrupted {
-            line.push_str(" (interrupted: counted so far)");
-        } else if report.limited {
-            line.push_str(" (stopped at --limit)");
-        }
-        writeln!(out, "{line}")?;
-        out.flush()?;
-        if !quiet {
-            eprintln!(
-                "cubesat: {}",
-                stats_line(&inst.puzzle, &inst.table, &report)
-            );
-        }
-        return Ok(if report.interrupted {
-            Outcome::Interrupted
-        } else {
-            found(report.count > 0)
-        });
+        progress: None,
     }
+}
+
+/// `--count`: one line, the count and what it counts.
+fn count(
+    args: &SolveArgs,
+    inst: &Instance,
+    opts: &RunOptions,
+    reporter: Option<crate::progress::Reporter>,
+    out: &mut dyn Write,
+) -> Result<RunReport> {
+    let report = run::count(inst, opts);
+    if let Some(r) = reporter {
+        r.finish();
+    }
+    let report = report?;
+    let mut line = format!(
+        "{} {} {}",
+        report.count,
+        if report.count == 1 {
+            "solution"
+        } else {
+            "solutions"
+        },
+        args.up_to.phrase()
+    );
+    if report.interrupted {
+        line.push_str(" (interrupted: counted so far)");
+    } else if report.limited {
+        line.push_str(" (stopped at --limit)");
+    }
+    writeln!(out, "{line}")?;
+    Ok(report)
+}
+
+/// A listing: each solution to the format's sink, then the format's ending.
+fn list(
+    args: &SolveArgs,
+    inst: &Instance,
+    opts: &RunOptions,
+    reporter: Option<crate::progress::Reporter>,
+    out: &mut dyn Write,
+) -> Result<RunReport> {
     let color = use_color(args.color, args.out.is_some());
-    let title = inst.puzzle.name.clone();
-    let mut scenes = Vec::new();
+    let mut sink = sink::sink(args.format, color, args.explode);
     let mut index = 0u64;
     let mut write_error = None;
-    let report = run::list(&inst, &opts, |s: &Solution| {
+    let report = run::list(inst, opts, |s: &Solution| {
         index += 1;
-        let r = (|| -> Result<()> {
-            match args.format {
-                SolutionFormat::Text => {
-                    if index > 1 {
-                        writeln!(out)?;
-                    }
-                    let sc = scene(
-                        &inst.puzzle,
-                        &inst.table,
-                        &s.placements,
-                        &format!("{title}, solution {index}"),
-                        false,
-                    );
-                    write!(out, "{}", render::text(&sc, color))?;
-                }
-                SolutionFormat::Json => {
-                    writeln!(
-                        out,
-                        "{}",
-                        solution_json(&inst.puzzle, &inst.table, s, index)
-                    )?;
-                }
-                SolutionFormat::Svg | SolutionFormat::Html => {
-                    scenes.push(scene(
-                        &inst.puzzle,
-                        &inst.table,
-                        &s.placements,
-                        &format!("{title}, solution {index}"),
-                        false,
-                    ));
-                }
-            }
-            Ok(())
-        })();
-        match r {
+        let shown = Shown {
+            puzzle: &inst.puzzle,
+            table: &inst.table,
+            placements: &s.placements,
+            index,
+            title: format!("{}, solution {index}", inst.puzzle.name),
+        };
+        match sink.solution(out, &shown) {
             Ok(()) => true,
             Err(e) => {
                 write_error = Some(e);
@@ -158,40 +160,15 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
     if let Some(e) = write_error {
         return Err(e);
     }
+    sink.finish(out)?;
     match args.format {
-        SolutionFormat::Json => {
-            writeln!(
-                out,
-                "{}",
-                summary_json(&inst.puzzle, &report, &args.up_to.to_string(), false)
-            )?;
-        }
-        SolutionFormat::Svg => {
-            if let Some(first) = scenes.first() {
-                write!(out, "{}", render::svg(first, args.explode))?;
-            }
-        }
-        SolutionFormat::Html => {
-            if !scenes.is_empty() {
-                write!(out, "{}", render::html(&scenes))?;
-            }
-        }
-        SolutionFormat::Text => {
-            if report.count == 0 {
-                writeln!(out, "no solution")?;
-            }
-        }
+        SolutionFormat::Json => writeln!(
+            out,
+            "{}",
+            summary_json(&inst.puzzle, &report, &args.up_to.to_string(), false)
+        )?,
+        SolutionFormat::Text if report.count == 0 => writeln!(out, "no solution")?,
+        _ => {}
     }
-    out.flush()?;
-    if !quiet {
-        eprintln!(
-            "cubesat: {}",
-            stats_line(&inst.puzzle, &inst.table, &report)
-        );
-    }
-    Ok(if report.interrupted {
-        Outcome::Interrupted
-    } else {
-        found(report.count > 0)
-    })
+    Ok(report)
 }
