@@ -1,9 +1,9 @@
 //! Library-level tests of `cubesat::generate`: reproducibility, verified solutions, both uniqueness checks agreeing, budgets and errors; plus an ignored timing comparison of the two checks.
 
-use cubesat::generate::{Completions, Failure, GenerateOptions, Outcome, UniqueCheck, generate};
+use cubesat::generate::{Completions, Failure, GenerateOptions, Generation, UniqueCheck, generate};
 use cubesat::puzzle::bundled;
 
-fn run(name: &str, hints: usize, seed: u64, unique: bool, check: UniqueCheck) -> Outcome {
+fn run(name: &str, hints: usize, seed: u64, unique: bool, check: UniqueCheck) -> Generation {
     let opts = GenerateOptions {
         hints,
         seed,
@@ -15,7 +15,7 @@ fn run(name: &str, hints: usize, seed: u64, unique: bool, check: UniqueCheck) ->
 }
 
 /// The new hints as a comparable value.
-fn hints_of(o: &Outcome) -> Option<(Vec<u32>, Vec<u32>)> {
+fn hints_of(o: &Generation) -> Option<(Vec<u32>, Vec<u32>)> {
     o.as_ref()
         .ok()
         .map(|g| (g.solution.clone(), g.new_hints.clone()))

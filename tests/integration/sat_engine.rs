@@ -7,7 +7,7 @@ use cubesat::rng::SeededRng;
 use cubesat_xc::encoding::{
     AtMostOne, CnfConfig, CnfEncoder, ForcedMode, cnf::implied_piece_items,
 };
-use cubesat_xc::sat::{Conquer, Outcome, SatConfig, SatEngine, conquer_cubes};
+use cubesat_xc::sat::{Conquer, Ended, SatConfig, SatEngine, conquer_cubes};
 use cubesat_xc::{CellGeometry, ExactCover, Item, Subproblem};
 use std::ops::ControlFlow;
 use varisat::dimacs::DimacsParser;
@@ -182,7 +182,7 @@ fn conquered_cubes_give_every_solution_once_in_cube_order() {
                     },
                 )
                 .unwrap();
-                assert_eq!(outcome, Outcome::Exhausted);
+                assert_eq!(outcome, Ended::Exhausted);
                 assert_eq!(seen, vec![0, 1, 2], "every cube once, in order");
                 assert_eq!(st.solutions as usize, got.len());
                 got
@@ -254,7 +254,7 @@ fn conquered_cubes_honour_exclusions_and_stop() {
         },
     )
     .unwrap();
-    assert_eq!((outcome, calls), (Outcome::Stopped, 1));
+    assert_eq!((outcome, calls), (Ended::Stopped, 1));
     // On worker threads too: nothing is delivered after the callback stops.
     let many = vec![Subproblem::default(); 40];
     let mut calls = 0;
@@ -276,7 +276,7 @@ fn conquered_cubes_honour_exclusions_and_stop() {
         },
     )
     .unwrap();
-    assert_eq!((outcome, calls), (Outcome::Stopped, 5));
+    assert_eq!((outcome, calls), (Ended::Stopped, 5));
     let (outcome, st) = conquer_cubes(
         &m,
         &two,
@@ -285,7 +285,7 @@ fn conquered_cubes_honour_exclusions_and_stop() {
         |_, _| ControlFlow::Continue(()),
     )
     .unwrap();
-    assert_eq!((outcome, st.cubes_solved), (Outcome::Stopped, 0));
+    assert_eq!((outcome, st.cubes_solved), (Ended::Stopped, 0));
 }
 
 /// Face neighbours on a 1xN strip.
@@ -467,7 +467,7 @@ fn uniqueness_helper_and_reuse() {
             }
         })
         .unwrap();
-    assert_eq!((out, seen), (Outcome::Stopped, 2));
+    assert_eq!((out, seen), (Ended::Stopped, 2));
     let mut n = 0;
     let out = e
         .enumerate(&Subproblem::default(), Some(4), |_| {
@@ -475,7 +475,7 @@ fn uniqueness_helper_and_reuse() {
             ControlFlow::Continue(())
         })
         .unwrap();
-    assert_eq!((out, n), (Outcome::Limit, 4));
+    assert_eq!((out, n), (Ended::Limit, 4));
     assert!(
         e.solutions(
             &Subproblem {

@@ -2,7 +2,7 @@
 //!
 //! How a reduced count is made exact:
 //! 1. `G` is the group of target symmetries that keep the hints in place (rotations, plus
-//!    reflections for `rotation+reflection`), acting on placements ([`PlacementSymmetries`]).
+//!    reflections for `rotation+reflection`), acting on placements (`symmetry::PlacementSymmetries`).
 //! 2. One piece `P` of count 1 (not a hint) is restricted to one placement per orbit of the
 //!    subgroup `H` of `G` that maps `P` to itself. Every solution orbit still meets the
 //!    restricted set `R`, because some element of `H` moves `P` onto its representative.
@@ -178,13 +178,8 @@ impl Reducer {
         self.exact_restriction
     }
 
-    /// The piece restricted to one placement per orbit, if any.
-    pub fn restricted_piece(&self) -> Option<usize> {
-        self.restricted_piece
-    }
-
     /// Number of symmetries used (1 when none).
-    pub fn group_size(&self) -> usize {
+    pub(crate) fn group_size(&self) -> usize {
         self.group.as_ref().map_or(1, |g| g.len())
     }
 

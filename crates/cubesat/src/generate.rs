@@ -204,7 +204,7 @@ impl Failure {
 }
 
 /// The result of [`generate`]: a puzzle, or why none met the request (with the work done).
-pub type Outcome = std::result::Result<Box<Generated>, (Failure, GenerateStats)>;
+pub type Generation = std::result::Result<Box<Generated>, (Failure, GenerateStats)>;
 
 /// The uniqueness oracle for one model (the input's own hints forced).
 enum Checker<'m> {
@@ -418,7 +418,7 @@ impl UniqueSearch<'_, '_> {
 /// Generates a puzzle from `puzzle` (see the module documentation). Errors are bad requests
 /// (K larger than the pieces left to place) and internal failures; a request no puzzle meets
 /// is `Ok(Err(..))`.
-pub fn generate(puzzle: Puzzle, opts: &GenerateOptions) -> Result<Outcome> {
+pub fn generate(puzzle: Puzzle, opts: &GenerateOptions) -> Result<Generation> {
     let inst = Instance::new(puzzle)?;
     let copies: u64 = inst.puzzle.pieces.iter().map(|p| p.count as u64).sum();
     let given = inst.puzzle.hints.len() as u64;

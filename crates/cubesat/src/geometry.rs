@@ -42,7 +42,7 @@ impl Transform {
     }
 
     /// The determinant: +1 for a proper rotation, -1 for a reflection.
-    pub fn determinant(&self) -> i32 {
+    pub(crate) fn determinant(&self) -> i32 {
         let parity = {
             // Count inversions of the axis permutation.
             let a = self.axis;
@@ -58,7 +58,7 @@ impl Transform {
     }
 
     /// `self ∘ other`: apply `other` first, then `self`.
-    pub fn compose(&self, other: &Transform) -> Transform {
+    pub(crate) fn compose(&self, other: &Transform) -> Transform {
         let mut axis = [0u8; 3];
         let mut sign = [0i8; 3];
         for i in 0..3 {
@@ -212,7 +212,7 @@ impl Shape {
 }
 
 /// True when `cells` form one face-connected group (an empty list counts as connected).
-pub fn is_face_connected(cells: &[Cell]) -> bool {
+pub(crate) fn is_face_connected(cells: &[Cell]) -> bool {
     let Some(&first) = cells.first() else {
         return true;
     };
@@ -230,7 +230,7 @@ pub fn is_face_connected(cells: &[Cell]) -> bool {
 }
 
 /// The six face neighbours of a cell.
-pub fn face_neighbors(c: Cell) -> [Cell; 6] {
+pub(crate) fn face_neighbors(c: Cell) -> [Cell; 6] {
     [
         [c[0] - 1, c[1], c[2]],
         [c[0] + 1, c[1], c[2]],
@@ -242,7 +242,7 @@ pub fn face_neighbors(c: Cell) -> [Cell; 6] {
 }
 
 /// Component-wise minimum of a list of cells.
-pub fn min_corner(cells: &[Cell]) -> Option<Cell> {
+pub(crate) fn min_corner(cells: &[Cell]) -> Option<Cell> {
     let mut it = cells.iter();
     let mut m = *it.next()?;
     for c in it {
@@ -264,7 +264,7 @@ pub fn add(a: Cell, b: Cell) -> Cell {
 }
 
 /// Sort key ordering cells by layer, then row, then column (the reading order of layer art).
-pub fn zyx(c: Cell) -> (i32, i32, i32) {
+pub(crate) fn zyx(c: Cell) -> (i32, i32, i32) {
     (c[2], c[1], c[0])
 }
 

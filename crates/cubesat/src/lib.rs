@@ -16,7 +16,7 @@
 //!   format, [`puzzle::bundled`] names the bundled puzzles.
 //! - [`placements`]: every in-bounds placement, indexed by piece and by cell, and the
 //!   exact-cover model built from them.
-//! - [`symmetry`]: the target's self-symmetries acting on placements; [`counting`] turns them
+//! - `symmetry` (internal): the target's self-symmetries acting on placements; [`counting`] turns them
 //!   into exact counts up to rotation or rotation and reflection.
 //! - [`solution`]: a solution and the independent verifier every printed or counted solution
 //!   passes.
@@ -46,7 +46,7 @@ pub mod report;
 pub mod rng;
 pub mod run;
 pub mod solution;
-pub mod symmetry;
+mod symmetry;
 
 pub use counting::UpTo;
 pub use error::{Error, Request, Result};

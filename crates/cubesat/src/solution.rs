@@ -52,7 +52,7 @@ pub struct Verifier<'a> {
 
 impl<'a> Verifier<'a> {
     /// A verifier for solutions of `puzzle` over `table`. Call
-    /// [`Verifier::check_placements`] once per table before trusting it.
+    /// `Verifier::check_placements` once per table before trusting it.
     pub fn new(puzzle: &'a Puzzle, table: &'a PlacementTable) -> Verifier<'a> {
         Verifier { puzzle, table }
     }
@@ -60,7 +60,7 @@ impl<'a> Verifier<'a> {
     /// Checks every placement of the table geometrically: its cells, read back as coordinates,
     /// are a rotation (or, for a puzzle with `mirror`, a reflection) of its piece, inside one
     /// container.
-    pub fn check_placements(&self) -> Result<()> {
+    pub(crate) fn check_placements(&self) -> Result<()> {
         let (puzzle, table) = (self.puzzle, self.table);
         let transforms: &[Transform] = if puzzle.mirror {
             Transform::all()

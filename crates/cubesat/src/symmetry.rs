@@ -227,16 +227,6 @@ impl PlacementSymmetries {
     pub fn len(&self) -> usize {
         self.images.len()
     }
-
-    /// Never true: the identity is always there.
-    pub fn is_empty(&self) -> bool {
-        self.images.is_empty()
-    }
-
-    /// Number of rotations (proper elements).
-    pub fn rotations(&self) -> usize {
-        self.reflection.iter().filter(|r| !**r).count()
-    }
 }
 
 #[cfg(test)]

@@ -61,7 +61,7 @@ impl Decoded {
 }
 
 /// Detects an instance's format from its first non-blank line.
-pub fn detect_kind(instance_text: &str) -> Result<InstanceKind> {
+pub(crate) fn detect_kind(instance_text: &str) -> Result<InstanceKind> {
     for line in instance_text.lines() {
         let l = line.trim_start();
         if l.is_empty() {

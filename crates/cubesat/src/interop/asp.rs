@@ -18,7 +18,7 @@ use crate::placements::PlacementTable;
 use crate::puzzle::Puzzle;
 
 /// The rules, appended to every export.
-pub const TEMPLATE: &str = include_str!("../../../../encodings/asp/cubesat.lp");
+pub(crate) const TEMPLATE: &str = include_str!("../../../../encodings/asp/cubesat.lp");
 
 /// Exports `puzzle` in `mode` as a clingo program (see [`super::to_text`]).
 pub fn export(puzzle: &Puzzle, mode: UpTo) -> Result<String> {
@@ -179,7 +179,7 @@ fn solution(atoms: &[&str], option_count: usize) -> Result<Vec<u32>> {
 /// Reads clingo's output: the text format (`Answer: N` then a line of atoms, `SATISFIABLE` /
 /// `UNSATISFIABLE` / `UNKNOWN`, `Models : N` or `N+`) or the JSON of `--outf=2`. Only `place/1`
 /// atoms are used. Solutions are not verified here. Errors name the line.
-pub fn parse_answer(text: &str, option_count: usize) -> Result<ParsedAnswer> {
+pub(crate) fn parse_answer(text: &str, option_count: usize) -> Result<ParsedAnswer> {
     if text.trim_start().starts_with('{') {
         return parse_json(text, option_count);
     }

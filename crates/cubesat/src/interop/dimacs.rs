@@ -26,7 +26,7 @@ use varisat::dimacs::{DimacsHeader, write_dimacs_clauses, write_dimacs_header};
 use varisat::{CnfFormula, ExtendFormula};
 
 /// Option variables per `c p show` / `c ind` line.
-pub const VARS_PER_LINE: usize = 50;
+pub(crate) const VARS_PER_LINE: usize = 50;
 
 /// Comment prefixes with a meaning to some tool; a caller's header line must not start with
 /// one (`cubesat var ` is reserved for the variable map).

@@ -27,7 +27,7 @@ const BASE62: &[u8; 62] = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOP
 
 /// The item names of a puzzle's DLX export.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DlxNames {
+pub(crate) struct DlxNames {
     /// Name of every target cell (by target cell index).
     pub cells: Vec<String>,
     /// Name of every piece (by piece index).
@@ -336,7 +336,11 @@ fn option_tokens(line: &str) -> Vec<&str> {
 /// solution per blank-line-separated block. `|` comments and lines that do not start with an
 /// item name (statistics, progress reports) are skipped; `Altogether N solutions` sets the
 /// reported count. Solutions are not verified here.
-pub fn parse_answer(text: &str, puzzle: &Puzzle, table: &PlacementTable) -> Result<ParsedAnswer> {
+pub(crate) fn parse_answer(
+    text: &str,
+    puzzle: &Puzzle,
+    table: &PlacementTable,
+) -> Result<ParsedAnswer> {
     let names = DlxNames::new(puzzle, table);
     let index = name_index(&names);
     let mut solutions: Vec<Vec<u32>> = Vec::new();

@@ -33,7 +33,7 @@ use crate::puzzle::Puzzle;
 use crate::puzzle::json::{from_value, to_value};
 
 /// The comment prefixes [`read_provenance`] recognises, one per format.
-pub const PREFIXES: [&str; 3] = ["c ", "| ", "% "];
+pub(crate) const PREFIXES: [&str; 3] = ["c ", "| ", "% "];
 
 /// Version of the provenance lines.
 const VERSION: &str = "1";
@@ -43,7 +43,7 @@ const EXCLUDED_PER_LINE: usize = 20;
 
 /// What an exported instance says about itself.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Provenance {
+pub(crate) struct Provenance {
     /// The puzzle the instance was made from.
     pub puzzle: Puzzle,
     /// The counting mode of the export.
@@ -63,7 +63,7 @@ pub struct Provenance {
 impl Provenance {
     /// Rebuilds the placements from the embedded puzzle and checks they are the ones the
     /// instance was written with (count and digest), and that the excluded placements exist.
-    pub fn placement_table(&self) -> Result<PlacementTable> {
+    pub(crate) fn placement_table(&self) -> Result<PlacementTable> {
         let table = PlacementTable::new(&self.puzzle)
             .context("rebuilding the placements of the embedded puzzle")?;
         let digest = options_digest(&table);
@@ -84,7 +84,7 @@ impl Provenance {
 
 /// A digest (64-bit FNV-1a) of the placement list: every placement's piece and cells in
 /// order. Equal digests mean the same option numbering.
-pub fn options_digest(table: &PlacementTable) -> u64 {
+pub(crate) fn options_digest(table: &PlacementTable) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut eat = |v: u32| {
         for b in v.to_le_bytes() {
@@ -140,7 +140,7 @@ pub fn write_header(
 
 /// Reads the provenance lines back from an instance file, detecting the comment prefix.
 /// Errors name the line.
-pub fn read_provenance(text: &str) -> Result<Provenance> {
+pub(crate) fn read_provenance(text: &str) -> Result<Provenance> {
     let mut prefix: Option<&'static str> = None;
     let mut version = None;
     let mut puzzle = None;

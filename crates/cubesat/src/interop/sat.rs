@@ -94,7 +94,7 @@ fn add_literals(
 }
 
 /// Parses SAT-competition output.
-pub fn parse_competition(text: &str) -> Result<SatOutput> {
+pub(crate) fn parse_competition(text: &str) -> Result<SatOutput> {
     let mut status: Option<(Status, usize)> = None;
     let mut models = Vec::new();
     let mut current: Option<SatModel> = None;
@@ -175,7 +175,7 @@ fn finish(status: Status, models: Vec<SatModel>, reported: Option<u64>) -> Resul
 }
 
 /// Parses a MiniSat result file (`minisat in.cnf out.txt`).
-pub fn parse_minisat(text: &str) -> Result<SatOutput> {
+pub(crate) fn parse_minisat(text: &str) -> Result<SatOutput> {
     let mut status = None;
     let mut models = Vec::new();
     let mut current = None;

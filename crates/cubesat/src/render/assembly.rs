@@ -15,7 +15,7 @@ use super::Scene;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AssemblyOrder {
     /// Indices into the scene's pieces, in insertion order. When `complete` is false this is the
-    /// longest insertable sequence found (exactly the longest for up to [`EXACT_LIMIT`] pieces,
+    /// longest insertable sequence found (exactly the longest for up to `EXACT_LIMIT` (16) pieces,
     /// greedy beyond): it leaves out the pieces that cannot slide in.
     pub order: Vec<usize>,
     /// Whether `order` holds every piece.
@@ -23,7 +23,7 @@ pub struct AssemblyOrder {
 }
 
 /// Up to this many pieces, an incomplete order is the longest possible (search over subsets).
-pub const EXACT_LIMIT: usize = 16;
+pub(crate) const EXACT_LIMIT: usize = 16;
 
 /// The slide-in order for the pieces of `scene`; see [`assembly_order_cells`].
 ///

@@ -1,6 +1,6 @@
 //! The HTML renderer: one self-contained page (works offline, no external references) with the
 //! scenes embedded as compact JSON and an inline WebGL viewer written for it
-//! ([`VIEWER_JS`], `viewer.js` beside this file).
+//! (`VIEWER_JS`, `viewer.js` beside this file).
 //!
 //! The viewer draws each piece's cubes in its palette colour with directional shading and dark
 //! edges (light edges for hints); mouse or touch drag rotates, the wheel zooms; a layer slider
@@ -30,7 +30,7 @@ use serde_json::{Value, json};
 use std::collections::HashMap;
 
 /// The inline viewer script.
-pub const VIEWER_JS: &str = include_str!("viewer.js");
+pub(crate) const VIEWER_JS: &str = include_str!("viewer.js");
 
 /// Render `scenes` (at least one; an empty slice gives a page saying there is nothing to show)
 /// as one self-contained HTML page.

@@ -76,7 +76,7 @@ impl Container {
     }
 
     /// Centre of the box in cell units (cell `c` spans `c..c+1`).
-    pub fn center(&self) -> [f64; 3] {
+    pub(crate) fn center(&self) -> [f64; 3] {
         std::array::from_fn(|i| self.origin[i] as f64 + self.size[i] as f64 / 2.0)
     }
 }
@@ -162,12 +162,12 @@ pub struct Rgb {
 
 impl Rgb {
     /// `#rrggbb`.
-    pub fn hex(self) -> String {
+    pub(crate) fn hex(self) -> String {
         format!("#{:02x}{:02x}{:02x}", self.r, self.g, self.b)
     }
 
     /// Multiply each channel by `f` (0..=1 darkens).
-    pub fn scaled(self, f: f64) -> Rgb {
+    pub(crate) fn scaled(self, f: f64) -> Rgb {
         let s = |v: u8| (v as f64 * f).round().clamp(0.0, 255.0) as u8;
         Rgb {
             r: s(self.r),
@@ -177,7 +177,7 @@ impl Rgb {
     }
 
     /// Mix towards white by `t` (0 = unchanged, 1 = white).
-    pub fn lightened(self, t: f64) -> Rgb {
+    pub(crate) fn lightened(self, t: f64) -> Rgb {
         let s = |v: u8| {
             (v as f64 + (255.0 - v as f64) * t)
                 .round()
@@ -191,13 +191,13 @@ impl Rgb {
     }
 
     /// Relative luminance in 0..=1 (rough sRGB weights, enough to pick black or white text).
-    pub fn luminance(self) -> f64 {
+    pub(crate) fn luminance(self) -> f64 {
         (0.2126 * self.r as f64 + 0.7152 * self.g as f64 + 0.0722 * self.b as f64) / 255.0
     }
 }
 
 /// The base palette: twelve well-separated colours (one per Tetris Cube piece), then four more.
-pub const PALETTE: [Rgb; 16] = [
+pub(crate) const PALETTE: [Rgb; 16] = [
     rgb(0xe6194b), // red
     rgb(0x3cb44b), // green
     rgb(0xffe119), // yellow
@@ -224,7 +224,7 @@ const fn rgb(v: u32) -> Rgb {
     }
 }
 
-/// The colour of the piece with index `index`: [`PALETTE`] in order; past its end the palette
+/// The colour of the piece with index `index`: the palette in order; past its end the palette
 /// repeats, alternately darker and lighter by growing steps (round 1 darker by 30 %, round 2
 /// lighter by 30 %, round 3 darker by 45 %, ...), so colours stay deterministic and distinct for
 /// a long while.

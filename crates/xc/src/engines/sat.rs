@@ -60,7 +60,7 @@ pub struct SatStats {
 
 /// How an enumeration ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Ended {
     /// Every solution was reported.
     Exhausted,
     /// The limit was reached (more solutions may exist).
@@ -188,7 +188,7 @@ impl<'m> SatEngine<'m> {
         cube: &Subproblem,
         limit: Option<u64>,
         on_solution: impl FnMut(&[u32]) -> ControlFlow<()>,
-    ) -> Result<Outcome> {
+    ) -> Result<Ended> {
         let mut guard = None;
         let outcome = self.enumerate_guarded(cube, limit, &mut guard, on_solution);
         self.retire(guard);
@@ -205,19 +205,19 @@ impl<'m> SatEngine<'m> {
         limit: Option<u64>,
         guard: &mut Option<Lit>,
         mut on_solution: impl FnMut(&[u32]) -> ControlFlow<()>,
-    ) -> Result<Outcome> {
+    ) -> Result<Ended> {
         let base = self.cube_assumptions(cube)?;
         let mut found = 0u64;
         let mut a = Vec::with_capacity(base.len() + 1);
         loop {
             if limit.is_some_and(|l| found >= l) {
-                return Ok(Outcome::Limit);
+                return Ok(Ended::Limit);
             }
             a.clear();
             a.extend_from_slice(&base);
             a.extend(guard.map(|x| !x));
             if !self.solve_under(&a)? {
-                return Ok(Outcome::Exhausted);
+                return Ok(Ended::Exhausted);
             }
             let s = self.decode()?;
             found += 1;
@@ -234,7 +234,7 @@ impl<'m> SatEngine<'m> {
             };
             self.block(&s, g);
             if on_solution(&s).is_break() {
-                return Ok(Outcome::Stopped);
+                return Ok(Ended::Stopped);
             }
         }
     }
@@ -311,20 +311,20 @@ impl<'m> SatEngine<'m> {
     }
 
     /// Like [`Self::solve_cubes`] but streaming: `on_solution(cube_index, solution)` may stop
-    /// the whole run. Returns `Outcome::Stopped` if it did.
+    /// the whole run. Returns `Ended::Stopped` if it did.
     pub fn solve_cubes_with(
         &mut self,
         cubes: &[Subproblem],
         mut on_solution: impl FnMut(usize, &[u32]) -> ControlFlow<()>,
-    ) -> Result<Outcome> {
+    ) -> Result<Ended> {
         // One guard for the whole run: the cubes are disjoint, so a solution blocked in one
         // cube never needed to be found in another.
         let mut guard = None;
         for (i, c) in cubes.iter().enumerate() {
             match self.enumerate_guarded(c, None, &mut guard, |s| on_solution(i, s)) {
-                Ok(Outcome::Stopped) => {
+                Ok(Ended::Stopped) => {
                     self.retire(guard);
-                    return Ok(Outcome::Stopped);
+                    return Ok(Ended::Stopped);
                 }
                 Ok(_) => {}
                 Err(e) => {
@@ -334,7 +334,7 @@ impl<'m> SatEngine<'m> {
             }
         }
         self.retire(guard);
-        Ok(Outcome::Exhausted)
+        Ok(Ended::Exhausted)
     }
 }
 
@@ -483,7 +483,7 @@ pub fn conquer_cubes(
     how: &Conquer,
     stop: impl Fn() -> bool + Sync,
     mut on_cube: impl FnMut(usize, &[Vec<u32>]) -> ControlFlow<()>,
-) -> Result<(Outcome, ConquerStats)> {
+) -> Result<(Ended, ConquerStats)> {
     let Conquer {
         config,
         ref excluded,
@@ -527,9 +527,9 @@ pub fn conquer_cubes(
         return Err(e);
     }
     let outcome = if complete {
-        Outcome::Exhausted
+        Ended::Exhausted
     } else {
-        Outcome::Stopped
+        Ended::Stopped
     };
     Ok((outcome, total))
 }
@@ -612,7 +612,7 @@ impl<'m> CubeAndConquer<'m> {
             solutions,
             nodes: None,
             interrupted,
-            stopped: outcome == Outcome::Stopped && !interrupted,
+            stopped: outcome == Ended::Stopped && !interrupted,
             summary: format!(
                 "sat ({} at-most-one, {} variables, {} clauses, 1 cube(s), {} solve calls)",
                 self.config.amo.name(),
@@ -683,7 +683,7 @@ impl Engine for CubeAndConquer<'_> {
             solutions,
             nodes: None,
             interrupted,
-            stopped: outcome == Outcome::Stopped && !interrupted,
+            stopped: outcome == Ended::Stopped && !interrupted,
             summary: format!(
                 "sat ({} at-most-one, {} cubes, lookahead dropped {} options and refuted {} cubes, {} residual CNFs of {} clauses in all, largest {}, {} solve calls; CPU {:.1} s building, {:.1} s solving)",
                 self.config.amo.name(),
