@@ -106,8 +106,8 @@ pub struct SolveArgs {
     #[arg(long, value_name = "N")]
     pub cubes: Option<usize>,
     /// Worker threads for the exact engine and the SAT engine's cubes with --count or --all
-    /// (0 = all cores); a limited listing runs on one thread. Counts and solution order are
-    /// the same for every N.
+    /// (0 = all cores; more than 4 per core are clamped to that); a limited listing runs on
+    /// one thread. Counts and solution order are the same for every N.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
     /// Output format.

@@ -24,11 +24,26 @@ fn main() -> ExitCode {
         Ok(Outcome::Interrupted) => ExitCode::from(130),
         Err(e) if is_broken_pipe(&e) => ExitCode::from(0),
         Err(e) => {
-            // The whole cause chain on one line.
-            eprintln!("cubesat: error: {e:#}");
+            // The whole cause chain on one line; user text echoed in it (a piece name, a
+            // line of a file) may hold control characters, which are escaped.
+            eprintln!("cubesat: error: {}", one_line(&format!("{e:#}")));
             ExitCode::from(2)
         }
     }
+}
+
+/// `s` with every control character escaped (`\n`, `\t`, `\u{1b}`), so that it prints
+/// as one line and cannot drive the terminal.
+fn one_line(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {

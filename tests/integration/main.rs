@@ -14,10 +14,10 @@ mod interop_cadical;
 mod interop_dlx;
 mod interop_external;
 mod known_counts;
+mod limits;
 mod malformed;
 mod render_assembly;
 mod render_browser;
-
 mod render_html;
 mod render_svg;
 mod render_text;

@@ -9,16 +9,13 @@ use cubesat::report::plural;
 use crate::args::{DecodeArgs, SolutionFormat};
 use crate::sink::{self, Shown};
 
-use super::{Outcome, found, output, use_color};
+use super::{Outcome, found, output, read_input, use_color};
 
 /// `cubesat decode INSTANCE ANSWER`: the answer's solutions, each verified, in the chosen
 /// format.
 pub fn run(args: DecodeArgs, quiet: bool) -> Result<Outcome> {
-    let read = |p: &std::path::Path| {
-        std::fs::read_to_string(p).with_context(|| format!("{}: cannot read", p.display()))
-    };
-    let instance = read(&args.instance)?;
-    let answer = read(&args.answer)?;
+    let instance = read_input(&args.instance)?;
+    let answer = read_input(&args.answer)?;
     let d = cubesat::interop::answer::decode(&instance, &answer)
         .with_context(|| format!("{} with {}", args.instance.display(), args.answer.display()))?;
     let color = use_color(args.color, false);
@@ -38,7 +35,7 @@ pub fn run(args: DecodeArgs, quiet: bool) -> Result<Outcome> {
     if args.format == SolutionFormat::Text && d.solutions.is_empty() {
         writeln!(out, "no solution ({:?})", d.status)?;
     }
-    out.flush()?;
+    out.finish()?;
     if !quiet {
         eprintln!(
             "cubesat: decoded {} from a {:?} answer ({:?}); each verified; {} counted {}",

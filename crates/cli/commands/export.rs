@@ -1,7 +1,5 @@
 //! `cubesat export`: the instance for an external solver (DIMACS, DLX, clingo).
 
-use std::io::Write;
-
 use anyhow::Result;
 
 use cubesat::counting::{Reducer, UpTo};
@@ -102,6 +100,6 @@ pub fn run(args: ExportArgs, quiet: bool) -> Result<Outcome> {
             &mut out, puzzle, table, args.up_to, excluded, &reduction,
         )?,
     }
-    out.flush()?;
+    out.finish()?;
     Ok(Outcome::Found)
 }

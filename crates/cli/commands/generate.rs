@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use std::time::Instant;
 
@@ -12,7 +12,7 @@ use serde_json::json;
 
 use crate::args::{GenerateArgs, GenerateFormat};
 
-use super::{Outcome, use_color};
+use super::{Outcome, output, use_color};
 
 /// `cubesat generate`: prints the puzzle and solution (text or JSON) on stdout, writes the
 /// puzzle file with `--out`, statistics on stderr.
@@ -32,14 +32,14 @@ pub fn run(args: &GenerateArgs, quiet: bool) -> Result<Outcome> {
         } => anyhow::anyhow!("--hints {}: {e}", args.hints),
         _ => e.into(),
     })?;
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut out = output(None)?;
     match outcome {
         Ok(g) => {
             if let Some(path) = &args.out {
                 let text = serde_json::to_string_pretty(&g.puzzle_json())?;
-                std::fs::write(path, format!("{text}\n"))
-                    .with_context(|| format!("{}: cannot write", path.display()))?;
+                let mut file = output(Some(path))?;
+                writeln!(file, "{text}")?;
+                file.finish()?;
             }
             match args.format {
                 GenerateFormat::Text => {
@@ -48,7 +48,7 @@ pub fn run(args: &GenerateArgs, quiet: bool) -> Result<Outcome> {
                 }
                 GenerateFormat::Json => writeln!(out, "{}", g.to_json(&opts))?,
             }
-            out.flush()?;
+            out.finish()?;
             if !quiet {
                 eprintln!(
                     "cubesat: generated '{}': {} from seeded solution {} of {}; {}; difficulty {} nodes to the first solution ({} nodes to count); {} uniqueness checks ({:.3} s), {} greedy counts; {:.3} s",
@@ -89,7 +89,7 @@ pub fn run(args: &GenerateArgs, quiet: bool) -> Result<Outcome> {
                     writeln!(out, "{v}")?;
                 }
             }
-            out.flush()?;
+            out.finish()?;
             if !quiet {
                 eprintln!(
                     "cubesat: no puzzle met the request: {} seeded solutions, {} uniqueness checks ({:.3} s), {} greedy counts; {:.3} s",

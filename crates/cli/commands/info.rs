@@ -103,6 +103,6 @@ pub fn run(args: InfoArgs) -> Result<Outcome> {
             writeln!(out, "  source: {s}")?;
         }
     }
-    out.flush()?;
+    out.finish()?;
     Ok(Outcome::Found)
 }

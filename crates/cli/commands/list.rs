@@ -30,6 +30,6 @@ pub fn run() -> Result<Outcome> {
         }
         writeln!(out, "{line}")?;
     }
-    out.flush()?;
+    out.finish()?;
     Ok(Outcome::Found)
 }

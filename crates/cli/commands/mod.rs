@@ -8,10 +8,11 @@ mod list;
 mod render;
 mod solve;
 
-use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
+use tempfile::NamedTempFile;
 
 use crate::args::{Cli, ColorChoice, Command};
 
@@ -48,14 +49,142 @@ pub(crate) fn found(any: bool) -> Outcome {
     }
 }
 
-/// Stdout, or the file given with `--out`, buffered.
-pub(crate) fn output(path: Option<&std::path::Path>) -> Result<Box<dyn Write>> {
+/// Where a command's result goes: stdout, or the file given with `--out`, which is written
+/// to a temporary file beside it and renamed over it only by [`Output::finish`], so that an
+/// existing file is never left half-written (an error, a full disk, Ctrl-C).
+pub(crate) enum Output {
+    /// Standard output, buffered.
+    Stdout(BufWriter<io::StdoutLock<'static>>),
+    /// A temporary file that becomes `path` on success (deleted if dropped before).
+    File {
+        file: BufWriter<NamedTempFile>,
+        path: PathBuf,
+    },
+    /// A path that is not a regular file (`/dev/stdout`, a pipe): written in place.
+    Special {
+        file: BufWriter<std::fs::File>,
+        path: PathBuf,
+    },
+}
+
+impl Output {
+    /// Flushes, and for a file puts it in place.
+    pub(crate) fn finish(self) -> Result<()> {
+        match self {
+            Output::Stdout(mut w) => Ok(w.flush()?),
+            Output::Special { mut file, path } => file
+                .flush()
+                .with_context(|| format!("{}: cannot write", path.display())),
+            Output::File { file, path } => {
+                let shown = path.display().to_string();
+                let tmp = file
+                    .into_inner()
+                    .map_err(|e| e.into_error())
+                    .with_context(|| format!("{shown}: cannot write"))?;
+                tmp.as_file()
+                    .sync_all()
+                    .with_context(|| format!("{shown}: cannot write"))?;
+                tmp.persist(&path)
+                    .map_err(|e| e.error)
+                    .with_context(|| format!("{shown}: cannot replace"))?;
+                Ok(())
+            }
+        }
+    }
+}
+
+impl Output {
+    /// An error writing to a file names the file (kept of its kind, so that a closed pipe is
+    /// still recognised).
+    fn named(&self, e: io::Error) -> io::Error {
+        match self {
+            Output::Stdout(_) => e,
+            Output::File { path, .. } | Output::Special { path, .. } => {
+                io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+            }
+        }
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let r = match self {
+            Output::Stdout(w) => w.write(buf),
+            Output::File { file, .. } => file.write(buf),
+            Output::Special { file, .. } => file.write(buf),
+        };
+        r.map_err(|e| self.named(e))
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        let r = match self {
+            Output::Stdout(w) => w.flush(),
+            Output::File { file, .. } => file.flush(),
+            Output::Special { file, .. } => file.flush(),
+        };
+        r.map_err(|e| self.named(e))
+    }
+}
+
+/// Stdout, or the file given with `--out` (see [`Output`]).
+pub(crate) fn output(path: Option<&Path>) -> Result<Output> {
     Ok(match path {
-        Some(p) => Box::new(BufWriter::new(
-            File::create(p).with_context(|| format!("{}: cannot create", p.display()))?,
-        )),
-        None => Box::new(BufWriter::new(io::stdout().lock())),
+        Some(p) if std::fs::metadata(p).is_ok_and(|m| !m.is_file()) => {
+            let file = std::fs::OpenOptions::new()
+                .write(true)
+                .open(p)
+                .with_context(|| format!("{}: cannot open", p.display()))?;
+            Output::Special {
+                file: BufWriter::new(file),
+                path: p.to_path_buf(),
+            }
+        }
+        Some(p) => {
+            let dir = match p.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d,
+                _ => Path::new("."),
+            };
+            let tmp = tempfile::Builder::new()
+                .prefix(".cubesat-")
+                .tempfile_in(dir)
+                .with_context(|| format!("{}: cannot create", p.display()))?;
+            Output::File {
+                file: BufWriter::new(tmp),
+                path: p.to_path_buf(),
+            }
+        }
+        None => Output::Stdout(BufWriter::new(io::stdout().lock())),
     })
+}
+
+/// The largest solver answer, exported instance or JSON Lines file `decode` and `render`
+/// read: the whole file is held in memory, so anything larger is refused before reading.
+pub(crate) const MAX_INPUT_BYTES: u64 = 256 << 20;
+
+/// Reads a text input of at most [`MAX_INPUT_BYTES`], refusing a larger one before reading it.
+pub(crate) fn read_input(path: &Path) -> Result<String> {
+    let shown = path.display();
+    let len = std::fs::metadata(path)
+        .with_context(|| format!("{shown}: cannot read"))?
+        .len();
+    if len > MAX_INPUT_BYTES {
+        anyhow::bail!(
+            "{shown}: file is {len} bytes, more than the {MAX_INPUT_BYTES} bytes cubesat reads"
+        );
+    }
+    let mut text = String::new();
+    // Read through a limit as well: the file may grow after the size was checked.
+    io::Read::read_to_string(
+        &mut io::Read::take(
+            std::fs::File::open(path).with_context(|| format!("{shown}: cannot read"))?,
+            MAX_INPUT_BYTES + 1,
+        ),
+        &mut text,
+    )
+    .with_context(|| format!("{shown}: cannot read"))?;
+    if text.len() as u64 > MAX_INPUT_BYTES {
+        anyhow::bail!("{shown}: more than the {MAX_INPUT_BYTES} bytes cubesat reads");
+    }
+    Ok(text)
 }
 
 /// Whether text output gets ANSI colour.

@@ -1,7 +1,5 @@
 //! `cubesat render`: saved JSON Lines solutions drawn as SVG or HTML.
 
-use std::io::Write;
-
 use anyhow::{Context, Result};
 
 use cubesat::report::read_solutions_jsonl;
@@ -9,13 +7,12 @@ use cubesat::report::read_solutions_jsonl;
 use crate::args::{RenderArgs, RenderFormat, SolutionFormat};
 use crate::sink::{self, Shown};
 
-use super::{Outcome, output};
+use super::{Outcome, output, read_input};
 
 /// `cubesat render FILE`: saved JSON Lines solutions drawn as SVG (the first) or HTML (all).
 pub fn run(args: RenderArgs) -> Result<Outcome> {
     let shown = args.solutions.display().to_string();
-    let text = std::fs::read_to_string(&args.solutions)
-        .with_context(|| format!("{shown}: cannot read"))?;
+    let text = read_input(&args.solutions)?;
     let (inst, solutions) = read_solutions_jsonl(&text).with_context(|| shown.clone())?;
     if solutions.is_empty() {
         anyhow::bail!("{shown}: holds no solution to render");
@@ -37,6 +34,6 @@ pub fn run(args: RenderArgs) -> Result<Outcome> {
         sink.solution(&mut out, &shown)?;
     }
     sink.finish(&mut out)?;
-    out.flush()?;
+    out.finish()?;
     Ok(Outcome::Found)
 }

@@ -25,6 +25,14 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
             cubesat_xc::sat::MAX_CUBES
         );
     }
+    let cap = cubesat_xc::available_cores() * cubesat_xc::MAX_THREADS_PER_CORE;
+    if args.threads > cap && (args.count || args.all) && !quiet {
+        eprintln!(
+            "cubesat: note: --threads {} is clamped to {cap} ({} per core)",
+            args.threads,
+            cubesat_xc::MAX_THREADS_PER_CORE
+        );
+    }
     let puzzle = puzzle::load(args.puzzle.puzzle.as_deref())?;
     let inst = Instance::new(puzzle)?;
     let progress = Arc::new(Progress::new());
@@ -50,7 +58,7 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
     } else {
         list(&args, &inst, &opts, reporter, &mut out)?
     };
-    out.flush()?;
+    out.finish()?;
     if !quiet {
         eprintln!(
             "cubesat: {}",

@@ -59,6 +59,7 @@ pub fn summary_json(puzzle: &Puzzle, report: &RunReport, up_to: &str, counted: b
         "up_to": up_to,
         "meaning": report.description,
         "complete": !report.limited && !report.interrupted,
+        "interrupted": report.interrupted,
         "engine": report.engine,
         "nodes": report.nodes,
         "seconds": report.elapsed.as_secs_f64(),
