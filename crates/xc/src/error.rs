@@ -32,6 +32,17 @@ pub enum Error {
         /// The bound.
         max: usize,
     },
+    /// A model whose engine tables would take more memory than the engine allows; refused
+    /// before anything is allocated.
+    #[error("the {what} would take {} MiB, more than the {} MiB allowed", bytes >> 20, max >> 20)]
+    TooLarge {
+        /// What would be built ("exact engine's tables").
+        what: &'static str,
+        /// The estimate, in bytes.
+        bytes: u64,
+        /// The bound, in bytes.
+        max: u64,
+    },
     /// A name that is not one of the accepted values.
     #[error("unknown {what} {name:?}; expected one of {expected}")]
     UnknownName {

@@ -81,10 +81,51 @@ pub struct ExactEngine {
     preprocess: bool,
 }
 
+/// The most memory [`ExactEngine::new`] lets one engine's tables and one search thread's
+/// levels take ([`ExactEngine::memory_estimate`]): a larger model is refused before anything
+/// is allocated instead of exhausting the machine.
+pub const MAX_ENGINE_BYTES: u64 = 4 << 30;
+
 impl ExactEngine {
-    /// Prepares `model`; an invalid model is an error.
+    /// An upper estimate of the bytes the engine needs for `model`: the per-item option
+    /// bitsets, the conflict rows it stores (bounded), and one search thread's levels (one
+    /// per depth, each a live-option bitset and per-item counters; the depth is at most the
+    /// coverage the primary items need, divided by the fewest primary items an option holds).
+    pub fn memory_estimate(model: &ExactCover) -> u64 {
+        let items = model.items.len() as u64;
+        let opts = model.options.len() as u64;
+        let words = opts.div_ceil(64).max(1);
+        let masks = items * words * 8;
+        let conflicts = (opts * words * 8).min(prepare::CONFLICT_BYTES_LIMIT as u64);
+        let need: u64 = model.items.iter().map(|i| u64::from(i.need)).sum();
+        let narrowest = model
+            .options
+            .iter()
+            .map(|o| {
+                o.iter()
+                    .filter(|&&i| model.items[i as usize].need > 0)
+                    .count()
+            })
+            .min()
+            .unwrap_or(1)
+            .max(1) as u64;
+        let depth = need.div_ceil(narrowest) + 1;
+        let level = words * 8 + items * 12;
+        masks + conflicts + depth * level
+    }
+
+    /// Prepares `model`; an invalid model is an error, and so is one whose tables would take
+    /// more than [`MAX_ENGINE_BYTES`].
     pub fn new(model: &ExactCover) -> Result<Self> {
         model.validate()?;
+        let bytes = Self::memory_estimate(model);
+        if bytes > MAX_ENGINE_BYTES {
+            return Err(Error::TooLarge {
+                what: "exact engine's tables",
+                bytes,
+                max: MAX_ENGINE_BYTES,
+            });
+        }
         Ok(ExactEngine {
             prep: Arc::new(Prepared::new(model, true)),
             pruning: true,

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 /// Above this many bytes the per-option conflict bitsets are not stored; conflicts are then
 /// computed from the per-item option bitsets at every step instead.
-const CONFLICT_BYTES_LIMIT: usize = 64 << 20;
+pub(crate) const CONFLICT_BYTES_LIMIT: usize = 64 << 20;
 /// Above this many piece-count states the achievable-sum table is not stored; sums are then
 /// computed from the remaining counts when a region check needs them.
 const SUM_TABLE_WORDS_LIMIT: usize = 1 << 22;
