@@ -1,6 +1,6 @@
 //! `cubesat export`: the instance for an external solver (DIMACS, DLX, clingo).
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
 use cubesat::counting::{Reducer, UpTo};
 use cubesat::puzzle;
@@ -8,7 +8,7 @@ use cubesat::run::Instance;
 
 use crate::args::{ExportArgs, ExportFormat};
 
-use super::{Outcome, output};
+use super::{Outcome, output, puzzle_source};
 
 /// A placement described for comments: piece, orientation and cells in container coordinates.
 fn placement_label(inst: &Instance, o: usize) -> String {
@@ -39,15 +39,17 @@ pub fn run(args: ExportArgs, quiet: bool) -> Result<Outcome> {
     let puzzle = puzzle::load(args.puzzle.puzzle.as_deref())?;
     let inst = Instance::new(puzzle)?;
     let (puzzle, table) = (&inst.puzzle, &inst.table);
+    let source = puzzle_source(args.puzzle.puzzle.as_deref());
     if args.up_to == UpTo::RotationReflection {
         anyhow::bail!(
-            "export counts every placement (--up-to none) or, where one piece's restriction is exact, one solution per rotation class (--up-to rotation); reflections are left to `cubesat solve`"
+            "{source}: export counts every placement (--up-to none) or, where one piece's restriction is exact, one solution per rotation class (--up-to rotation); reflections are left to `cubesat solve`"
         );
     }
-    let reducer = Reducer::new(puzzle, table, args.up_to, false)?;
+    let reducer =
+        Reducer::new(puzzle, table, args.up_to, false).with_context(|| source.to_string())?;
     if args.up_to == UpTo::Rotation && !reducer.restriction_is_exact() {
         anyhow::bail!(
-            "'{}': restricting one piece does not leave exactly one solution per rotation class here ({}), so an external count would not be the count up to rotation; export with --up-to none, or count with `cubesat solve --count`",
+            "{source}: '{}': restricting one piece does not leave exactly one solution per rotation class here ({}), so an external count would not be the count up to rotation; export with --up-to none, or count with `cubesat solve --count`",
             puzzle.name,
             reducer.describe(puzzle)
         );

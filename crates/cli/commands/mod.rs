@@ -187,6 +187,12 @@ pub(crate) fn read_input(path: &Path) -> Result<String> {
     Ok(text)
 }
 
+/// The puzzle argument as the user typed it (a file or a bundled name), for messages about
+/// what its run refused.
+pub(crate) fn puzzle_source(arg: Option<&str>) -> &str {
+    arg.unwrap_or(cubesat::puzzle::DEFAULT_PUZZLE)
+}
+
 /// Whether text output gets ANSI colour.
 pub(crate) fn use_color(choice: ColorChoice, to_file: bool) -> bool {
     match choice {

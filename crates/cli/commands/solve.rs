@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::sync::Arc;
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 
 use cubesat::puzzle;
 use cubesat::report::{stats_line, summary_json};
@@ -14,7 +14,7 @@ use cubesat_xc::Progress;
 use crate::args::{SolutionFormat, SolveArgs};
 use crate::sink::{self, Shown};
 
-use super::{Outcome, found, output, use_color};
+use super::{Outcome, found, output, puzzle_source, use_color};
 
 /// `cubesat solve`: the count line, or the solutions in the chosen format, on stdout;
 /// statistics on stderr.
@@ -108,7 +108,8 @@ fn count(
     reporter: Option<crate::progress::Reporter>,
     out: &mut dyn Write,
 ) -> Result<RunReport> {
-    let report = run::count(inst, opts);
+    let report = run::count(inst, opts)
+        .with_context(|| puzzle_source(args.puzzle.puzzle.as_deref()).to_string());
     if let Some(r) = reporter {
         r.finish();
     }
@@ -164,7 +165,8 @@ fn list(
     if let Some(r) = reporter {
         r.finish();
     }
-    let report = report?;
+    let report =
+        report.with_context(|| puzzle_source(args.puzzle.puzzle.as_deref()).to_string())?;
     if let Some(e) = write_error {
         return Err(e);
     }
