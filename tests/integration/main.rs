@@ -15,6 +15,7 @@ mod interop_dlx;
 mod interop_external;
 mod known_counts;
 mod malformed;
+mod pinned_output;
 mod render_assembly;
 mod render_browser;
 
