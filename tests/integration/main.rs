@@ -17,6 +17,7 @@ mod interop_external;
 mod known_counts;
 mod limits;
 mod malformed;
+mod pinned_output;
 mod render_assembly;
 mod render_browser;
 mod render_html;

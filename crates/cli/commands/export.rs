@@ -59,17 +59,9 @@ pub fn run(args: ExportArgs, quiet: bool) -> Result<Outcome> {
     let mut out = output(args.out.as_deref())?;
     match args.format {
         ExportFormat::Dimacs => {
-            let mut prov = Vec::new();
-            cubesat::interop::provenance::write_header(
-                &mut prov, "", puzzle, table, args.up_to, excluded,
+            let header = cubesat::interop::dimacs::puzzle_header(
+                puzzle, table, args.up_to, excluded, &reduction,
             )?;
-            let mut header = vec![
-                format!("DIMACS CNF written by cubesat {} for the puzzle '{}'.", env!("CARGO_PKG_VERSION"), puzzle.name),
-                format!("Models are the puzzle's solutions, counted: {reduction}."),
-                "Variable v (1-based) is placement v-1 (map below); higher variables are auxiliary.".to_string(),
-                "Project model counts on the 'c p show' / 'c ind' variables. Decode answers with: cubesat decode THIS-FILE ANSWER".to_string(),
-            ];
-            header.extend(String::from_utf8_lossy(&prov).lines().map(str::to_string));
             let labels: Vec<String> = (0..table.len())
                 .map(|o| placement_label(&inst, o))
                 .collect();

@@ -12,7 +12,7 @@ use crate::error::{Context, Result, bail};
 use serde_json::Value;
 
 use crate::counting::UpTo;
-use crate::interop::provenance::write_header;
+use crate::interop::provenance::{Preamble, write_preamble};
 use crate::interop::{ParsedAnswer, Status};
 use crate::placements::PlacementTable;
 use crate::puzzle::Puzzle;
@@ -53,32 +53,17 @@ pub fn write_asp(
     reduction: &str,
 ) -> Result<()> {
     let target = &puzzle.target;
-    writeln!(
-        out,
-        "% clingo program written by cubesat {} for the puzzle '{}'.",
-        env!("CARGO_PKG_VERSION"),
-        puzzle.name
-    )?;
-    writeln!(
-        out,
-        "% Answer sets are the puzzle's solutions, counted: {reduction}."
-    )?;
-    if mode != UpTo::None {
-        writeln!(
-            out,
-            "% clingo's model count can exceed the count {}: `cubesat decode` keeps one solution per symmetry class.",
-            mode.phrase()
-        )?;
-    }
-    writeln!(
-        out,
-        "% Run: clingo -n 0 FILE > ANSWER   (or python3 -m clingo; --outf=2 for JSON)   then: cubesat decode FILE ANSWER"
-    )?;
-    writeln!(
-        out,
-        "% Facts first (described in the rules section at the end), then the rules."
-    )?;
-    write_header(out, "% ", puzzle, table, mode, excluded)?;
+    let preamble = Preamble {
+        prefix: "% ",
+        kind: "clingo program",
+        solutions: "Answer sets",
+        overcount: Some("clingo's model count"),
+        lines: vec![
+            "Run: clingo -n 0 FILE > ANSWER   (or python3 -m clingo; --outf=2 for JSON)   then: cubesat decode FILE ANSWER".to_string(),
+            "Facts first (described in the rules section at the end), then the rules.".to_string(),
+        ],
+    };
+    write_preamble(out, &preamble, puzzle, table, mode, excluded, reduction)?;
     writeln!(out)?;
     writeln!(out, "% Pieces: piece(P,Count), piece_name(P,Name).")?;
     for (p, piece) in puzzle.pieces.iter().enumerate() {
@@ -120,6 +105,21 @@ pub fn write_asp(
             )
         }
     )?;
+    write_placements(out, puzzle, table, &excluded)?;
+    writeln!(out)?;
+    out.write_all(TEMPLATE.as_bytes())?;
+    Ok(())
+}
+
+/// One line of facts per placement not in `excluded`: its piece, orientation, lowest corner
+/// and covered cells, in container-local coordinates.
+fn write_placements(
+    out: &mut impl Write,
+    puzzle: &Puzzle,
+    table: &PlacementTable,
+    excluded: &HashSet<u32>,
+) -> Result<()> {
+    let target = &puzzle.target;
     for (o, p) in table.placements().iter().enumerate() {
         if excluded.contains(&(o as u32)) {
             continue;
@@ -142,8 +142,6 @@ pub fn write_asp(
         }
         writeln!(out)?;
     }
-    writeln!(out)?;
-    out.write_all(TEMPLATE.as_bytes())?;
     Ok(())
 }
 

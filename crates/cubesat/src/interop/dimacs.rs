@@ -17,8 +17,15 @@
 //!
 //! Option `o` is DIMACS variable `o + 1`; auxiliary variables follow. Forced options are unit
 //! clauses. Model counts projected on the option variables equal the numbers of solutions.
+//! For a puzzle's export the caller's header lines are [`puzzle_header`]: the preamble and
+//! provenance lines every export opens with.
 
-use crate::error::{Result, bail, ensure};
+use crate::error::{Context, Result, bail, ensure};
+
+use crate::counting::UpTo;
+use crate::interop::provenance::{Preamble, write_preamble};
+use crate::placements::PlacementTable;
+use crate::puzzle::Puzzle;
 use cubesat_xc::ExactCover;
 use cubesat_xc::encoding::{CnfConfig, CnfEncoder, CnfStats, ForcedMode};
 use std::io::Write;
@@ -31,6 +38,35 @@ pub(crate) const VARS_PER_LINE: usize = 50;
 /// Comment prefixes with a meaning to some tool; a caller's header line must not start with
 /// one (`cubesat var ` is reserved for the variable map).
 const RESERVED: [&str; 5] = ["t ", "p ", "ind ", "s ", "cubesat var "];
+
+/// The header lines of `puzzle`'s export, for [`write()`] (which puts them behind `c `): the
+/// preamble every export opens with ([`write_preamble`]) with the DIMACS lines (which variables
+/// are placements, what to project model counts on), then the provenance lines. `mode`,
+/// `excluded` and `reduction` describe the symmetry reduction as for the other formats.
+pub fn puzzle_header(
+    puzzle: &Puzzle,
+    table: &PlacementTable,
+    mode: UpTo,
+    excluded: &[u32],
+    reduction: &str,
+) -> Result<Vec<String>> {
+    let preamble = Preamble {
+        prefix: "",
+        kind: "DIMACS CNF",
+        solutions: "Models",
+        overcount: None,
+        lines: vec![
+            "Variable v (1-based) is placement v-1 (map below); higher variables are auxiliary.".to_string(),
+            "Project model counts on the 'c p show' / 'c ind' variables. Decode answers with: cubesat decode THIS-FILE ANSWER".to_string(),
+        ],
+    };
+    let mut text = Vec::new();
+    write_preamble(
+        &mut text, &preamble, puzzle, table, mode, excluded, reduction,
+    )?;
+    let text = String::from_utf8(text).context("DIMACS header is not UTF-8")?;
+    Ok(text.lines().map(str::to_string).collect())
+}
 
 /// Encodes `model` as a self-contained formula: forced options as positive units, `excluded`
 /// options (a symmetry reduction) as negative units, so variable `o + 1` stays option `o`.

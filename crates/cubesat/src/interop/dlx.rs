@@ -15,7 +15,7 @@ use std::io::Write;
 use crate::error::{Context, Result, bail};
 
 use crate::counting::UpTo;
-use crate::interop::provenance::write_header;
+use crate::interop::provenance::{Preamble, write_preamble};
 use crate::interop::{ParsedAnswer, Status};
 use crate::placements::PlacementTable;
 use crate::puzzle::Puzzle;
@@ -131,6 +131,56 @@ pub fn export(puzzle: &Puzzle, mode: UpTo) -> Result<String> {
     })
 }
 
+/// The DLX lines of the preamble: how items and options are named, which pieces were renamed to
+/// fit DLX names, and how to run Knuth's program (DLX3 when a piece has several copies).
+fn preamble_lines(puzzle: &Puzzle, names: &DlxNames) -> Vec<String> {
+    let target = &puzzle.target;
+    let multiplicities = puzzle.pieces.iter().any(|p| p.count > 1);
+    let program = if multiplicities { "dlx3" } else { "dlx1" };
+    let mut lines = vec![
+        format!(
+            "Items: must-fill cells named xyz (local coordinates, one base-62 digit 0-9a-zA-Z each{}), then the pieces{}{}.",
+            if target.containers().len() > 1 {
+                ", after a container letter a, b, ..."
+            } else {
+                ""
+            },
+            if multiplicities {
+                " (k|name: used k times, DLX3 syntax)"
+            } else {
+                ""
+            },
+            if target.optional_count() > 0 {
+                "; after '|' the optional cells (covered at most once)"
+            } else {
+                ""
+            }
+        ),
+        format!(
+            "Options: one per placement, the piece then its cells{}.",
+            if names.hint_items.is_empty() {
+                ""
+            } else {
+                "; items hintN force the hint placements"
+            }
+        ),
+    ];
+    let renamed: Vec<String> = puzzle
+        .pieces
+        .iter()
+        .zip(&names.pieces)
+        .filter(|(p, n)| p.name != **n)
+        .map(|(p, n)| format!("{n}='{}'", p.name))
+        .collect();
+    if !renamed.is_empty() {
+        lines.push(format!("Renamed pieces: {}.", renamed.join(", ")));
+    }
+    lines.push(format!(
+        "Run: {program} m1 < FILE > ANSWER   then: cubesat decode FILE ANSWER"
+    ));
+    lines
+}
+
 /// Writes the DLX file: explanatory `|` comments, the provenance lines, the item line and one
 /// option per placement that is not `excluded`. `reduction` describes the symmetry reduction
 /// for the comments.
@@ -144,68 +194,14 @@ pub fn write_dlx(
 ) -> Result<()> {
     let names = DlxNames::new(puzzle, table);
     let target = &puzzle.target;
-    let multiplicities = puzzle.pieces.iter().any(|p| p.count > 1);
-    let program = if multiplicities { "dlx3" } else { "dlx1" };
-    writeln!(
-        out,
-        "| Exact-cover instance (Knuth's DLX format) written by cubesat {} for the puzzle '{}'.",
-        env!("CARGO_PKG_VERSION"),
-        puzzle.name
-    )?;
-    writeln!(
-        out,
-        "| Solutions of this file are the puzzle's solutions, counted: {reduction}."
-    )?;
-    if mode != UpTo::None {
-        writeln!(
-            out,
-            "| A solver's count can exceed the count {}: `cubesat decode` keeps one solution per symmetry class.",
-            mode.phrase()
-        )?;
-    }
-    writeln!(
-        out,
-        "| Items: must-fill cells named xyz (local coordinates, one base-62 digit 0-9a-zA-Z each{}), then the pieces{}{}.",
-        if target.containers().len() > 1 {
-            ", after a container letter a, b, ..."
-        } else {
-            ""
-        },
-        if multiplicities {
-            " (k|name: used k times, DLX3 syntax)"
-        } else {
-            ""
-        },
-        if target.optional_count() > 0 {
-            "; after '|' the optional cells (covered at most once)"
-        } else {
-            ""
-        }
-    )?;
-    writeln!(
-        out,
-        "| Options: one per placement, the piece then its cells{}.",
-        if names.hint_items.is_empty() {
-            ""
-        } else {
-            "; items hintN force the hint placements"
-        }
-    )?;
-    let renamed: Vec<String> = puzzle
-        .pieces
-        .iter()
-        .zip(&names.pieces)
-        .filter(|(p, n)| p.name != **n)
-        .map(|(p, n)| format!("{n}='{}'", p.name))
-        .collect();
-    if !renamed.is_empty() {
-        writeln!(out, "| Renamed pieces: {}.", renamed.join(", "))?;
-    }
-    writeln!(
-        out,
-        "| Run: {program} m1 < FILE > ANSWER   then: cubesat decode FILE ANSWER"
-    )?;
-    write_header(out, "| ", puzzle, table, mode, excluded)?;
+    let preamble = Preamble {
+        prefix: "| ",
+        kind: "Exact-cover instance (Knuth's DLX format)",
+        solutions: "Solutions of this file",
+        overcount: Some("A solver's count"),
+        lines: preamble_lines(puzzle, &names),
+    };
+    write_preamble(out, &preamble, puzzle, table, mode, excluded, reduction)?;
 
     let mut items: Vec<String> = Vec::new();
     for (i, c) in target.cells().iter().enumerate() {

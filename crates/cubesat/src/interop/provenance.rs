@@ -1,7 +1,9 @@
-//! The provenance comment lines every exported instance carries, so `cubesat decode INSTANCE ANSWER` can map a solver's answer back to placements with no other file.
+//! The comment lines every exported instance opens with: a preamble for people and the provenance lines, so `cubesat decode INSTANCE ANSWER` can map a solver's answer back to placements with no other file.
 //!
-//! Written as comment lines behind a format's comment prefix (`c ` for DIMACS, `| ` for
-//! Knuth's DLX format, `% ` for ASP):
+//! [`write_preamble`] writes the whole opening for every format: what wrote the file for which
+//! puzzle, what its solutions count, the format's own lines, then the provenance lines
+//! ([`write_header`]), behind the format's comment prefix (`c ` for DIMACS, `| ` for Knuth's
+//! DLX format, `% ` for ASP):
 //!
 //! ```text
 //! | cubesat-provenance 1
@@ -136,6 +138,68 @@ pub fn write_header(
         writeln!(out, "{prefix}cubesat-excluded {}", list.join(" "))?;
     }
     Ok(())
+}
+
+/// What one format says in the opening comments of its exports, around the lines every export
+/// shares (see [`write_preamble`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Preamble<'a> {
+    /// The format's comment prefix: `"| "` for DLX, `"% "` for ASP; `""` for DIMACS, whose
+    /// writer ([`super::dimacs::write`]) adds the `c ` itself.
+    pub prefix: &'a str,
+    /// What the file is, e.g. `"clingo program"`.
+    pub kind: &'a str,
+    /// What a solver's solutions of the file are called, e.g. `"Answer sets"` (followed by
+    /// "are the puzzle's solutions").
+    pub solutions: &'a str,
+    /// Whose count can exceed the count up to symmetry when the mode is not `none` (a symmetry
+    /// reduction by a restricted piece may keep several solutions of a class), e.g. `"clingo's
+    /// model count"`; `None` leaves that warning out.
+    pub overcount: Option<&'a str>,
+    /// The format's own lines, without the prefix: its layout, how to run a solver and decode.
+    pub lines: Vec<String>,
+}
+
+/// Writes the opening comments of an exported instance, each line behind the preamble's
+/// prefix: which cubesat wrote the file for which puzzle, what its solutions count
+/// (`reduction`, the symmetry reduction described), the overcount warning, the format's own
+/// lines, then the provenance lines ([`write_header`]). One writer for every format, so the
+/// shared lines read the same in all of them.
+pub fn write_preamble(
+    out: &mut impl Write,
+    preamble: &Preamble,
+    puzzle: &Puzzle,
+    table: &PlacementTable,
+    mode: UpTo,
+    excluded: &[u32],
+    reduction: &str,
+) -> io::Result<()> {
+    let prefix = preamble.prefix;
+    writeln!(
+        out,
+        "{prefix}{} written by cubesat {} for the puzzle '{}'.",
+        preamble.kind,
+        env!("CARGO_PKG_VERSION"),
+        puzzle.name
+    )?;
+    writeln!(
+        out,
+        "{prefix}{} are the puzzle's solutions, counted: {reduction}.",
+        preamble.solutions
+    )?;
+    if let Some(who) = preamble.overcount
+        && mode != UpTo::None
+    {
+        writeln!(
+            out,
+            "{prefix}{who} can exceed the count {}: `cubesat decode` keeps one solution per symmetry class.",
+            mode.phrase()
+        )?;
+    }
+    for line in &preamble.lines {
+        writeln!(out, "{prefix}{line}")?;
+    }
+    write_header(out, prefix, puzzle, table, mode, excluded)
 }
 
 /// Reads the provenance lines back from an instance file, detecting the comment prefix.

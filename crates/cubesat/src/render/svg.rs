@@ -88,28 +88,106 @@ fn offsets(scene: &Scene, explode: bool) -> Vec<[i32; 3]> {
         .collect()
 }
 
+/// The layer a face is drawn in: 0 for pieces, 1 for the ghost cubes of empty cells. Each layer
+/// has its own hidden-face removal and edges, because ghosts are see-through.
+fn layer(face: &Face) -> usize {
+    usize::from(face.owner == Occupant::Empty)
+}
+
+/// Per layer, every lattice segment bordering a visible triangle, with the faces on its sides
+/// (one entry per bordering triangle). Ordered, so edges are written in a fixed order.
+type Edges = [BTreeMap<(Lattice, Lattice), Vec<usize>>; 2];
+
 /// Render `scene` as a standalone SVG document; `explode` pulls the pieces apart.
 pub fn svg(scene: &Scene, explode: bool) -> String {
-    // Cubes after explosion; the first occupant of a cell wins.
+    let faces = uncovered_faces(scene, explode);
+    let visible = visible_triangles(&faces);
+    let edges = edges(&faces, &visible);
+    let floors = floors(scene, explode);
+    let legend = Legend::new(scene);
+    let layout = Layout::new(scene, &edges, &floors, &legend);
+    let mut groups = face_groups(scene, &faces, &visible, &layout);
+    let strokes = EdgeStrokes::new(&faces, &edges, &layout);
+    // Ghost outlines belong to the ghost cubes' own group, so they come and go with it.
+    if !strokes.ghost.is_empty() {
+        let _ = writeln!(
+            groups.last_mut().expect("ghost group").1,
+            r##"<path fill="none" stroke="#888888" stroke-width="0.8" stroke-dasharray="3 2" d="{}"/>"##,
+            strokes.ghost.trim_end()
+        );
+    }
+
+    let mut s = String::new();
+    write_head(&mut s, scene, explode, &layout, &floors);
+    write_groups(&mut s, scene, &groups, &strokes);
+    legend.write(&mut s, &layout);
+    let _ = writeln!(s, "</svg>");
+    s
+}
+
+/// The scene's cubes after explosion, each cell once: the first occupant wins, as in
+/// [`Scene::occupancy`].
+struct Cubes {
+    /// The occupied cells in scene order (pieces, then empty cells).
+    unique: Vec<([i32; 3], Occupant)>,
+    /// Which occupant holds each cell.
+    occupied: HashMap<[i32; 3], Occupant>,
+}
+
+/// Places every cube: the pieces' cells moved by their [`offsets`], then the empty cells.
+fn cubes(scene: &Scene, explode: bool) -> Cubes {
     let offs = offsets(scene, explode);
-    let mut cubes: Vec<([i32; 3], Occupant)> = Vec::new();
-    for (i, p) in scene.pieces.iter().enumerate() {
-        for c in &p.cells {
-            let o = offs[i];
-            cubes.push(([c[0] + o[0], c[1] + o[1], c[2] + o[2]], Occupant::Piece(i)));
-        }
-    }
-    for &c in &scene.empty {
-        cubes.push((c, Occupant::Empty));
-    }
+    let moved = scene.pieces.iter().enumerate().flat_map(|(i, p)| {
+        let o = offs[i];
+        p.cells
+            .iter()
+            .map(move |c| ([c[0] + o[0], c[1] + o[1], c[2] + o[2]], Occupant::Piece(i)))
+    });
+    let ghosts = scene.empty.iter().map(|&c| (c, Occupant::Empty));
     let mut occupied: HashMap<[i32; 3], Occupant> = HashMap::new();
     let mut unique = Vec::new();
-    for (c, o) in cubes {
+    for (c, o) in moved.chain(ghosts) {
         if let std::collections::hash_map::Entry::Vacant(e) = occupied.entry(c) {
             e.insert(o);
             unique.push((c, o));
         }
     }
+    Cubes { unique, occupied }
+}
+
+/// The faces of the cube at `[x, y, z]` that look towards the viewer, in [`Face::kind`] order
+/// (top, front, right): each with the neighbouring cell that would cover it and its corners.
+fn cube_faces([x, y, z]: [i32; 3]) -> [([i32; 3], [[i32; 3]; 4]); 3] {
+    [
+        (
+            [x, y, z + 1],
+            [
+                [x, y, z + 1],
+                [x + 1, y, z + 1],
+                [x + 1, y + 1, z + 1],
+                [x, y + 1, z + 1],
+            ],
+        ),
+        (
+            [x, y - 1, z],
+            [[x, y, z], [x + 1, y, z], [x + 1, y, z + 1], [x, y, z + 1]],
+        ),
+        (
+            [x + 1, y, z],
+            [
+                [x + 1, y, z],
+                [x + 1, y + 1, z],
+                [x + 1, y + 1, z + 1],
+                [x + 1, y, z + 1],
+            ],
+        ),
+    ]
+}
+
+/// Every face towards the viewer that no neighbouring cube covers. Dropping faces between
+/// occupied cells first keeps the per-triangle depth test from having to break ties.
+fn uncovered_faces(scene: &Scene, explode: bool) -> Vec<Face> {
+    let Cubes { unique, occupied } = cubes(scene, explode);
     // A piece face is hidden by a neighbouring piece cube only (ghosts are see-through); a
     // ghost face by any neighbouring cube.
     let covers = |neighbour: &[i32; 3], owner: Occupant| match (owner, occupied.get(neighbour)) {
@@ -117,45 +195,25 @@ pub fn svg(scene: &Scene, explode: bool) -> String {
         (Occupant::Empty, Some(_)) => true,
         (Occupant::Piece(_), Some(o)) => matches!(o, Occupant::Piece(_)),
     };
-
-    // Faces not covered by a neighbouring cube.
     let mut faces: Vec<Face> = Vec::new();
-    for &([x, y, z], owner) in &unique {
-        let candidates = [
-            (
-                [x, y, z + 1],
-                [
-                    [x, y, z + 1],
-                    [x + 1, y, z + 1],
-                    [x + 1, y + 1, z + 1],
-                    [x, y + 1, z + 1],
-                ],
-            ),
-            (
-                [x, y - 1, z],
-                [[x, y, z], [x + 1, y, z], [x + 1, y, z + 1], [x, y, z + 1]],
-            ),
-            (
-                [x + 1, y, z],
-                [
-                    [x + 1, y, z],
-                    [x + 1, y + 1, z],
-                    [x + 1, y + 1, z + 1],
-                    [x + 1, y, z + 1],
-                ],
-            ),
-        ];
-        for (kind, (neighbour, verts)) in candidates.into_iter().enumerate() {
+    for &(cell, owner) in &unique {
+        for (kind, (neighbour, verts)) in cube_faces(cell).into_iter().enumerate() {
             if !covers(&neighbour, owner) {
                 faces.push(Face { owner, kind, verts });
             }
         }
     }
+    faces
+}
 
-    // Nearest piece face and nearest ghost face per lattice triangle (key: the sum of its
-    // vertices, i.e. 3 × centroid). Ghosts show (translucent) only in front of pieces.
+/// Exact hidden-face removal: for each face, whether each of its two [`triangles`] shows. A
+/// triangle shows when its face is the nearest of its layer on that lattice triangle; a ghost
+/// triangle also has to lie in front of the nearest piece there (ghosts are drawn translucent
+/// over pieces, never through them).
+fn visible_triangles(faces: &[Face]) -> Vec<[bool; 2]> {
+    // Nearest face per lattice triangle and layer (key: the sum of its vertices, i.e. 3 ×
+    // centroid), with its depth.
     let mut nearest: [HashMap<Lattice, (i32, usize)>; 2] = [HashMap::new(), HashMap::new()];
-    let layer = |face: &Face| usize::from(face.owner == Occupant::Empty);
     for (f, face) in faces.iter().enumerate() {
         for tri in triangles(&face.verts) {
             let key = tri_key(face, tri);
@@ -166,7 +224,7 @@ pub fn svg(scene: &Scene, explode: bool) -> String {
             }
         }
     }
-    let visible: Vec<[bool; 2]> = faces
+    faces
         .iter()
         .enumerate()
         .map(|(f, face)| {
@@ -179,10 +237,13 @@ pub fn svg(scene: &Scene, explode: bool) -> String {
                         || nearest[0].get(&key).is_none_or(|&(piece_d, _)| d > piece_d))
             })
         })
-        .collect();
+        .collect()
+}
 
-    // Edges between visible triangles, per layer: lattice segment -> faces on its sides.
-    let mut edges: [BTreeMap<(Lattice, Lattice), Vec<usize>>; 2] = Default::default();
+/// The lattice segments bordering visible triangles, per layer, with the faces on their sides:
+/// what [`EdgeStrokes`] classifies and what sets the picture's extent.
+fn edges(faces: &[Face], visible: &[[bool; 2]]) -> Edges {
+    let mut edges: Edges = Default::default();
     for (f, face) in faces.iter().enumerate() {
         for (k, tri) in triangles(&face.verts).into_iter().enumerate() {
             if !visible[f][k] {
@@ -198,9 +259,13 @@ pub fn svg(scene: &Scene, explode: bool) -> String {
             }
         }
     }
+    edges
+}
 
-    // Container floors.
-    let floors: Vec<[Lattice; 4]> = scene
+/// The container floors as lattice quadrilaterals; none when exploded, where pieces leave
+/// their containers.
+fn floors(scene: &Scene, explode: bool) -> Vec<[Lattice; 4]> {
+    scene
         .containers
         .iter()
         .filter(|_| !explode)
@@ -215,9 +280,12 @@ pub fn svg(scene: &Scene, explode: bool) -> String {
             ]
             .map(lattice)
         })
-        .collect();
+        .collect()
+}
 
-    // Picture extent in lattice units.
+/// The lowest and highest lattice coordinates of everything drawn (edges and floors), or the
+/// origin twice for an empty picture.
+fn extent(edges: &Edges, floors: &[[Lattice; 4]]) -> (Lattice, Lattice) {
     let mut lo = (i32::MAX, i32::MAX);
     let mut hi = (i32::MIN, i32::MIN);
     let mut extend = |p: Lattice| {
@@ -228,64 +296,253 @@ pub fn svg(scene: &Scene, explode: bool) -> String {
         extend(*p);
         extend(*q);
     }
-    for f in &floors {
+    for f in floors {
         f.iter().for_each(|&p| extend(p));
     }
     if lo.0 > hi.0 {
-        lo = (0, 0);
-        hi = (0, 0);
+        return ((0, 0), (0, 0));
     }
-    let sx = UNIT * 3f64.sqrt() / 2.0;
-    let sy = UNIT / 2.0;
-    let pic_w = (hi.0 - lo.0) as f64 * sx;
-    let pic_h = (hi.1 - lo.1) as f64 * sy;
-    let tx = MARGIN - lo.0 as f64 * sx;
-    let ty = MARGIN + TITLE_HEIGHT - lo.1 as f64 * sy;
-    let pt = |p: Lattice| {
+    (lo, hi)
+}
+
+/// The legend: one row per piece (its letter, its name unless that is just the letter, and
+/// "(hint)" for hints), then a row for the ghost cubes when cells are empty, sized so the page
+/// can make room for it beside the picture.
+struct Legend {
+    rows: Vec<(String, super::Rgb)>,
+    width: f64,
+    height: f64,
+}
+
+impl Legend {
+    fn new(scene: &Scene) -> Legend {
+        let mut rows: Vec<(String, super::Rgb)> = scene
+            .pieces
+            .iter()
+            .map(|p| {
+                let hint = if p.hint { " (hint)" } else { "" };
+                (
+                    if p.name.chars().eq(std::iter::once(p.letter)) {
+                        format!("{}{hint}", p.letter)
+                    } else {
+                        format!("{}  {}{hint}", p.letter, p.name)
+                    },
+                    piece_color(p.color),
+                )
+            })
+            .collect();
+        if !scene.empty.is_empty() {
+            rows.push(("·  empty".to_string(), GHOST));
+        }
+        let chars = rows.iter().map(|l| l.0.chars().count()).max().unwrap_or(0);
+        let width = if rows.is_empty() {
+            0.0
+        } else {
+            LEGEND_GAP + 18.0 + chars as f64 * LEGEND_WIDTH_PER_CHAR
+        };
+        let height = rows.len() as f64 * LEGEND_ROW;
+        Legend {
+            rows,
+            width,
+            height,
+        }
+    }
+
+    /// Writes the legend group to the right of the picture (nothing when there are no rows).
+    fn write(&self, s: &mut String, layout: &Layout) {
+        if self.rows.is_empty() {
+            return;
+        }
+        let lx = MARGIN + layout.pic_w + LEGEND_GAP;
+        let _ = writeln!(s, r##"<g id="legend" font-size="13" fill="#222222">"##);
+        for (k, (label, colour)) in self.rows.iter().enumerate() {
+            let y = MARGIN + TITLE_HEIGHT + k as f64 * LEGEND_ROW;
+            let _ = writeln!(
+                s,
+                r##"<rect x="{}" y="{}" width="13" height="13" fill="{}" stroke="#222222" stroke-width="0.8"/><text x="{}" y="{}">{}</text>"##,
+                num(lx),
+                num(y + 1.0),
+                colour.hex(),
+                num(lx + 19.0),
+                num(y + 12.0),
+                xml_escape(label)
+            );
+        }
+        let _ = writeln!(s, "</g>");
+    }
+}
+
+/// Where things go on the page: the lattice-to-pixel mapping (scale `sx`, `sy`, then shift
+/// `tx`, `ty` so the picture starts at the margin below the title) and the page size, which
+/// fits the picture and the legend beside it, and the title.
+struct Layout {
+    sx: f64,
+    sy: f64,
+    tx: f64,
+    ty: f64,
+    /// Width of the picture alone, where the legend starts.
+    pic_w: f64,
+    width: f64,
+    height: f64,
+}
+
+impl Layout {
+    fn new(scene: &Scene, edges: &Edges, floors: &[[Lattice; 4]], legend: &Legend) -> Layout {
+        let (lo, hi) = extent(edges, floors);
+        let sx = UNIT * 3f64.sqrt() / 2.0;
+        let sy = UNIT / 2.0;
+        let pic_w = (hi.0 - lo.0) as f64 * sx;
+        let pic_h = (hi.1 - lo.1) as f64 * sy;
+        let title_w = scene.title.chars().count() as f64 * 9.0;
+        Layout {
+            sx,
+            sy,
+            tx: MARGIN - lo.0 as f64 * sx,
+            ty: MARGIN + TITLE_HEIGHT - lo.1 as f64 * sy,
+            pic_w,
+            width: (MARGIN * 2.0 + pic_w + legend.width)
+                .max(MARGIN * 2.0 + title_w)
+                .ceil(),
+            height: (MARGIN * 2.0 + TITLE_HEIGHT + pic_h.max(legend.height)).ceil(),
+        }
+    }
+
+    /// The page coordinates `"X Y"` of lattice coordinates (a, b), which may be fractional.
+    fn at(&self, a: f64, b: f64) -> String {
         format!(
             "{} {}",
-            num(p.0 as f64 * sx + tx),
-            num(p.1 as f64 * sy + ty)
+            num(a * self.sx + self.tx),
+            num(b * self.sy + self.ty)
         )
-    };
-
-    // Legend size.
-    let mut legend: Vec<(String, super::Rgb)> = scene
-        .pieces
-        .iter()
-        .map(|p| {
-            let hint = if p.hint { " (hint)" } else { "" };
-            (
-                if p.name.chars().eq(std::iter::once(p.letter)) {
-                    format!("{}{hint}", p.letter)
-                } else {
-                    format!("{}  {}{hint}", p.letter, p.name)
-                },
-                piece_color(p.color),
-            )
-        })
-        .collect();
-    if !scene.empty.is_empty() {
-        legend.push(("·  empty".to_string(), GHOST));
     }
-    let legend_chars = legend
-        .iter()
-        .map(|l| l.0.chars().count())
-        .max()
-        .unwrap_or(0);
-    let legend_w = if legend.is_empty() {
-        0.0
-    } else {
-        LEGEND_GAP + 18.0 + legend_chars as f64 * LEGEND_WIDTH_PER_CHAR
-    };
-    let legend_h = legend.len() as f64 * LEGEND_ROW;
-    let title_w = scene.title.chars().count() as f64 * 9.0;
-    let width = (MARGIN * 2.0 + pic_w + legend_w)
-        .max(MARGIN * 2.0 + title_w)
-        .ceil();
-    let height = (MARGIN * 2.0 + TITLE_HEIGHT + pic_h.max(legend_h)).ceil();
 
-    let mut s = String::new();
+    /// The page coordinates `"X Y"` of a lattice point.
+    fn pt(&self, p: Lattice) -> String {
+        self.at(p.0 as f64, p.1 as f64)
+    }
+}
+
+/// The group bodies: one per piece (by scene index), then one for the ghost cubes; see
+/// [`group_body`].
+fn face_groups(
+    scene: &Scene,
+    faces: &[Face],
+    visible: &[[bool; 2]],
+    layout: &Layout,
+) -> Vec<(Occupant, String)> {
+    (0..scene.pieces.len())
+        .map(Occupant::Piece)
+        .chain([Occupant::Empty])
+        .map(|owner| (owner, group_body(scene, owner, faces, visible, layout)))
+        .collect()
+}
+
+/// The faces of one owner: a path per shade (top, front, right) outlining the visible part of
+/// each face (the whole quadrilateral, or the triangle that shows), and for a hint a white dot
+/// on each fully visible face, so hints stand out in a still picture.
+fn group_body(
+    scene: &Scene,
+    owner: Occupant,
+    faces: &[Face],
+    visible: &[[bool; 2]],
+    layout: &Layout,
+) -> String {
+    let (base, extra) = match owner {
+        Occupant::Piece(_) => (
+            piece_color_of(scene, owner),
+            r#" stroke-width="0.6" stroke-linejoin="round""#,
+        ),
+        Occupant::Empty => (GHOST, r#" fill-opacity="0.55" stroke="none""#),
+    };
+    let hint = matches!(owner, Occupant::Piece(i) if scene.pieces[i].hint);
+    let mut body = String::new();
+    let mut marks = String::new();
+    for (kind, shade) in SHADE.iter().enumerate() {
+        let mut d = String::new();
+        for (f, face) in faces.iter().enumerate() {
+            if face.owner != owner || face.kind != kind {
+                continue;
+            }
+            let vis = visible[f];
+            let idx: Vec<usize> = match vis {
+                [true, true] => vec![0, 1, 2, 3],
+                [false, false] => continue,
+                _ => triangles(&face.verts)[usize::from(vis[1])].to_vec(),
+            };
+            for (n, &v) in idx.iter().enumerate() {
+                d.push_str(if n == 0 { "M" } else { " L" });
+                d.push_str(&layout.pt(lattice(face.verts[v])));
+            }
+            d.push_str(" Z");
+            if hint && vis == [true, true] {
+                let (a0, b0) = lattice(face.verts[0]);
+                let (a2, b2) = lattice(face.verts[2]);
+                let centre = layout.at((a0 + a2) as f64 / 2.0, (b0 + b2) as f64 / 2.0);
+                let _ = write!(marks, "M{centre} h0 ");
+            }
+        }
+        if !d.is_empty() {
+            let c = base.scaled(*shade).hex();
+            let stroke = if owner == Occupant::Empty {
+                String::new()
+            } else {
+                format!(r#" stroke="{c}""#)
+            };
+            let _ = writeln!(body, r#"<path fill="{c}"{stroke}{extra} d="{d}"/>"#);
+        }
+    }
+    if !marks.is_empty() {
+        let _ = writeln!(
+            body,
+            r##"<path class="hint-mark" fill="none" stroke="#ffffff" stroke-width="6" stroke-linecap="round" d="{}"/>"##,
+            marks.trim_end()
+        );
+    }
+    body
+}
+
+/// The edges as path data, by how they are stroked: strong where two owners meet and on the
+/// outline, faint between faces of one piece (so cubes stay countable), and the ghost cubes'
+/// own outlines. A segment with the same face on both sides is a face's diagonal: not drawn.
+struct EdgeStrokes {
+    strong: String,
+    faint: String,
+    ghost: String,
+}
+
+impl EdgeStrokes {
+    fn new(faces: &[Face], edges: &Edges, layout: &Layout) -> EdgeStrokes {
+        let mut strokes = EdgeStrokes {
+            strong: String::new(),
+            faint: String::new(),
+            ghost: String::new(),
+        };
+        for (layer, edges) in edges.iter().enumerate() {
+            for ((p, q), fs) in edges {
+                let target = match fs.as_slice() {
+                    [f, g] if f == g => continue,
+                    _ if layer == 1 => &mut strokes.ghost,
+                    [_] => &mut strokes.strong,
+                    [f, g] if faces[*f].owner == faces[*g].owner => &mut strokes.faint,
+                    _ => &mut strokes.strong,
+                };
+                let _ = write!(target, "M{} L{} ", layout.pt(*p), layout.pt(*q));
+            }
+        }
+        strokes
+    }
+}
+
+/// The document's opening: XML declaration, generator comment, the `<svg>` element sized by
+/// the layout, title, white background, heading, and the container floors (drawn first, under
+/// everything).
+fn write_head(
+    s: &mut String,
+    scene: &Scene,
+    explode: bool,
+    layout: &Layout,
+    floors: &[[Lattice; 4]],
+) {
     let title = xml_escape(&scene.title);
     let _ = writeln!(s, r#"<?xml version="1.0" encoding="UTF-8"?>"#);
     let _ = writeln!(
@@ -298,8 +555,8 @@ pub fn svg(scene: &Scene, explode: bool) -> String {
     let _ = writeln!(
         s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif">"#,
-        w = num(width),
-        h = num(height)
+        w = num(layout.width),
+        h = num(layout.height)
     );
     let _ = writeln!(s, "<title>{title}</title>");
     let _ = writeln!(s, r##"<rect width="100%" height="100%" fill="#ffffff"/>"##);
@@ -313,107 +570,22 @@ pub fn svg(scene: &Scene, explode: bool) -> String {
         s,
         r##"<g id="floors" fill="#f3f3f3" stroke="#bbbbbb" stroke-width="1" stroke-linejoin="round">"##
     );
-    for f in &floors {
-        let _ = writeln!(
-            s,
-            r#"<path d="M{} L{} L{} L{} Z"/>"#,
-            pt(f[0]),
-            pt(f[1]),
-            pt(f[2]),
-            pt(f[3])
-        );
+    for f in floors {
+        let [a, b, c, d] = f.map(|p| layout.pt(p));
+        let _ = writeln!(s, r#"<path d="M{a} L{b} L{c} L{d} Z"/>"#);
     }
     let _ = writeln!(s, "</g>");
+}
 
-    // One group per piece (then the ghost cubes), one path per shade.
-    let mut groups: Vec<(Occupant, String)> = (0..scene.pieces.len())
-        .map(|i| (Occupant::Piece(i), String::new()))
-        .collect();
-    groups.push((Occupant::Empty, String::new()));
-    for (owner, body) in groups.iter_mut() {
-        let (base, extra) = match owner {
-            Occupant::Piece(_) => (
-                piece_color_of(scene, *owner),
-                r#" stroke-width="0.6" stroke-linejoin="round""#,
-            ),
-            Occupant::Empty => (GHOST, r#" fill-opacity="0.55" stroke="none""#),
-        };
-        let mut marks = String::new();
-        for (kind, shade) in SHADE.iter().enumerate() {
-            let mut d = String::new();
-            for (f, face) in faces.iter().enumerate() {
-                if face.owner != *owner || face.kind != kind {
-                    continue;
-                }
-                let vis = visible[f];
-                let idx: Vec<usize> = match vis {
-                    [true, true] => vec![0, 1, 2, 3],
-                    [false, false] => continue,
-                    _ => triangles(&face.verts)[usize::from(vis[1])].to_vec(),
-                };
-                for (n, &v) in idx.iter().enumerate() {
-                    d.push_str(if n == 0 { "M" } else { " L" });
-                    d.push_str(&pt(lattice(face.verts[v])));
-                }
-                d.push_str(" Z");
-                // Hints: a white dot in the middle of each fully visible face.
-                if let (Occupant::Piece(i), [true, true]) = (*owner, vis)
-                    && scene.pieces[i].hint
-                {
-                    let (a0, b0) = lattice(face.verts[0]);
-                    let (a2, b2) = lattice(face.verts[2]);
-                    let _ = write!(
-                        marks,
-                        "M{} {} h0 ",
-                        num((a0 + a2) as f64 / 2.0 * sx + tx),
-                        num((b0 + b2) as f64 / 2.0 * sy + ty)
-                    );
-                }
-            }
-            if !d.is_empty() {
-                let c = base.scaled(*shade).hex();
-                let stroke = if *owner == Occupant::Empty {
-                    String::new()
-                } else {
-                    format!(r#" stroke="{c}""#)
-                };
-                let _ = writeln!(body, r#"<path fill="{c}"{stroke}{extra} d="{d}"/>"#);
-            }
-        }
-        if !marks.is_empty() {
-            let _ = writeln!(
-                body,
-                r##"<path class="hint-mark" fill="none" stroke="#ffffff" stroke-width="6" stroke-linecap="round" d="{}"/>"##,
-                marks.trim_end()
-            );
-        }
-    }
-
-    // Edges: strong between different owners and on the outline, faint inside a piece; ghost
-    // cubes get grey outlines inside their own group.
-    let mut strong = String::new();
-    let mut faint = String::new();
-    let mut ghost = String::new();
-    for (layer, edges) in edges.iter().enumerate() {
-        for ((p, q), fs) in edges {
-            let target = match fs.as_slice() {
-                [f, g] if f == g => continue,
-                _ if layer == 1 => &mut ghost,
-                [_] => &mut strong,
-                [f, g] if faces[*f].owner == faces[*g].owner => &mut faint,
-                _ => &mut strong,
-            };
-            let _ = write!(target, "M{} L{} ", pt(*p), pt(*q));
-        }
-    }
-    if !ghost.is_empty() {
-        let _ = writeln!(
-            groups.last_mut().expect("ghost group").1,
-            r##"<path fill="none" stroke="#888888" stroke-width="0.8" stroke-dasharray="3 2" d="{}"/>"##,
-            ghost.trim_end()
-        );
-    }
-
+/// The piece groups (with the piece's letter, name and hint flag as data attributes and a
+/// tooltip title), the edges on top of all faces, then the ghost cubes' group when it has
+/// anything to draw.
+fn write_groups(
+    s: &mut String,
+    scene: &Scene,
+    groups: &[(Occupant, String)],
+    strokes: &EdgeStrokes,
+) {
     let (ghost_group, piece_groups) = groups.split_last().expect("ghost group");
     for (owner, body) in piece_groups {
         let Occupant::Piece(i) = owner else { continue };
@@ -438,36 +610,14 @@ pub fn svg(scene: &Scene, explode: bool) -> String {
     let _ = writeln!(
         s,
         r##"<g id="edges" fill="none" stroke-linecap="round"><path stroke="#000000" stroke-opacity="0.3" stroke-width="0.8" d="{}"/><path stroke="#222222" stroke-width="1.6" d="{}"/></g>"##,
-        faint.trim_end(),
-        strong.trim_end()
+        strokes.faint.trim_end(),
+        strokes.strong.trim_end()
     );
     if !ghost_group.1.is_empty() {
         let _ = writeln!(s, r#"<g id="empty"><title>empty target cells</title>"#);
         s.push_str(&ghost_group.1);
         let _ = writeln!(s, "</g>");
     }
-
-    // Legend.
-    if !legend.is_empty() {
-        let lx = MARGIN + pic_w + LEGEND_GAP;
-        let _ = writeln!(s, r##"<g id="legend" font-size="13" fill="#222222">"##);
-        for (k, (label, colour)) in legend.iter().enumerate() {
-            let y = MARGIN + TITLE_HEIGHT + k as f64 * LEGEND_ROW;
-            let _ = writeln!(
-                s,
-                r##"<rect x="{}" y="{}" width="13" height="13" fill="{}" stroke="#222222" stroke-width="0.8"/><text x="{}" y="{}">{}</text>"##,
-                num(lx),
-                num(y + 1.0),
-                colour.hex(),
-                num(lx + 19.0),
-                num(y + 12.0),
-                xml_escape(label)
-            );
-        }
-        let _ = writeln!(s, "</g>");
-    }
-    let _ = writeln!(s, "</svg>");
-    s
 }
 
 fn piece_color_of(scene: &Scene, owner: Occupant) -> super::Rgb {
