@@ -102,9 +102,17 @@ fn out_replaces_a_file_only_when_the_command_succeeds() {
         names.iter().all(|n| !n.starts_with(".cubesat-")),
         "{names:?}"
     );
-    // Success replaces it.
+    // Success replaces it, keeping its mode; a new file gets the mode any new file gets.
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    std::fs::set_permissions(&keep, std::fs::Permissions::from_mode(0o640)).unwrap();
     dir.run(&["export", "soma", "--format", "dlx", "--out", "keep.svg"])
         .code(0);
+    assert_eq!(mode(&keep), 0o640);
+    let reference = dir.write("reference", "");
+    dir.run(&["export", "soma", "--format", "dlx", "--out", "new.dlx"])
+        .code(0);
+    assert_eq!(mode(&dir.path().join("new.dlx")), mode(&reference));
     assert!(
         std::fs::read_to_string(&keep)
             .unwrap()

@@ -569,7 +569,7 @@ fn dimacs_round_trip() {
             let labels: Vec<String> = (0..m.option_count()).map(|o| format!("opt={o}")).collect();
             let header = vec!["puzzle test".to_string(), "mode all".to_string()];
             let mut out = Vec::new();
-            let stats = dimacs::write(&mut out, m, config, &header, &labels, &[]).unwrap();
+            let stats = dimacs::write(&mut out, |_| {}, m, config, &header, &labels, &[]).unwrap();
             let text = String::from_utf8(out).unwrap();
             let lines: Vec<&str> = text.lines().collect();
             assert_eq!(lines[0], "c t pmc");
@@ -621,6 +621,7 @@ fn dimacs_rejects_reserved_header_lines_and_bad_labels() {
     ] {
         let r = dimacs::write(
             &mut out,
+            |_| {},
             &m,
             CnfConfig::default(),
             &[bad.to_string()],
@@ -629,7 +630,18 @@ fn dimacs_rejects_reserved_header_lines_and_bad_labels() {
         );
         assert!(r.is_err(), "{bad:?}");
     }
-    assert!(dimacs::write(&mut out, &m, CnfConfig::default(), &[], &labels[1..], &[]).is_err());
+    assert!(
+        dimacs::write(
+            &mut out,
+            |_| {},
+            &m,
+            CnfConfig::default(),
+            &[],
+            &labels[1..],
+            &[]
+        )
+        .is_err()
+    );
 }
 
 #[test]
@@ -678,7 +690,16 @@ fn dimacs_golden_file() {
     let labels = vec!["piece=A at=0".to_string(), "piece=A at=1".to_string()];
     let header = vec!["cubesat puzzle=tiny".to_string(), "mode=all".to_string()];
     let mut out = Vec::new();
-    dimacs::write(&mut out, &m, CnfConfig::default(), &header, &labels, &[]).unwrap();
+    dimacs::write(
+        &mut out,
+        |_| {},
+        &m,
+        CnfConfig::default(),
+        &header,
+        &labels,
+        &[],
+    )
+    .unwrap();
     let expected = "\
 c t pmc
 c cubesat puzzle=tiny

@@ -69,23 +69,25 @@ pub fn run(args: ExportArgs, quiet: bool) -> Result<Outcome> {
                 amo: args.amo,
                 ..cubesat_xc::encoding::CnfConfig::default()
             };
-            let stats = cubesat::interop::dimacs::write(
+            // The sizes are announced before the clauses are streamed out: a pairwise
+            // encoding of a large puzzle runs to gigabytes.
+            let amo = args.amo.name();
+            cubesat::interop::dimacs::write(
                 &mut out,
+                |stats| {
+                    if !quiet {
+                        eprintln!(
+                            "cubesat: DIMACS: {} option variables, {} variables, {} clauses ({amo} at-most-one)",
+                            stats.option_vars, stats.variables, stats.clauses,
+                        );
+                    }
+                },
                 &inst.model,
                 config,
                 &header,
                 &labels,
                 excluded,
             )?;
-            if !quiet {
-                eprintln!(
-                    "cubesat: DIMACS: {} option variables, {} variables, {} clauses ({} at-most-one)",
-                    stats.option_vars,
-                    stats.variables,
-                    stats.clauses,
-                    args.amo.name()
-                );
-            }
         }
         ExportFormat::Dlx => cubesat::interop::dlx::write_dlx(
             &mut out, puzzle, table, args.up_to, excluded, &reduction,

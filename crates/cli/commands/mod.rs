@@ -143,8 +143,14 @@ pub(crate) fn output(path: Option<&Path>) -> Result<Output> {
                 Some(d) if !d.as_os_str().is_empty() => d,
                 _ => Path::new("."),
             };
+            // The file keeps the mode of the one it replaces; a new one gets the usual
+            // 0666 less the umask (a temporary file would otherwise stay private, 0600).
+            let mode = std::fs::metadata(p)
+                .map(|m| m.permissions())
+                .unwrap_or_else(|_| std::os::unix::fs::PermissionsExt::from_mode(0o666));
             let tmp = tempfile::Builder::new()
                 .prefix(".cubesat-")
+                .permissions(mode)
                 .tempfile_in(dir)
                 .with_context(|| format!("{}: cannot create", p.display()))?;
             Output::File {

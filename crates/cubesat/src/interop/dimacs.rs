@@ -30,7 +30,7 @@ use cubesat_xc::ExactCover;
 use cubesat_xc::encoding::{CnfConfig, CnfEncoder, CnfStats, ForcedMode};
 use std::io::Write;
 use varisat::dimacs::{DimacsHeader, write_dimacs_clauses, write_dimacs_header};
-use varisat::{CnfFormula, ExtendFormula};
+use varisat::{CnfFormula, ExtendFormula, Lit, Var};
 
 /// Option variables per `c p show` / `c ind` line.
 pub(crate) const VARS_PER_LINE: usize = 50;
@@ -76,11 +76,23 @@ pub fn formula(
     excluded: &[u32],
 ) -> Result<(CnfFormula, CnfStats)> {
     let mut f = CnfFormula::new();
+    let stats = encode(model, config, excluded, &mut f)?;
+    f.set_var_count(stats.variables);
+    Ok((f, stats))
+}
+
+/// The encoding of [`formula`] into any formula sink.
+fn encode<F: ExtendFormula>(
+    model: &ExactCover,
+    config: CnfConfig,
+    excluded: &[u32],
+    f: &mut F,
+) -> Result<CnfStats> {
     let mut stats = CnfEncoder::new(CnfConfig {
         forced: ForcedMode::Units,
         ..config
     })
-    .encode(model, &mut f)?;
+    .encode(model, f)?;
     for &o in excluded {
         ensure!(
             (o as usize) < model.option_count(),
@@ -89,15 +101,53 @@ pub fn formula(
         f.add_clause(&[varisat::Lit::from_index(o as usize, false)]);
         stats.clauses += 1;
     }
-    f.set_var_count(stats.variables);
-    Ok((f, stats))
+    Ok(stats)
 }
 
-/// Writes `model` as DIMACS to `out`. `header` lines become `c` comments after the type line
+/// A formula sink that only numbers variables (the encoder's counts come from its stats).
+#[derive(Default)]
+struct Counter {
+    vars: usize,
+}
+
+impl ExtendFormula for Counter {
+    fn add_clause(&mut self, _: &[Lit]) {}
+    fn new_var(&mut self) -> Var {
+        self.vars += 1;
+        Var::from_index(self.vars - 1)
+    }
+}
+
+/// A formula sink that writes each clause as a DIMACS line at once, keeping the first write
+/// error.
+struct Streamer<'w, W: Write> {
+    out: &'w mut W,
+    vars: usize,
+    error: Option<std::io::Error>,
+}
+
+impl<W: Write> ExtendFormula for Streamer<'_, W> {
+    fn add_clause(&mut self, clause: &[Lit]) {
+        if self.error.is_none()
+            && let Err(e) = write_dimacs_clauses(self.out, std::iter::once(clause.iter().copied()))
+        {
+            self.error = Some(e);
+        }
+    }
+    fn new_var(&mut self) -> Var {
+        self.vars += 1;
+        Var::from_index(self.vars - 1)
+    }
+}
+
+/// Writes `model` as DIMACS to `out`, streamed: the formula is encoded twice, once to count
+/// its variables and clauses for the `p cnf` line (`announce` hears the sizes before anything
+/// is written) and once straight to `out`, so that memory does not grow with the formula. `header` lines become `c` comments after the type line
 /// (they may not contain newlines or start with a reserved prefix such as `t `, `p `, `ind `);
 /// `labels` gives one label per option (newlines are replaced by spaces). Returns the sizes.
 pub fn write<W: Write>(
     out: &mut W,
+    announce: impl FnOnce(&CnfStats),
     model: &ExactCover,
     config: CnfConfig,
     header: &[String],
@@ -126,7 +176,9 @@ pub fn write<W: Write>(
             );
         }
     }
-    let (f, stats) = formula(model, config, excluded)?;
+    let mut counter = Counter::default();
+    let stats = encode(model, config, excluded, &mut counter)?;
+    announce(&stats);
     writeln!(out, "c t pmc")?;
     for line in header {
         if line.is_empty() {
@@ -148,9 +200,7 @@ pub fn write<W: Write>(
     writeln!(
         out,
         "c cubesat counts options={} variables={} clauses={}",
-        stats.option_vars,
-        f.var_count(),
-        f.len()
+        stats.option_vars, stats.variables, stats.clauses
     )?;
     for (o, label) in labels.iter().enumerate() {
         let label = label.replace(['\n', '\r'], " ");
@@ -173,10 +223,18 @@ pub fn write<W: Write>(
     write_dimacs_header(
         out,
         DimacsHeader {
-            var_count: f.var_count(),
-            clause_count: f.len(),
+            var_count: stats.variables,
+            clause_count: stats.clauses,
         },
     )?;
-    write_dimacs_clauses(out, f.iter())?;
+    let mut writer = Streamer {
+        out,
+        vars: 0,
+        error: None,
+    };
+    encode(model, config, excluded, &mut writer)?;
+    if let Some(e) = writer.error {
+        return Err(e.into());
+    }
     Ok(stats)
 }
