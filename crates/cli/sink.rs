@@ -22,7 +22,23 @@ pub struct Shown<'a> {
     pub title: String,
 }
 
-impl Shown<'_> {
+impl<'a> Shown<'a> {
+    /// Solution `index` (from 1) of `puzzle`, titled as listings title it.
+    pub fn nth(
+        puzzle: &'a Puzzle,
+        table: &'a PlacementTable,
+        placements: &'a [u32],
+        index: u64,
+    ) -> Shown<'a> {
+        Shown {
+            puzzle,
+            table,
+            placements,
+            index,
+            title: format!("{}, solution {index}", puzzle.name),
+        }
+    }
+
     fn scene(&self) -> Scene {
         scene(self.puzzle, self.table, self.placements, &self.title, false)
     }
@@ -34,6 +50,20 @@ pub trait SolutionSink {
     fn solution(&mut self, out: &mut dyn Write, s: &Shown) -> Result<()>;
     /// Writes what was kept; nothing for a format that writes as it goes.
     fn finish(&mut self, out: &mut dyn Write) -> Result<()>;
+}
+
+/// Shows every solution of a list in `sink`, then finishes it.
+pub fn show_all(
+    sink: &mut dyn SolutionSink,
+    out: &mut dyn Write,
+    puzzle: &Puzzle,
+    table: &PlacementTable,
+    solutions: &[Vec<u32>],
+) -> Result<()> {
+    for (i, s) in solutions.iter().enumerate() {
+        sink.solution(out, &Shown::nth(puzzle, table, s, i as u64 + 1))?;
+    }
+    sink.finish(out)
 }
 
 /// The sink for `format`: text with or without colour, SVG exploded or not.

@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use cubesat::report::plural;
 
 use crate::args::{DecodeArgs, SolutionFormat};
-use crate::sink::{self, Shown};
+use crate::sink;
 
 use super::{Outcome, found, output, read_input, use_color};
 
@@ -21,17 +21,7 @@ pub fn run(args: DecodeArgs, quiet: bool) -> Result<Outcome> {
     let color = use_color(args.color, false);
     let mut out = output(None)?;
     let mut sink = sink::sink(args.format, color, false);
-    for (i, s) in d.solutions.iter().enumerate() {
-        let shown = Shown {
-            puzzle: &d.puzzle,
-            table: &d.table,
-            placements: s,
-            index: i as u64 + 1,
-            title: format!("{}, solution {}", d.puzzle.name, i + 1),
-        };
-        sink.solution(&mut out, &shown)?;
-    }
-    sink.finish(&mut out)?;
+    sink::show_all(&mut *sink, &mut out, &d.puzzle, &d.table, &d.solutions)?;
     if args.format == SolutionFormat::Text && d.solutions.is_empty() {
         writeln!(out, "no solution ({:?})", d.status)?;
     }

@@ -5,7 +5,7 @@ use anyhow::{Context, Result};
 use cubesat::report::read_solutions_jsonl;
 
 use crate::args::{RenderArgs, RenderFormat, SolutionFormat};
-use crate::sink::{self, Shown};
+use crate::sink;
 
 use super::{Outcome, output, read_input};
 
@@ -23,17 +23,7 @@ pub fn run(args: RenderArgs) -> Result<Outcome> {
     };
     let mut out = output(args.out.as_deref())?;
     let mut sink = sink::sink(format, false, args.explode);
-    for (i, s) in solutions.iter().enumerate() {
-        let shown = Shown {
-            puzzle: &inst.puzzle,
-            table: &inst.table,
-            placements: s,
-            index: i as u64 + 1,
-            title: format!("{}, solution {}", inst.puzzle.name, i + 1),
-        };
-        sink.solution(&mut out, &shown)?;
-    }
-    sink.finish(&mut out)?;
+    sink::show_all(&mut *sink, &mut out, &inst.puzzle, &inst.table, &solutions)?;
     out.finish()?;
     Ok(Outcome::Found)
 }

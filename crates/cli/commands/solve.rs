@@ -147,14 +147,10 @@ fn list(
     let mut write_error = None;
     let report = run::list(inst, opts, |s: &Solution| {
         index += 1;
-        let shown = Shown {
-            puzzle: &inst.puzzle,
-            table: &inst.table,
-            placements: &s.placements,
-            index,
-            title: format!("{}, solution {index}", inst.puzzle.name),
-        };
-        match sink.solution(out, &shown) {
+        match sink.solution(
+            out,
+            &Shown::nth(&inst.puzzle, &inst.table, &s.placements, index),
+        ) {
             Ok(()) => true,
             Err(e) => {
                 write_error = Some(e);

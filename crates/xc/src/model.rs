@@ -65,6 +65,14 @@ impl ExactCover {
         self.options.len()
     }
 
+    /// How many primary items option `o` holds.
+    pub fn primaries(&self, o: usize) -> usize {
+        self.options[o]
+            .iter()
+            .filter(|&&i| self.items[i as usize].need > 0)
+            .count()
+    }
+
     /// For every item, the options that contain it, ascending.
     pub fn options_by_item(&self) -> Vec<Vec<u32>> {
         let mut by_item = vec![Vec::new(); self.items.len()];

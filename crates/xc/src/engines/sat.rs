@@ -607,20 +607,18 @@ impl<'m> CubeAndConquer<'m> {
             sink(s)
         })?;
         let st = sat.stats();
-        let interrupted = query.is_interrupted();
-        Ok(Stats {
+        Ok(stats(
+            query,
             solutions,
-            nodes: None,
-            interrupted,
-            stopped: outcome == Ended::Stopped && !interrupted,
-            summary: format!(
+            outcome,
+            format!(
                 "sat ({} at-most-one, {} variables, {} clauses, 1 cube(s), {} solve calls)",
                 self.config.amo.name(),
                 st.variables,
                 st.clauses,
                 st.solve_calls
             ),
-        })
+        ))
     }
 }
 
@@ -678,14 +676,12 @@ impl Engine for CubeAndConquer<'_> {
                 ControlFlow::Continue(())
             },
         )?;
-        let interrupted = query.is_interrupted();
-        Ok(Stats {
+        Ok(stats(
+            query,
             solutions,
-            nodes: None,
-            interrupted,
-            stopped: outcome == Ended::Stopped && !interrupted,
-            summary: format!(
-                "sat ({} at-most-one, {} cubes, lookahead dropped {} options and refuted {} cubes, {} residual CNFs of {} clauses in all, largest {}, {} solve calls; CPU {:.1} s building, {:.1} s solving)",
+            outcome,
+            format!(
+                "sat ({} at-most-one, {} cubes, lookahead dropped {} options and refuted {} cubes, {} residual CNFs of {} clauses in all, largest {}, {} solve calls; {:.1} s building and {:.1} s solving, summed over threads)",
                 self.config.amo.name(),
                 cubes.len(),
                 st.lookahead_removed,
@@ -697,7 +693,19 @@ impl Engine for CubeAndConquer<'_> {
                 st.build_time.as_secs_f64(),
                 st.solve_time.as_secs_f64()
             ),
-        })
+        ))
+    }
+}
+
+/// The statistics of a run that delivered `solutions` and ended so.
+fn stats(query: &Query, solutions: u64, ended: Ended, summary: String) -> Stats {
+    let interrupted = query.is_interrupted();
+    Stats {
+        solutions,
+        nodes: None,
+        interrupted,
+        stopped: ended == Ended::Stopped && !interrupted,
+        summary,
     }
 }
 
@@ -720,14 +728,8 @@ pub(crate) fn min_solution_options(model: &ExactCover) -> usize {
         }
     }
     let need: usize = model.items.iter().map(|it| it.need as usize).sum();
-    let widest = model
-        .options
-        .iter()
-        .map(|o| {
-            o.iter()
-                .filter(|&&i| model.items[i as usize].need > 0)
-                .count()
-        })
+    let widest = (0..model.options.len())
+        .map(|o| model.primaries(o))
         .max()
         .unwrap_or(1)
         .max(1);

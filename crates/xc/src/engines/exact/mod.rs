@@ -98,14 +98,8 @@ impl ExactEngine {
         let masks = items * words * 8;
         let conflicts = (opts * words * 8).min(prepare::CONFLICT_BYTES_LIMIT as u64);
         let need: u64 = model.items.iter().map(|i| u64::from(i.need)).sum();
-        let narrowest = model
-            .options
-            .iter()
-            .map(|o| {
-                o.iter()
-                    .filter(|&&i| model.items[i as usize].need > 0)
-                    .count()
-            })
+        let narrowest = (0..model.options.len())
+            .map(|o| model.primaries(o))
             .min()
             .unwrap_or(1)
             .max(1) as u64;
