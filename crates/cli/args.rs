@@ -48,6 +48,17 @@ pub struct PuzzleArg {
     /// A puzzle file, or the name of a bundled puzzle (`cubesat list`); default: the Tetris Cube.
     #[arg(value_name = "PUZZLE")]
     pub puzzle: Option<String>,
+    /// For a BurrTools file (.xmpuzzle): the problem, by index (from 0) or name; default: the
+    /// first.
+    #[arg(long, value_name = "N|NAME")]
+    pub problem: Option<String>,
+}
+
+impl PuzzleArg {
+    /// Loads the puzzle (a file, BurrTools problem selected, or a bundled name).
+    pub fn load(&self) -> anyhow::Result<cubesat::Puzzle> {
+        cubesat::puzzle::load_with(self.puzzle.as_deref(), self.problem.as_deref())
+    }
 }
 
 /// When to colour text output.
@@ -90,9 +101,11 @@ pub struct SolveArgs {
     /// Count solutions instead of printing them: one line on stdout, starting with the count.
     #[arg(long)]
     pub count: bool,
-    /// What counts as one solution: every placement (none), up to rotation, or up to rotation and reflection.
-    #[arg(long = "up-to", value_name = "MODE", default_value = "rotation", value_parser = parse_up_to)]
-    pub up_to: UpTo,
+    /// What counts as one solution: every placement (none), up to rotation, up to rotation and
+    /// reflection, or burrtools (BurrTools' own count). Default: rotation, or burrtools for a
+    /// BurrTools file.
+    #[arg(long = "up-to", value_name = "MODE", value_parser = parse_up_to)]
+    pub up_to: Option<UpTo>,
     /// The engine: auto (= exact), exact (bitset exact cover), dlx (plain dancing links), sat (varisat).
     #[arg(long, value_name = "ENGINE", default_value = "auto", value_parser = parse_engine)]
     pub engine: EngineChoice,
@@ -178,6 +191,8 @@ pub enum ExportFormat {
     Dlx,
     /// A clingo program.
     Asp,
+    /// A BurrTools puzzle file (gzip XML, the cube grid), as `convert` writes it.
+    Xmpuzzle,
 }
 
 /// `cubesat export`.

@@ -5,7 +5,6 @@ use std::io::Write;
 use anyhow::Result;
 
 use cubesat::counting::{Reducer, UpTo};
-use cubesat::puzzle;
 use cubesat::run::Instance;
 
 use crate::args::{ExportArgs, ExportFormat};
@@ -37,9 +36,27 @@ fn placement_label(inst: &Instance, o: usize) -> String {
 }
 
 pub fn run(args: ExportArgs, quiet: bool) -> Result<Outcome> {
-    let puzzle = puzzle::load(args.puzzle.puzzle.as_deref())?;
+    let puzzle = args.puzzle.load()?;
+    if args.format == ExportFormat::Xmpuzzle {
+        let bytes = cubesat::interop::xmpuzzle::to_xmpuzzle(&puzzle)?;
+        let mut out = output(args.out.as_deref())?;
+        out.write_all(&bytes)?;
+        out.flush()?;
+        return Ok(Outcome::Found);
+    }
+    if puzzle.has_ranges() || puzzle.max_holes.is_some() {
+        anyhow::bail!(
+            "'{}' has piece ranges or a hole limit, which the dimacs, dlx and asp exports do not express; count it with `cubesat solve --count` or export --format xmpuzzle",
+            puzzle.name
+        );
+    }
     let inst = Instance::new(puzzle)?;
     let (puzzle, table) = (&inst.puzzle, &inst.table);
+    if args.up_to == UpTo::BurrTools {
+        anyhow::bail!(
+            "export counts every placement (--up-to none) or one solution per rotation class (--up-to rotation); BurrTools' count is left to `cubesat solve --count`"
+        );
+    }
     if args.up_to == UpTo::RotationReflection {
         anyhow::bail!(
             "export counts every placement (--up-to none) or, where one piece's restriction is exact, one solution per rotation class (--up-to rotation); reflections are left to `cubesat solve`"
@@ -97,6 +114,7 @@ pub fn run(args: ExportArgs, quiet: bool) -> Result<Outcome> {
         ExportFormat::Dlx => cubesat::interop::dlx::write_dlx(
             &mut out, puzzle, table, args.up_to, excluded, &reduction,
         )?,
+        ExportFormat::Xmpuzzle => unreachable!("written above"),
         ExportFormat::Asp => cubesat::interop::asp::write_asp(
             &mut out, puzzle, table, args.up_to, excluded, &reduction,
         )?,

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use anyhow::{Result, bail};
 
-use cubesat::puzzle;
+use cubesat::UpTo;
 use cubesat::render;
 use cubesat::report::{scene, solution_json, stats_line, summary_json};
 use cubesat::run::{self, EngineChoice, Instance, RunOptions};
@@ -23,7 +23,16 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
             cubesat_xc::sat::MAX_CUBES
         );
     }
-    let puzzle = puzzle::load(args.puzzle.puzzle.as_deref())?;
+    let puzzle = args.puzzle.load()?;
+    if !quiet {
+        for n in &puzzle.notes {
+            eprintln!("cubesat: note: {n}");
+        }
+    }
+    let up_to = args
+        .up_to
+        .or(puzzle.default_up_to)
+        .unwrap_or(UpTo::Rotation);
     let inst = Instance::new(puzzle)?;
     // Threads pay off on whole trees (--count, --all); a limited listing stops after a few
     // hundred nodes, where splitting the tree costs more than it saves (Tetris Cube first
@@ -42,7 +51,7 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
     };
     let opts = RunOptions {
         engine: args.engine,
-        up_to: args.up_to,
+        up_to,
         limit,
         threads,
         prune: !args.no_prune,
@@ -82,8 +91,12 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
             } else {
                 "solutions"
             },
-            args.up_to.phrase()
+            up_to.phrase()
         );
+        if up_to == UpTo::BurrTools {
+            // Say what BurrTools' number identifies.
+            line.push_str(&format!(" ({})", report.description));
+        }
         if report.interrupted {
             line.push_str(" (interrupted: counted so far)");
         } else if report.limited {
@@ -164,7 +177,7 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
             writeln!(
                 out,
                 "{}",
-                summary_json(&inst.puzzle, &report, &args.up_to.to_string(), false)
+                summary_json(&inst.puzzle, &report, &up_to.to_string(), false)
             )?;
         }
         SolutionFormat::Svg => {

@@ -103,22 +103,47 @@ impl<'a> Verifier<'a> {
                 cover[c as usize] += 1;
             }
         }
+        let mut holes = 0u32;
         for (i, c) in cells.iter().enumerate() {
             let n = cover[i];
             if c.optional {
                 ensure!(n <= 1, "optional cell {:?} covered {n} times", c.pos);
+                holes += u32::from(n == 0);
             } else {
                 ensure!(n == 1, "cell {:?} covered {n} times", c.pos);
             }
         }
+        if let Some(h) = self.puzzle.max_holes {
+            ensure!(
+                holes <= h,
+                "{holes} optional cells left empty, at most {h} allowed"
+            );
+        }
         for (p, piece) in self.puzzle.pieces.iter().enumerate() {
             ensure!(
-                used[p] == piece.count,
+                piece.min_count <= used[p] && used[p] <= piece.count,
                 "piece '{}' used {} times, its count is {}",
                 piece.name,
                 used[p],
-                piece.count
+                if piece.is_ranged() {
+                    format!("{}..{}", piece.min_count, piece.count)
+                } else {
+                    piece.count.to_string()
+                }
             );
+        }
+        // The colour rule, read from the target rather than trusted from the table.
+        if self.puzzle.colour_pairs.is_some() {
+            for &o in placements {
+                let p = &self.table.placements()[o as usize];
+                for (&c, &k) in p.cells.iter().zip(&p.colours) {
+                    ensure!(
+                        self.puzzle.colour_allowed(k, self.puzzle.target.colour(c)),
+                        "placement {o} puts colour {k} on a cell of colour {}",
+                        self.puzzle.target.colour(c)
+                    );
+                }
+            }
         }
         for &h in self.table.hints() {
             ensure!(

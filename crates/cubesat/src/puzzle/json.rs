@@ -604,6 +604,10 @@ pub fn from_value(v: &Value, default_name: &str) -> Result<Puzzle> {
         mirror,
         allow_disconnected,
         known_counts: KnownCounts::default(),
+        colour_pairs: None,
+        max_holes: None,
+        default_up_to: None,
+        notes: Vec::new(),
     };
     if let Some(k) = m.get("known_counts") {
         puzzle.known_counts = known_counts(k, &root.key("known_counts"))?;
@@ -669,6 +673,8 @@ fn assign_letters(raws: Vec<RawPiece>, path: &JsonPath) -> Result<Vec<Piece>> {
             letter,
             shape: Shape::new(r.cells),
             count: r.count,
+            min_count: r.count,
+            colours: Vec::new(),
         });
     }
     Ok(out)
