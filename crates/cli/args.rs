@@ -40,6 +40,42 @@ pub enum Command {
     Decode(DecodeArgs),
     /// Render solutions saved with `solve --format json` as SVG or HTML.
     Render(RenderArgs),
+    /// Convert a puzzle between cubesat JSON and BurrTools (.xmpuzzle, or plain .xml), by OUT's extension.
+    Convert(ConvertArgs),
+    /// Write STL files for 3D printing: one per piece, and one of an assembled solution.
+    Stl(StlArgs),
+}
+
+/// `cubesat convert`.
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    /// The puzzle to read (a file or a bundled name).
+    #[arg(value_name = "IN")]
+    pub input: String,
+    /// The file to write: `.json` (cubesat), `.xmpuzzle` (BurrTools, gzip) or `.xml` (BurrTools, plain).
+    #[arg(value_name = "OUT")]
+    pub output: PathBuf,
+    /// For a BurrTools input: the problem, by index (from 0) or name; default: the first.
+    #[arg(long, value_name = "N|NAME")]
+    pub problem: Option<String>,
+}
+
+/// `cubesat stl`.
+#[derive(Debug, Args)]
+pub struct StlArgs {
+    #[command(flatten)]
+    pub puzzle: PuzzleArg,
+    /// The folder to write into (created if missing): `piece-NAME.stl` per piece and
+    /// `solution.stl` (the first solution, assembled).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Edge length of one cube, in millimetres.
+    #[arg(long, value_name = "MM", default_value_t = 10.0)]
+    pub cube: f64,
+    /// Clearance between pieces (mm): every outer face of a piece moves inwards by half of
+    /// this, so printed pieces fit (and the assembled solution's pieces are separate shells).
+    #[arg(long, value_name = "MM", default_value_t = 0.2)]
+    pub gap: f64,
 }
 
 /// The puzzle argument shared by most subcommands.
