@@ -305,7 +305,7 @@ impl PlacementTable {
                 piece_sizes: puzzle.pieces.iter().map(|p| p.shape.len() as u32).collect(),
             }),
         };
-        if puzzle.has_ranges() || puzzle.max_holes.is_some() {
+        if puzzle.has_ranges() || puzzle.max_holes == Some(0) {
             add_range_structure(&mut model, puzzle);
         }
         model
@@ -321,8 +321,7 @@ impl PlacementTable {
 /// is a primary item covered either by "skip" (the slot also covers the piece item once) or
 /// by "keep"; a secondary item shared by keep `k-1` and skip `k` lets skips only form a
 /// prefix, so using `max - j` copies has exactly one slack completion (counts stay exact).
-/// A hole limit `h` makes every optional cell primary, adds a "hole" option per optional
-/// cell that also covers a hole-counter item of range `0..h`, slotted the same way.
+/// A hole limit of 0 makes every optional cell primary.
 fn add_range_structure(model: &mut ExactCover, puzzle: &Puzzle) {
     // Region pruning assumes every option of a piece item covers that piece's cells.
     model.geometry = None;
@@ -332,24 +331,13 @@ fn add_range_structure(model: &mut ExactCover, puzzle: &Puzzle) {
             add_slack(model, p as u32, piece.count - piece.min_count);
         }
     }
-    if let Some(h) = puzzle.max_holes {
-        let optional: Vec<u32> = (0..puzzle.target.cells().len() as u32)
-            .filter(|&c| puzzle.target.cells()[c as usize].optional)
-            .collect();
-        for &c in &optional {
-            model.items[(pieces + c) as usize].need = 1;
-        }
-        let h = h.min(optional.len() as u32);
-        if h > 0 {
-            let counter = model.items.len() as u32;
-            model.items.push(Item {
-                name: "holes".to_string(),
-                need: h,
-            });
-            for &c in &optional {
-                model.options.push(vec![pieces + c, counter]);
+    // A hole limit of 0 makes every optional cell must-fill; a larger limit is a filter on
+    // the covers found (`Verifier::exceeds_hole_limit`), cheaper than a hole counter here.
+    if puzzle.max_holes == Some(0) {
+        for (c, cell) in puzzle.target.cells().iter().enumerate() {
+            if cell.optional {
+                model.items[pieces as usize + c].need = 1;
             }
-            add_slack(model, counter, h);
         }
     }
 }

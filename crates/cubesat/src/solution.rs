@@ -86,6 +86,24 @@ impl<'a> Verifier<'a> {
         Ok(())
     }
 
+    /// True when a cover leaves more optional cells empty than the puzzle's hole limit
+    /// allows. A hole limit above 0 is applied to the engine's covers here rather than in the
+    /// model: a hole counter in the model makes the search choose the holes first (measured
+    /// 70 times slower on BurrTools' 06c file), while this filter keeps the classes exact (a
+    /// symmetry keeps the number of holes).
+    pub fn exceeds_hole_limit(&self, placements: &[u32]) -> bool {
+        let Some(h) = self.puzzle.max_holes else {
+            return false;
+        };
+        let covered: usize = placements
+            .iter()
+            .filter_map(|&o| self.table.placements().get(o as usize))
+            .map(|p| p.cells.len())
+            .sum();
+        let holes = self.puzzle.target.cells().len().saturating_sub(covered);
+        holes > h as usize
+    }
+
     /// Checks one solution (placement indices, ascending).
     pub fn verify(&self, placements: &[u32]) -> Result<()> {
         let cells = self.puzzle.target.cells();
@@ -103,21 +121,13 @@ impl<'a> Verifier<'a> {
                 cover[c as usize] += 1;
             }
         }
-        let mut holes = 0u32;
         for (i, c) in cells.iter().enumerate() {
             let n = cover[i];
             if c.optional {
                 ensure!(n <= 1, "optional cell {:?} covered {n} times", c.pos);
-                holes += u32::from(n == 0);
             } else {
                 ensure!(n == 1, "cell {:?} covered {n} times", c.pos);
             }
-        }
-        if let Some(h) = self.puzzle.max_holes {
-            ensure!(
-                holes <= h,
-                "{holes} optional cells left empty, at most {h} allowed"
-            );
         }
         for (p, piece) in self.puzzle.pieces.iter().enumerate() {
             ensure!(
