@@ -40,6 +40,42 @@ pub enum Command {
     Decode(DecodeArgs),
     /// Render solutions saved with `solve --format json` as SVG or HTML.
     Render(RenderArgs),
+    /// Convert a puzzle between cubesat JSON and BurrTools (.xmpuzzle, or plain .xml), by OUT's extension.
+    Convert(ConvertArgs),
+    /// Write STL files for 3D printing: one per piece, and one of an assembled solution.
+    Stl(StlArgs),
+}
+
+/// `cubesat convert`.
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    /// The puzzle to read (a file or a bundled name).
+    #[arg(value_name = "IN")]
+    pub input: String,
+    /// The file to write: `.json` (cubesat), `.xmpuzzle` (BurrTools, gzip) or `.xml` (BurrTools, plain).
+    #[arg(value_name = "OUT")]
+    pub output: PathBuf,
+    /// For a BurrTools input: the problem, by index (from 0) or name; default: the first.
+    #[arg(long, value_name = "N|NAME")]
+    pub problem: Option<String>,
+}
+
+/// `cubesat stl`.
+#[derive(Debug, Args)]
+pub struct StlArgs {
+    #[command(flatten)]
+    pub puzzle: PuzzleArg,
+    /// The folder to write into (created if missing): `piece-NAME.stl` per piece and
+    /// `solution.stl` (the first solution, assembled).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Edge length of one cube, in millimetres.
+    #[arg(long, value_name = "MM", default_value_t = 10.0)]
+    pub cube: f64,
+    /// Clearance between pieces (mm): every outer face of a piece moves inwards by half of
+    /// this, so printed pieces fit (and the assembled solution's pieces are separate shells).
+    #[arg(long, value_name = "MM", default_value_t = 0.2)]
+    pub gap: f64,
 }
 
 /// The puzzle argument shared by most subcommands.
@@ -48,6 +84,20 @@ pub struct PuzzleArg {
     /// A puzzle file, or the name of a bundled puzzle (`cubesat list`); default: the Tetris Cube.
     #[arg(value_name = "PUZZLE")]
     pub puzzle: Option<String>,
+    /// For a BurrTools file (.xmpuzzle): the problem, by index (from 0) or name; default: the
+    /// first.
+    #[arg(long, value_name = "N|NAME")]
+    pub problem: Option<String>,
+}
+
+impl PuzzleArg {
+    /// Loads the puzzle (a file, BurrTools problem selected, or a bundled name).
+    pub fn load(&self) -> anyhow::Result<cubesat::Puzzle> {
+        Ok(cubesat::puzzle::load_with(
+            self.puzzle.as_deref(),
+            self.problem.as_deref(),
+        )?)
+    }
 }
 
 /// When to colour text output.
@@ -90,9 +140,11 @@ pub struct SolveArgs {
     /// Count solutions instead of printing them: one line on stdout, starting with the count.
     #[arg(long)]
     pub count: bool,
-    /// What counts as one solution: every placement (none), up to rotation, or up to rotation and reflection.
-    #[arg(long = "up-to", value_name = "MODE", default_value = "rotation", value_parser = parse_up_to)]
-    pub up_to: UpTo,
+    /// What counts as one solution: every placement (none), up to rotation, up to rotation and
+    /// reflection, or burrtools (BurrTools' own count). Default: rotation, or burrtools for a
+    /// BurrTools file.
+    #[arg(long = "up-to", value_name = "MODE", value_parser = parse_up_to)]
+    pub up_to: Option<UpTo>,
     /// The engine: auto (= exact), exact (bitset exact cover), dlx (plain dancing links), sat (varisat).
     #[arg(long, value_name = "ENGINE", default_value = "auto", value_parser = parse_engine)]
     pub engine: EngineChoice,
@@ -178,6 +230,8 @@ pub enum ExportFormat {
     Dlx,
     /// A clingo program.
     Asp,
+    /// A BurrTools puzzle file (gzip XML, the cube grid), as `convert` writes it.
+    Xmpuzzle,
 }
 
 /// `cubesat export`.

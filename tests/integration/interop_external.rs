@@ -117,6 +117,7 @@ fn known(puzzle: &str, mode: UpTo) -> u64 {
         UpTo::None => k.all,
         UpTo::Rotation => k.rotation,
         UpTo::RotationReflection => k.rotation_reflection,
+        UpTo::BurrTools => None,
     }
     .unwrap_or_else(|| panic!("{puzzle} has no known count for {mode}"))
 }

@@ -5,6 +5,7 @@
 
 mod common;
 
+mod burrtools;
 mod cli;
 mod engine_exact;
 mod engines_agree;

@@ -1,9 +1,9 @@
 //! `cubesat export`: the instance for an external solver (DIMACS, DLX, clingo).
 
 use anyhow::{Context, Result};
+use std::io::Write;
 
 use cubesat::counting::{Reducer, UpTo};
-use cubesat::puzzle;
 use cubesat::run::Instance;
 
 use crate::args::{ExportArgs, ExportFormat};
@@ -36,10 +36,28 @@ fn placement_label(inst: &Instance, o: usize) -> String {
 
 /// `cubesat export`: the instance in the chosen format, with its provenance, to stdout or `--out`.
 pub fn run(args: ExportArgs, quiet: bool) -> Result<Outcome> {
-    let puzzle = puzzle::load(args.puzzle.puzzle.as_deref())?;
+    let puzzle = args.puzzle.load()?;
+    if args.format == ExportFormat::Xmpuzzle {
+        let bytes = cubesat::interop::xmpuzzle::to_xmpuzzle(&puzzle)?;
+        let mut out = output(args.out.as_deref())?;
+        out.write_all(&bytes)?;
+        out.finish()?;
+        return Ok(Outcome::Found);
+    }
+    if puzzle.has_ranges() || puzzle.max_holes.is_some() {
+        anyhow::bail!(
+            "'{}' has piece ranges or a hole limit, which the dimacs, dlx and asp exports do not express; count it with `cubesat solve --count` or export --format xmpuzzle",
+            puzzle.name
+        );
+    }
     let inst = Instance::new(puzzle)?;
     let (puzzle, table) = (&inst.puzzle, &inst.table);
     let source = puzzle_source(args.puzzle.puzzle.as_deref());
+    if args.up_to == UpTo::BurrTools {
+        anyhow::bail!(
+            "export counts every placement (--up-to none) or one solution per rotation class (--up-to rotation); BurrTools' count is left to `cubesat solve --count`"
+        );
+    }
     if args.up_to == UpTo::RotationReflection {
         anyhow::bail!(
             "{source}: export counts every placement (--up-to none) or, where one piece's restriction is exact, one solution per rotation class (--up-to rotation); reflections are left to `cubesat solve`"
@@ -92,6 +110,7 @@ pub fn run(args: ExportArgs, quiet: bool) -> Result<Outcome> {
         ExportFormat::Dlx => cubesat::interop::dlx::write_dlx(
             &mut out, puzzle, table, args.up_to, excluded, &reduction,
         )?,
+        ExportFormat::Xmpuzzle => unreachable!("written above"),
         ExportFormat::Asp => cubesat::interop::asp::write_asp(
             &mut out, puzzle, table, args.up_to, excluded, &reduction,
         )?,

@@ -18,7 +18,7 @@ use super::{Outcome, output, use_color};
 /// puzzle file with `--out`, statistics on stderr.
 pub fn run(args: &GenerateArgs, quiet: bool) -> Result<Outcome> {
     let start = Instant::now();
-    let puzzle = cubesat::puzzle::load(args.puzzle.puzzle.as_deref())?;
+    let puzzle = args.puzzle.load()?;
     let opts = GenerateOptions {
         hints: args.hints,
         seed: args.seed,

@@ -5,7 +5,7 @@ use std::io::Write;
 use anyhow::Result;
 
 use cubesat::counting::{Reducer, UpTo};
-use cubesat::puzzle;
+
 use cubesat::report::plural;
 use cubesat::run::Instance;
 
@@ -15,10 +15,28 @@ use super::{Outcome, output};
 
 /// `cubesat info`: the puzzle's description on stdout.
 pub fn run(args: InfoArgs) -> Result<Outcome> {
-    let puzzle = puzzle::load(args.puzzle.puzzle.as_deref())?;
+    let puzzle = args.puzzle.load()?;
+    let mut out = output(None)?;
+    if let Some(path) = args.puzzle.puzzle.as_deref().map(std::path::Path::new)
+        && path.exists()
+        && cubesat::puzzle::burrtools::looks_like_burrtools(path, &head(path))
+    {
+        let file = cubesat::puzzle::burrtools::read_file(path)?;
+        writeln!(
+            out,
+            "BurrTools file (version {}), {}:",
+            file.version,
+            plural(file.problems.len() as u64, "problem")
+        )?;
+        write!(out, "{}", file.describe_problems())?;
+        let i = file.select(args.puzzle.problem.as_deref())?;
+        writeln!(out, "problem {i}:")?;
+    }
+    for n in &puzzle.notes {
+        writeln!(out, "note: {n}")?;
+    }
     let inst = Instance::new(puzzle)?;
     let p = &inst.puzzle;
-    let mut out = output(None)?;
     writeln!(out, "{}", p.name)?;
     if !p.description.is_empty() {
         writeln!(out, "  {}", p.description)?;
@@ -62,7 +80,7 @@ pub fn run(args: InfoArgs) -> Result<Outcome> {
     )?;
     for (i, piece) in p.pieces.iter().enumerate() {
         let mirror = match &partners {
-            _ if piece.shape.is_achiral() => "itself".to_string(),
+            _ if piece.is_achiral_coloured() => "itself".to_string(),
             Some(pp) => format!("'{}'", p.pieces[pp[i]].name),
             None => "(not in the set)".to_string(),
         };
@@ -71,7 +89,11 @@ pub fn run(args: InfoArgs) -> Result<Outcome> {
             "  {:<10} {:>6} {:>5} {:>12} {:>10}  {}",
             format!("{} ({})", piece.name, piece.letter),
             piece.shape.len(),
-            piece.count,
+            if piece.is_ranged() {
+                format!("{}..{}", piece.min_count, piece.count)
+            } else {
+                piece.count.to_string()
+            },
             inst.table.orientations()[i].len(),
             inst.table.by_piece()[i].len(),
             mirror
@@ -83,7 +105,11 @@ pub fn run(args: InfoArgs) -> Result<Outcome> {
         inst.table.len(),
         p.hints.len()
     )?;
-    for mode in [UpTo::Rotation, UpTo::RotationReflection] {
+    let mut modes = vec![UpTo::Rotation, UpTo::RotationReflection];
+    if p.default_up_to == Some(UpTo::BurrTools) {
+        modes.push(UpTo::BurrTools);
+    }
+    for mode in modes {
         match Reducer::new(p, &inst.table, mode, false) {
             Ok(r) => writeln!(out, "symmetry {}: {}", mode, r.describe(p))?,
             Err(e) => writeln!(out, "symmetry {}: not defined ({})", mode, e.report())?,
@@ -105,4 +131,14 @@ pub fn run(args: InfoArgs) -> Result<Outcome> {
     }
     out.finish()?;
     Ok(Outcome::Found)
+}
+
+/// The first bytes of a file, for format sniffing.
+fn head(path: &std::path::Path) -> Vec<u8> {
+    let mut buf = vec![0u8; 64];
+    let n = std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read(&mut f, &mut buf))
+        .unwrap_or(0);
+    buf.truncate(n);
+    buf
 }

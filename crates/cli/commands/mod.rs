@@ -1,5 +1,6 @@
 //! The subcommands: turning parsed arguments into library calls, results on stdout and statistics on stderr.
 
+mod convert;
 mod decode;
 mod export;
 mod generate;
@@ -7,6 +8,7 @@ mod info;
 mod list;
 mod render;
 mod solve;
+mod stl;
 
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -38,6 +40,8 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Export(args) => export::run(args, quiet),
         Command::Decode(args) => decode::run(args, quiet),
         Command::Generate(args) => generate::run(&args, quiet),
+        Command::Convert(args) => convert::run(args, quiet),
+        Command::Stl(args) => stl::run(args, quiet),
     }
 }
 

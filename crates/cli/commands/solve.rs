@@ -5,7 +5,8 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
 
-use cubesat::puzzle;
+use cubesat::UpTo;
+
 use cubesat::report::{stats_line, summary_json};
 use cubesat::run::{self, EngineChoice, Instance, RunOptions, RunReport};
 use cubesat::solution::Solution;
@@ -33,13 +34,22 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
             cubesat_xc::MAX_THREADS_PER_CORE
         );
     }
-    let puzzle = puzzle::load(args.puzzle.puzzle.as_deref())?;
+    let puzzle = args.puzzle.load()?;
+    if !quiet {
+        for n in &puzzle.notes {
+            eprintln!("cubesat: note: {n}");
+        }
+    }
+    let up_to = args
+        .up_to
+        .or(puzzle.default_up_to)
+        .unwrap_or(UpTo::Rotation);
     let inst = Instance::new(puzzle)?;
     let progress = Arc::new(Progress::new());
     crate::progress::install_interrupt(progress.clone());
     let opts = RunOptions {
         progress: Some(progress),
-        ..run_options(&args)
+        ..run_options(&args, up_to)
     };
     // Long runs (counts and --all) show progress on stderr unless --quiet; the exact engine
     // and the SAT engine's cubes publish the counters and the tree estimate the display
@@ -73,7 +83,7 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
 }
 
 /// The run the arguments ask for.
-fn run_options(args: &SolveArgs) -> RunOptions {
+fn run_options(args: &SolveArgs, up_to: UpTo) -> RunOptions {
     // Threads pay off on whole trees (--count, --all); a limited listing stops after a few
     // hundred nodes, where splitting the tree costs more than it saves (benches/README.md).
     let threads = if args.count || args.all {
@@ -90,7 +100,7 @@ fn run_options(args: &SolveArgs) -> RunOptions {
     };
     RunOptions {
         engine: args.engine,
-        up_to: args.up_to,
+        up_to,
         limit,
         threads,
         prune: !args.no_prune,
@@ -122,8 +132,12 @@ fn count(
         } else {
             "solutions"
         },
-        args.up_to.phrase()
+        opts.up_to.phrase()
     );
+    if opts.up_to == UpTo::BurrTools {
+        // Say what BurrTools' number identifies.
+        line.push_str(&format!(" ({})", report.description));
+    }
     if report.interrupted {
         line.push_str(" (interrupted: counted so far)");
     } else if report.limited {
@@ -171,7 +185,7 @@ fn list(
         SolutionFormat::Json => writeln!(
             out,
             "{}",
-            summary_json(&inst.puzzle, &report, &args.up_to.to_string(), false)
+            summary_json(&inst.puzzle, &report, &opts.up_to.to_string(), false)
         )?,
         SolutionFormat::Text if report.count == 0 => writeln!(out, "no solution")?,
         _ => {}

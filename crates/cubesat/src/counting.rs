@@ -12,68 +12,28 @@
 //!    stabiliser in `H`, the check never rejects anything for rotations alone, and the search
 //!    is `|H|` times smaller.
 //!
+//! Partial mirror sets and ranges: a reflection maps a solution to a solution only when every
+//! placed chiral piece has its mirror image in the set and the mirrored piece counts stay
+//! within their ranges. Classes are then taken under the rotations, plus the reflections for
+//! the solutions whose mirror image is a solution (this relation is symmetric, so the classes
+//! are well defined), and step 2 restricts by rotations only. `rotation+reflection` uses this
+//! rule when some piece has a range (and refuses a fixed-count set that is not mirror-closed,
+//! where no mirror image is ever a solution); `burrtools` uses BurrTools' narrower rule (see
+//! [`BurrMirror`]).
+//!
 //! The count of all placements (`none`) is derived the same way: each counted orbit
 //! representative `S` weighs `|G·S| = |G| / |Stab(S)|`, the number of distinct images, using
 //! the largest group the piece set allows. When solutions are listed rather than counted,
 //! `none` searches without any restriction instead.
 
-use std::fmt;
-use std::str::FromStr;
 
-use crate::error::{Error, Request, Result, bail};
+use crate::error::{Error, Request, Result};
 
 use crate::placements::PlacementTable;
 use crate::puzzle::Puzzle;
 use crate::symmetry::PlacementSymmetries;
 
-/// What a count identifies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum UpTo {
-    /// Every solution, every placement distinct.
-    None,
-    /// Solutions identified under the rotations of the target (default: physical pieces
-    /// cannot be mirrored).
-    #[default]
-    Rotation,
-    /// Also identified under reflections (only defined when the piece set is closed under
-    /// mirror images).
-    RotationReflection,
-}
-
-impl UpTo {
-    /// The phrase used after a count: "solutions up to rotation".
-    pub fn phrase(&self) -> &'static str {
-        match self {
-            UpTo::None => "counting every placement",
-            UpTo::Rotation => "up to rotation",
-            UpTo::RotationReflection => "up to rotation and reflection",
-        }
-    }
-}
-
-impl fmt::Display for UpTo {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            UpTo::None => "none",
-            UpTo::Rotation => "rotation",
-            UpTo::RotationReflection => "rotation+reflection",
-        })
-    }
-}
-
-impl FromStr for UpTo {
-    type Err = crate::Error;
-    fn from_str(s: &str) -> Result<UpTo> {
-        Ok(match s {
-            "none" | "all" => UpTo::None,
-            "rotation" => UpTo::Rotation,
-            "rotation+reflection" | "reflection" => UpTo::RotationReflection,
-            _ => bail!(
-                "unknown counting mode '{s}' (expected none, rotation or rotation+reflection)"
-            ),
-        })
-    }
-}
+pub use crate::mode::UpTo;
 
 /// Symmetry reduction for one counting mode: which placements to exclude from the search and
 /// how much each solution found weighs.
@@ -90,6 +50,125 @@ pub struct Reducer {
     /// acts freely on the restricted piece's placements), so no canonical check is needed.
     exact_restriction: bool,
     weights: bool,
+    /// When reflections apply to a solution.
+    eligibility: Eligibility,
+    /// Piece of every placement, for per-solution eligibility.
+    piece_of: Vec<u32>,
+    /// What BurrTools' mirror check decided, for `describe`.
+    note: String,
+}
+
+/// Which solutions the group's reflections act on.
+#[derive(Clone, Debug)]
+enum Eligibility {
+    /// Every solution (a mirror-closed set with matching counts).
+    All,
+    /// Solutions whose mirrored piece counts stay within the ranges (`parts[p]` is the piece
+    /// a mirrored copy of `p` becomes).
+    MirrorValid {
+        parts: Vec<Option<usize>>,
+        min: Vec<u32>,
+        max: Vec<u32>,
+    },
+    /// Like `MirrorValid`, and every used copy of a chiral piece was paired by BurrTools'
+    /// pairing pass (`registered[p]` = the number of paired copies of piece `p`, a prefix).
+    BurrTools {
+        parts: Vec<Option<usize>>,
+        min: Vec<u32>,
+        max: Vec<u32>,
+        chiral: Vec<bool>,
+        registered: Vec<u32>,
+    },
+}
+
+/// BurrTools' mirror check, as its assemblers prepare it (read from BurrTools 0.7.1 and
+/// confirmed on the reference files, see `../shared/reference/burrtools/README.md`):
+/// a pass walks the piece copies in part order and pairs each chiral copy with the first later
+/// free copy of its mirror shape, stopping at the first chiral copy that finds none. The
+/// mirror check is on when the result has a mirror symmetry and either the pass paired every
+/// chiral copy, or some part has a range (BurrTools' second assembler then uses the pairs
+/// made before the stop). A mirrored assembly is then recognised when every copy it uses of
+/// a chiral piece was paired and the mirrored counts stay within the ranges.
+#[derive(Clone, Debug)]
+pub struct BurrMirror {
+    /// Whether the mirror check runs (before looking at the result's symmetry).
+    pub on: bool,
+    /// True when the pass paired every chiral copy.
+    pub all_paired: bool,
+    /// Paired copies per piece.
+    pub registered: Vec<u32>,
+    /// Chirality per piece (colours included).
+    pub chiral: Vec<bool>,
+    /// The first chiral piece the pass could not pair, if any.
+    pub unpaired: Option<usize>,
+}
+
+impl BurrMirror {
+    /// Runs the pairing pass over the puzzle's pieces.
+    pub fn new(puzzle: &Puzzle) -> BurrMirror {
+        let canon: Vec<_> = puzzle
+            .pieces
+            .iter()
+            .map(|p| p.coloured_canonical())
+            .collect();
+        let mirrored: Vec<_> = puzzle
+            .pieces
+            .iter()
+            .map(|p| p.mirrored_canonical())
+            .collect();
+        let chiral: Vec<bool> = (0..canon.len()).map(|i| canon[i] != mirrored[i]).collect();
+        let copies: Vec<usize> = puzzle
+            .pieces
+            .iter()
+            .enumerate()
+            .flat_map(|(i, p)| std::iter::repeat_n(i, p.count as usize))
+            .collect();
+        let mut paired = vec![false; copies.len()];
+        let mut registered = vec![0u32; canon.len()];
+        let mut unpaired = None;
+        for a in 0..copies.len() {
+            let pa = copies[a];
+            if paired[a] || !chiral[pa] {
+                continue;
+            }
+            let b = (a + 1..copies.len()).find(|&b| !paired[b] && canon[copies[b]] == mirrored[pa]);
+            match b {
+                Some(b) => {
+                    paired[a] = true;
+                    paired[b] = true;
+                    registered[pa] += 1;
+                    registered[copies[b]] += 1;
+                }
+                None => {
+                    unpaired = Some(pa);
+                    break;
+                }
+            }
+        }
+        let all_paired = unpaired.is_none();
+        BurrMirror {
+            on: all_paired || puzzle.has_ranges(),
+            all_paired,
+            registered,
+            chiral,
+            unpaired,
+        }
+    }
+}
+
+/// True when the mirrored counts (`cnt[p]` copies of `p` become copies of `parts[p]`) are
+/// within the ranges.
+fn mirror_valid(cnt: &[u32], parts: &[Option<usize>], min: &[u32], max: &[u32]) -> bool {
+    let mut new = vec![0u32; cnt.len()];
+    for (p, &c) in cnt.iter().enumerate() {
+        if c > 0 {
+            match parts[p] {
+                Some(q) => new[q] += c,
+                None => return false,
+            }
+        }
+    }
+    (0..cnt.len()).all(|i| min[i] <= new[i] && new[i] <= max[i])
 }
 
 impl Reducer {
@@ -102,11 +181,26 @@ impl Reducer {
         counting: bool,
     ) -> Result<Reducer> {
         let partners = puzzle.mirror_partners();
-        let reflections = match mode {
-            UpTo::None => counting && partners.is_some(),
-            UpTo::Rotation => false,
+        let parts = puzzle.mirror_parts();
+        let min: Vec<u32> = puzzle.pieces.iter().map(|p| p.min_count).collect();
+        let max: Vec<u32> = puzzle.pieces.iter().map(|p| p.count).collect();
+        let mut note = String::new();
+        let (reflections, eligibility) = match mode {
+            UpTo::None => (counting && partners.is_some(), Eligibility::All),
+            UpTo::Rotation => (false, Eligibility::All),
             UpTo::RotationReflection => {
-                if partners.is_none() {
+                if partners.is_some() {
+                    (true, Eligibility::All)
+                } else if puzzle.has_ranges() {
+                    (
+                        true,
+                        Eligibility::MirrorValid {
+                            parts: parts.clone(),
+                            min: min.clone(),
+                            max: max.clone(),
+                        },
+                    )
+                } else {
                     return Err(Error::unsupported(
                         Request::UpTo,
                         format!(
@@ -115,19 +209,57 @@ impl Reducer {
                         ),
                     ));
                 }
-                true
+            }
+            UpTo::BurrTools => {
+                let bt = BurrMirror::new(puzzle);
+                if !bt.on {
+                    let who = bt.unpaired.map_or(String::new(), |p| {
+                        format!(" ('{}' has no mirror partner left)", puzzle.pieces[p].name)
+                    });
+                    note = format!("BurrTools' mirror check is off{who}");
+                }
+                let all =
+                    bt.all_paired && !puzzle.has_ranges() && mirror_valid(&max, &parts, &min, &max);
+                let e = if all {
+                    Eligibility::All
+                } else {
+                    Eligibility::BurrTools {
+                        parts: parts.clone(),
+                        min: min.clone(),
+                        max: max.clone(),
+                        chiral: bt.chiral,
+                        registered: bt.registered,
+                    }
+                };
+                (bt.on, e)
             }
         };
         let use_group = mode != UpTo::None || counting;
         let group = if use_group {
-            Some(PlacementSymmetries::new(
-                puzzle,
-                table,
-                reflections,
-                partners.as_deref(),
-            )?)
+            Some(if matches!(eligibility, Eligibility::All) {
+                PlacementSymmetries::new(puzzle, table, reflections, partners.as_deref())?
+            } else {
+                PlacementSymmetries::new_partial(puzzle, table, reflections, &parts)?
+            })
         } else {
             None
+        };
+        if mode == UpTo::BurrTools && note.is_empty() {
+            let mirrors = group
+                .as_ref()
+                .is_some_and(|g| g.reflection.iter().any(|&r| r));
+            if !mirrors {
+                note = "the result has no mirror symmetry".to_string();
+            }
+        }
+        // With a partial action, the restriction may only use rotations.
+        let restrict_partners = match eligibility {
+            Eligibility::All => partners.clone(),
+            _ => None,
+        };
+        let piece_of = match eligibility {
+            Eligibility::All => Vec::new(),
+            _ => table.placements().iter().map(|p| p.piece).collect(),
         };
         let exact_restriction = reducer_group_is_trivial(&group);
         let mut reducer = Reducer {
@@ -139,16 +271,22 @@ impl Reducer {
             restricted_piece: None,
             exact_restriction,
             weights: mode == UpTo::None,
+            eligibility,
+            piece_of,
+            note,
         };
         if let Some(g) = &reducer.group
             && g.len() > 1
             && let Some((piece, reps, free)) =
-                choose_restriction(puzzle, table, g, partners.as_deref())
+                choose_restriction(puzzle, table, g, restrict_partners.as_deref())
         {
             // Exact on its own when the subgroup keeping the piece acts freely on its
             // placements and is the whole group (no reflection left to a canonical check).
             let whole = (0..g.len()).all(|e| {
-                !g.reflection[e] || partners.as_deref().is_some_and(|pp| pp[piece] == piece)
+                !g.reflection[e]
+                    || restrict_partners
+                        .as_deref()
+                        .is_some_and(|pp| pp[piece] == piece)
             });
             reducer.exact_restriction = free && whole;
             for &p in &table.by_piece()[piece] {
@@ -160,6 +298,34 @@ impl Reducer {
             reducer.restricted_piece = Some(piece);
         }
         Ok(reducer)
+    }
+
+    /// True when the group's reflections act on this solution.
+    fn reflects(&self, solution: &[u32]) -> bool {
+        let cnt = |n: usize| {
+            let mut c = vec![0u32; n];
+            for &o in solution {
+                c[self.piece_of[o as usize] as usize] += 1;
+            }
+            c
+        };
+        match &self.eligibility {
+            Eligibility::All => true,
+            Eligibility::MirrorValid { parts, min, max } => {
+                mirror_valid(&cnt(parts.len()), parts, min, max)
+            }
+            Eligibility::BurrTools {
+                parts,
+                min,
+                max,
+                chiral,
+                registered,
+            } => {
+                let c = cnt(parts.len());
+                (0..c.len()).all(|p| !chiral[p] || c[p] <= registered[p])
+                    && mirror_valid(&c, parts, min, max)
+            }
+        }
     }
 
     /// The counting mode.
@@ -190,9 +356,16 @@ impl Reducer {
             return 1;
         };
         let in_r = |s: &[u32]| s.iter().all(|&p| self.allowed[p as usize]);
+        let reflects = group.reflection.iter().any(|&r| r) && self.reflects(solution);
         let mut images: Vec<Vec<u32>> = Vec::new();
-        for img in group.images.iter().skip(1) {
+        for (e, img) in group.images.iter().enumerate().skip(1) {
+            if group.reflection[e] && !reflects {
+                continue;
+            }
             let mut s: Vec<u32> = solution.iter().map(|&p| img[p as usize]).collect();
+            if s.contains(&crate::symmetry::UNMAPPED) {
+                continue;
+            }
             s.sort_unstable();
             if s.as_slice() < solution && in_r(&s) {
                 return 0;
@@ -221,6 +394,21 @@ impl Reducer {
                 )
             }
             (UpTo::None, _) => "every placement".to_string(),
+            (UpTo::BurrTools, _) => {
+                let g = self.group.as_ref();
+                let rot = g.map_or(1, |g| g.rotations());
+                let refl = self.group_size() - rot;
+                let mut s = format!("up to the result's {rot} rotations");
+                if refl > 0 {
+                    s.push_str(&format!(
+                        " and its {refl} reflections where BurrTools recognises the mirrored assembly"
+                    ));
+                }
+                if !self.note.is_empty() {
+                    s.push_str(&format!(" ({})", self.note));
+                }
+                s
+            }
             (m, _) => format!("{} ({} symmetries)", m.phrase(), self.group_size()),
         };
         if let Some(p) = self.restricted_piece {
@@ -251,7 +439,7 @@ fn choose_restriction(
         .collect();
     let mut best: Option<(f64, usize, usize, Vec<u32>)> = None;
     for (pi, piece) in puzzle.pieces.iter().enumerate() {
-        if piece.count != 1 || hinted.contains(&(pi as u32)) {
+        if piece.count != 1 || piece.min_count != 1 || hinted.contains(&(pi as u32)) {
             continue;
         }
         let keeps = |g: usize| !group.reflection[g] || partners.is_some_and(|pp| pp[pi] == pi);

@@ -39,6 +39,7 @@ mod error;
 pub mod generate;
 pub mod geometry;
 pub mod interop;
+mod mode;
 pub mod placements;
 pub mod puzzle;
 pub mod render;

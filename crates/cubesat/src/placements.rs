@@ -26,6 +26,9 @@ pub struct Placement {
     pub orientation: u32,
     /// The target cells covered, ascending.
     pub cells: Vec<u32>,
+    /// The piece colour on each of `cells` (aligned with them); empty for an uncoloured
+    /// piece. Two placements of one piece may cover the same cells with different colours.
+    pub colours: Vec<u8>,
 }
 
 /// All placements of a puzzle, with indexes.
@@ -35,6 +38,7 @@ pub struct PlacementTable {
     by_piece: Vec<Vec<u32>>,
     by_cell: Vec<Vec<u32>>,
     orientations: Vec<Vec<Shape>>,
+    orientation_colours: Vec<Vec<Vec<u8>>>,
     /// Placements by fingerprint of (piece, cells); [`PlacementTable::find`] confirms the
     /// cells, so a fingerprint collision costs a comparison, never a wrong answer. Keyed by a
     /// number so that lookups (done for every symmetry and placement) allocate nothing.
@@ -77,10 +81,18 @@ impl PlacementTable {
     /// Enumerates every placement; refuses puzzles whose placements would not fit in memory.
     pub fn new(puzzle: &Puzzle) -> Result<PlacementTable> {
         let target = &puzzle.target;
-        let orientations: Vec<Vec<Shape>> = puzzle
+        let coloured: Vec<Vec<(Shape, Vec<u8>)>> = puzzle
             .pieces
             .iter()
-            .map(|p| p.shape.orientations(puzzle.mirror))
+            .map(|p| p.orientations(puzzle.mirror))
+            .collect();
+        let orientations: Vec<Vec<Shape>> = coloured
+            .iter()
+            .map(|o| o.iter().map(|(s, _)| s.clone()).collect())
+            .collect();
+        let orientation_colours: Vec<Vec<Vec<u8>>> = coloured
+            .into_iter()
+            .map(|o| o.into_iter().map(|(_, c)| c).collect())
             .collect();
         let bound: u64 =
             orientations.iter().map(|o| o.len() as u64).sum::<u64>() * target.cells().len() as u64;
@@ -100,19 +112,34 @@ impl PlacementTable {
         for (pi, orients) in orientations.iter().enumerate() {
             for (oi, shape) in orients.iter().enumerate() {
                 let anchor = shape.cells()[0];
+                let ocol = &orientation_colours[pi][oi];
                 'cells: for tc in target.cells() {
                     let offset = sub(tc.pos, anchor);
                     let mut cells = Vec::with_capacity(shape.len());
-                    for &c in shape.cells() {
+                    for (k, &c) in shape.cells().iter().enumerate() {
                         let pos = [c[0] + offset[0], c[1] + offset[1], c[2] + offset[2]];
                         match target.cell_at(pos) {
                             Some(t) if target.cells()[t as usize].container == tc.container => {
+                                // The colour rule only removes placements.
+                                let pc = ocol.get(k).copied().unwrap_or(0);
+                                if !puzzle.colour_allowed(pc, target.colour(t)) {
+                                    continue 'cells;
+                                }
                                 cells.push(t)
                             }
                             _ => continue 'cells,
                         }
                     }
-                    cells.sort_unstable();
+                    let colours = if ocol.is_empty() {
+                        cells.sort_unstable();
+                        Vec::new()
+                    } else {
+                        let mut pairs: Vec<(u32, u8)> =
+                            cells.iter().copied().zip(ocol.iter().copied()).collect();
+                        pairs.sort_unstable();
+                        cells = pairs.iter().map(|p| p.0).collect();
+                        pairs.into_iter().map(|p| p.1).collect()
+                    };
                     let id = placements.len() as u32;
                     for &t in &cells {
                         by_cell[t as usize].push(id);
@@ -126,6 +153,7 @@ impl PlacementTable {
                         piece: pi as u32,
                         orientation: oi as u32,
                         cells,
+                        colours,
                     });
                 }
             }
@@ -135,6 +163,7 @@ impl PlacementTable {
             by_piece,
             by_cell,
             orientations,
+            orientation_colours,
             lookup,
             hints: Vec::new(),
         };
@@ -184,6 +213,25 @@ impl PlacementTable {
     /// Each piece's distinct orientations.
     pub fn orientations(&self) -> &[Vec<Shape>] {
         &self.orientations
+    }
+
+    /// Each piece's orientations' colour layouts (aligned with the shapes' cells; empty for
+    /// an uncoloured piece).
+    pub fn orientation_colours(&self) -> &[Vec<Vec<u8>>] {
+        &self.orientation_colours
+    }
+
+    /// The placement of `piece` covering exactly `cells` (ascending) with these colours
+    /// (aligned with `cells`; empty for an uncoloured piece), if any.
+    pub fn find_coloured(&self, piece: u32, cells: &[u32], colours: &[u8]) -> Option<u32> {
+        self.lookup
+            .get(&fingerprint(piece, cells))?
+            .iter()
+            .copied()
+            .find(|&id| {
+                let p = &self.placements[id as usize];
+                p.piece == piece && p.cells == cells && p.colours == colours
+            })
     }
 
     /// The placements fixed by hints, ascending.
@@ -250,7 +298,7 @@ impl PlacementTable {
                 n
             })
             .collect();
-        ExactCover {
+        let mut model = ExactCover {
             items,
             options,
             forced: self.hints.clone(),
@@ -259,7 +307,77 @@ impl PlacementTable {
                 neighbors,
                 piece_sizes: puzzle.pieces.iter().map(|p| p.shape.len() as u32).collect(),
             }),
+        };
+        if puzzle.has_ranges() || puzzle.max_holes == Some(0) {
+            add_range_structure(&mut model, puzzle);
         }
+        model
+    }
+}
+
+/// Ranges and a hole limit as plain exact cover, so every engine handles them unchanged
+/// and models without them (the Tetris Cube) are untouched. Extra items and options come
+/// after the cells and the placements, so a solution's placements are the prefix of its
+/// options below [`PlacementTable::len`].
+///
+/// A piece with `min..max` copies gets `need = max` and `r = max - min` slack slots: slot `k`
+/// is a primary item covered either by "skip" (the slot also covers the piece item once) or
+/// by "keep"; a secondary item shared by keep `k-1` and skip `k` lets skips only form a
+/// prefix, so using `max - j` copies has exactly one slack completion (counts stay exact).
+/// A hole limit of 0 makes every optional cell primary.
+fn add_range_structure(model: &mut ExactCover, puzzle: &Puzzle) {
+    // Region pruning assumes every option of a piece item covers that piece's cells.
+    model.geometry = None;
+    let pieces = puzzle.pieces.len() as u32;
+    for (p, piece) in puzzle.pieces.iter().enumerate() {
+        if piece.is_ranged() {
+            add_slack(model, p as u32, piece.count - piece.min_count);
+        }
+    }
+    // A hole limit of 0 makes every optional cell must-fill; a larger limit is a filter on
+    // the covers found (`Verifier::exceeds_hole_limit`), cheaper than a hole counter here.
+    if puzzle.max_holes == Some(0) {
+        for (c, cell) in puzzle.target.cells().iter().enumerate() {
+            if cell.optional {
+                model.items[pieces as usize + c].need = 1;
+            }
+        }
+    }
+}
+
+/// `r` slack slots for `item` (see [`add_range_structure`]).
+fn add_slack(model: &mut ExactCover, item: u32, r: u32) {
+    if r == 0 {
+        return;
+    }
+    let name = model.items[item as usize].name.clone();
+    let slots = model.items.len() as u32;
+    for k in 0..r {
+        model.items.push(Item {
+            name: format!("{name}#slot{k}"),
+            need: 1,
+        });
+    }
+    // order[k] (k >= 1) sits between slot k-1 and slot k.
+    let order = model.items.len() as u32 - 1;
+    for k in 1..r {
+        model.items.push(Item {
+            name: format!("{name}#order{k}"),
+            need: 0,
+        });
+    }
+    for k in 0..r {
+        let mut skip = vec![item, slots + k];
+        if k >= 1 {
+            skip.push(order + k);
+        }
+        skip.sort_unstable();
+        model.options.push(skip);
+        let mut keep = vec![slots + k];
+        if k + 1 < r {
+            keep.push(order + k + 1);
+        }
+        model.options.push(keep);
     }
 }
 

@@ -76,7 +76,8 @@ pub struct Instance {
     pub puzzle: Puzzle,
     /// Its placements.
     pub table: PlacementTable,
-    /// The exact-cover model (option `o` = placement `o`).
+    /// The exact-cover model (option `o` = placement `o`; options past the placements model
+    /// ranges and hole limits).
     pub model: ExactCover,
 }
 
@@ -161,6 +162,14 @@ pub struct RunReport {
     pub elapsed: Duration,
 }
 
+/// The placements of a solution: options below `placements` (the slack options that model
+/// ranges and hole limits come after them, see [`PlacementTable::model`]).
+///
+/// [`PlacementTable::model`]: crate::placements::PlacementTable::model
+fn placements_of(solution: &[u32], placements: usize) -> &[u32] {
+    &solution[..solution.partition_point(|&o| (o as usize) < placements)]
+}
+
 /// The engine `opts` asks for, bound to the instance's model. Listing skips the exact
 /// engine's one-time option preprocessing: it would dominate the time to a first solution,
 /// and skipping it in every listing keeps `limit N` a prefix of the full list. Counting keeps
@@ -223,7 +232,12 @@ pub fn list(
     };
     let mut failure = None;
     let start = Instant::now();
+    let n = inst.table.len();
     let mut visit = |s: &[u32]| -> bool {
+        let s = placements_of(s, n);
+        if verifier.exceeds_hole_limit(s) {
+            return true;
+        }
         report.raw += 1;
         if let Err(e) = verifier.verify(s) {
             failure = Some(e);
@@ -273,7 +287,12 @@ pub fn count(inst: &Instance, opts: &RunOptions) -> Result<RunReport> {
         ..RunReport::default()
     };
     let failure: Mutex<Option<crate::Error>> = Mutex::new(None);
+    let n = inst.table.len();
     let weigh = |s: &[u32]| -> u64 {
+        let s = placements_of(s, n);
+        if verifier.exceeds_hole_limit(s) {
+            return 0;
+        }
         if let Err(e) = verifier.verify(s) {
             if let Ok(mut f) = failure.lock() {
                 f.get_or_insert(e);

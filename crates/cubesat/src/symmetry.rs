@@ -15,6 +15,10 @@ use crate::puzzle::{Puzzle, Target};
 /// Groups larger than this are not enumerated (counting modes then refuse).
 pub const MAX_GROUP: usize = 50_000;
 
+/// The image of a placement that a reflection cannot map (its piece has no mirror image in
+/// the set).
+pub const UNMAPPED: u32 = u32::MAX;
+
 /// One symmetry of the target.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TargetSymmetry {
@@ -66,8 +70,12 @@ fn container_maps(target: &Target, reflections: bool) -> ContainerMaps {
                 let mut map = Vec::with_capacity(mapped.len());
                 for (k, &m) in mapped.iter().enumerate() {
                     let optional = target.cells()[conts[i].cells[k] as usize].optional;
+                    let colour = target.colour(conts[i].cells[k]);
                     match index_j.get(&sub(m, min)) {
-                        Some(&dst) if target.cells()[dst as usize].optional == optional => {
+                        Some(&dst)
+                            if target.cells()[dst as usize].optional == optional
+                                && target.colour(dst) == colour =>
+                        {
                             map.push(dst)
                         }
                         _ => continue 'transforms,
@@ -167,6 +175,39 @@ impl PlacementSymmetries {
         reflections: bool,
         partners: Option<&[usize]>,
     ) -> Result<PlacementSymmetries> {
+        let partial: Option<Vec<Option<usize>>> =
+            partners.map(|pp| pp.iter().map(|&p| Some(p)).collect());
+        if reflections && partial.is_none() {
+            return Err(Error::unsupported(
+                Request::UpTo,
+                "reflections need a mirror partner for every piece",
+            ));
+        }
+        let g = Self::new_partial(
+            puzzle,
+            table,
+            reflections,
+            partial.as_deref().unwrap_or(&[]),
+        )?;
+        if g.images.iter().any(|img| img.contains(&UNMAPPED)) {
+            return Err(Error::unsupported(
+                Request::UpTo,
+                "reflections need a mirror partner for every piece",
+            ));
+        }
+        Ok(g)
+    }
+
+    /// Like [`PlacementSymmetries::new`], but a reflection maps a placement of piece `p` to
+    /// one of `partners[p]` where that exists and to [`UNMAPPED`] otherwise (a piece without
+    /// a mirror image in the set, or a mirror image that cannot take those cells). The
+    /// caller applies a reflection only to solutions without unmapped placements.
+    pub fn new_partial(
+        puzzle: &Puzzle,
+        table: &PlacementTable,
+        reflections: bool,
+        partners: &[Option<usize>],
+    ) -> Result<PlacementSymmetries> {
         let group = target_symmetries(&puzzle.target, reflections)?;
         let work = group.len() as u64 * table.len() as u64;
         if work > 100_000_000 {
@@ -183,28 +224,44 @@ impl PlacementSymmetries {
         let mut reflection = Vec::with_capacity(group.len());
         let mut hints = table.hints().to_vec();
         hints.sort_unstable();
+        let mut pairs: Vec<(u32, u8)> = Vec::new();
         let mut cells: Vec<u32> = Vec::new();
+        let mut colours: Vec<u8> = Vec::new();
         for g in &group {
             let mut img = Vec::with_capacity(table.len());
             for p in table.placements() {
                 let piece = if g.reflection {
-                    match partners {
-                        Some(pp) => pp[p.piece as usize] as u32,
+                    match partners.get(p.piece as usize).copied().flatten() {
+                        Some(q) => q as u32,
                         None => {
-                            return Err(Error::unsupported(
-                                Request::UpTo,
-                                "reflections need a mirror partner for every piece",
-                            ));
+                            img.push(UNMAPPED);
+                            continue;
                         }
                     }
                 } else {
                     p.piece
                 };
                 cells.clear();
-                cells.extend(p.cells.iter().map(|&c| g.cells[c as usize]));
-                cells.sort_unstable();
-                match table.find(piece, &cells) {
+                colours.clear();
+                if p.colours.is_empty() {
+                    cells.extend(p.cells.iter().map(|&c| g.cells[c as usize]));
+                    cells.sort_unstable();
+                } else {
+                    // Colours travel with their cells.
+                    pairs.clear();
+                    pairs.extend(
+                        p.cells
+                            .iter()
+                            .zip(&p.colours)
+                            .map(|(&c, &k)| (g.cells[c as usize], k)),
+                    );
+                    pairs.sort_unstable();
+                    cells.extend(pairs.iter().map(|x| x.0));
+                    colours.extend(pairs.iter().map(|x| x.1));
+                }
+                match table.find_coloured(piece, &cells, &colours) {
                     Some(q) => img.push(q),
+                    None if g.reflection => img.push(UNMAPPED),
                     None => {
                         return Err(Error::Internal(format!(
                             "a target symmetry maps a placement of '{}' to no placement",
@@ -226,6 +283,11 @@ impl PlacementSymmetries {
     /// Number of group elements.
     pub fn len(&self) -> usize {
         self.images.len()
+    }
+
+    /// Number of rotations (proper elements).
+    pub fn rotations(&self) -> usize {
+        self.reflection.iter().filter(|r| !**r).count()
     }
 }
 

@@ -10,6 +10,7 @@ pub mod dimacs;
 pub mod dlx;
 pub mod provenance;
 pub mod sat;
+pub mod xmpuzzle;
 
 use crate::error::{Context, Result};
 

@@ -4,8 +4,8 @@ use std::path::Path;
 
 use crate::error::{Context, Result, bail};
 
-use crate::puzzle::Puzzle;
 use crate::puzzle::json::{parse_puzzle, read_puzzle_file};
+use crate::puzzle::{Puzzle, burrtools};
 
 /// The bundled puzzles: (name, file contents), in the order `cubesat list` shows them.
 pub const BUNDLED: &[(&str, &str)] = &[
@@ -62,12 +62,41 @@ pub fn bundled(name: &str) -> Result<Puzzle> {
 /// Resolves what the user typed: an existing file path, else a bundled name, else the
 /// default puzzle when nothing was given.
 pub fn load(arg: Option<&str>) -> Result<Puzzle> {
+    load_with(arg, None)
+}
+
+/// Like [`load`], with a BurrTools problem selector (`--problem N|NAME`; the first problem
+/// when `None`). A selector for a puzzle that has one problem only is an error.
+pub fn load_with(arg: Option<&str>, problem: Option<&str>) -> Result<Puzzle> {
     match arg {
+        Some(a) if Path::new(a).exists() => read_path(Path::new(a), problem),
+        _ if problem.is_some() => {
+            bail!("--problem selects a problem of a BurrTools file (.xmpuzzle)")
+        }
         None => bundled(DEFAULT_PUZZLE),
-        Some(a) if Path::new(a).exists() => read_puzzle_file(Path::new(a)),
         Some(a) if a.contains('/') || a.contains('\\') => bail!("{a}: no such file"),
         Some(a) => bundled(a),
     }
+}
+
+/// Reads a puzzle file: BurrTools (by extension or content: gzip magic, XML) or cubesat JSON.
+pub fn read_path(path: &Path, problem: Option<&str>) -> Result<Puzzle> {
+    let mut head = [0u8; 64];
+    let n = std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
+        .unwrap_or(0);
+    if burrtools::looks_like_burrtools(path, &head[..n]) {
+        let file = burrtools::read_file(path)?;
+        let index = file.select(problem)?;
+        return file.puzzle(index);
+    }
+    if problem.is_some() {
+        bail!(
+            "{}: --problem selects a problem of a BurrTools file (.xmpuzzle)",
+            path.display()
+        );
+    }
+    read_puzzle_file(path)
 }
 
 #[cfg(test)]

@@ -418,14 +418,22 @@ struct RawPiece {
     letter: Option<char>,
     cells: Vec<Cell>,
     count: u32,
+    min_count: u32,
+    /// Aligned with `cells`; empty when uncoloured.
+    colours: Vec<u8>,
 }
+
+/// The largest colour number (as in BurrTools).
+pub const MAX_COLOUR: i64 = 63;
 
 fn piece(v: &Value, path: &JsonPath) -> Result<RawPiece> {
     let m = object(v, path, "a piece")?;
     check_keys(
         m,
         path,
-        &["name", "letter", "count", "cells", "layers", "comment"],
+        &[
+            "name", "letter", "count", "cells", "layers", "colours", "comment",
+        ],
     )?;
     let name = match m.get("name") {
         Some(n) => string(n, &path.key("name"), "a piece name")?.to_string(),
@@ -454,9 +462,25 @@ fn piece(v: &Value, path: &JsonPath) -> Result<RawPiece> {
         }
         None => None,
     };
-    let count = match m.get("count") {
-        Some(c) => integer(c, &path.key("count"), 1, MAX_PIECE_COPIES as i64)? as u32,
-        None => 1,
+    // A count, or a range [min, max] (any number of copies in it may be used).
+    let (min_count, count) = match m.get("count") {
+        Some(Value::Array(a)) => {
+            let cp = path.key("count");
+            if a.len() != 2 {
+                fail!(cp, "a range is [min, max], found {} numbers", a.len());
+            }
+            let lo = integer(&a[0], &cp.index(0), 0, MAX_PIECE_COPIES as i64)? as u32;
+            let hi = integer(&a[1], &cp.index(1), 1, MAX_PIECE_COPIES as i64)? as u32;
+            if lo > hi {
+                fail!(cp, "min {lo} is above max {hi}");
+            }
+            (lo, hi)
+        }
+        Some(c) => {
+            let n = integer(c, &path.key("count"), 1, MAX_PIECE_COPIES as i64)? as u32;
+            (n, n)
+        }
+        None => (1, 1),
     };
     let cells = match (m.get("cells"), m.get("layers")) {
         (Some(c), None) => cell_list(c, &path.key("cells"), -(MAX_COORD as i64), MAX_PIECE_CELLS)?,
@@ -474,6 +498,32 @@ fn piece(v: &Value, path: &JsonPath) -> Result<RawPiece> {
     if cells.is_empty() {
         fail!(path, "piece '{name}' has no cells");
     }
+    let colours = match m.get("colours") {
+        None => Vec::new(),
+        Some(_) if m.get("cells").is_none() => {
+            fail!(
+                path.key("colours"),
+                "colours need 'cells' (one colour per cell)"
+            )
+        }
+        Some(v) => {
+            let cp = path.key("colours");
+            let a = array(v, &cp, "a list of colours")?;
+            if a.len() != cells.len() {
+                fail!(
+                    cp,
+                    "{} colours for {} cells (one colour per cell)",
+                    a.len(),
+                    cells.len()
+                );
+            }
+            let mut out = Vec::with_capacity(a.len());
+            for (i, x) in a.iter().enumerate() {
+                out.push(integer(x, &cp.index(i), 0, MAX_COLOUR)? as u8);
+            }
+            out
+        }
+    };
     if cells.len() > MAX_PIECE_CELLS {
         fail!(
             path,
@@ -486,6 +536,8 @@ fn piece(v: &Value, path: &JsonPath) -> Result<RawPiece> {
         letter,
         cells,
         count,
+        min_count,
+        colours,
     })
 }
 
@@ -537,6 +589,9 @@ pub fn from_value(v: &Value, default_name: &str) -> Result<Puzzle> {
             "mirror",
             "allow_disconnected",
             "known_counts",
+            "colours",
+            "max_holes",
+            "counting",
             "comment",
         ],
     )?;
@@ -560,7 +615,7 @@ pub fn from_value(v: &Value, default_name: &str) -> Result<Puzzle> {
         Some(t) => containers(t, &root.key("target"), true)?,
         None => fail!(root, "the puzzle has no 'target'"),
     };
-    let target = Target::new(&target_spec);
+    let mut target = Target::new(&target_spec);
 
     let pp = root.key("pieces");
     let raw_pieces = match m.get("pieces") {
@@ -607,15 +662,46 @@ pub fn from_value(v: &Value, default_name: &str) -> Result<Puzzle> {
         mirror,
         allow_disconnected,
         known_counts: KnownCounts::default(),
+        colour_pairs: None,
+        max_holes: None,
+        default_up_to: None,
+        notes: Vec::new(),
     };
     if let Some(k) = m.get("known_counts") {
         puzzle.known_counts = known_counts(k, &root.key("known_counts"))?;
+    }
+    if let Some(c) = m.get("colours") {
+        let (pairs, colours) = colour_rule(c, &root.key("colours"), &puzzle.target)?;
+        puzzle.colour_pairs = pairs;
+        target = puzzle.target.clone();
+        target.set_colours(colours);
+        puzzle.target = target;
+    }
+    if let Some(h) = m.get("max_holes") {
+        puzzle.max_holes =
+            Some(integer(h, &root.key("max_holes"), 0, MAX_TARGET_CELLS as i64)? as u32);
+    }
+    if let Some(c) = m.get("counting") {
+        let cp = root.key("counting");
+        let s = string(c, &cp, "a counting mode")?;
+        puzzle.default_up_to = Some(
+            s.parse()
+                .map_err(|e| Error::input("", format!("{cp}: {e}")))?,
+        );
     }
 
     let must = puzzle.target.must_count() as u64;
     let optional = puzzle.target.optional_count() as u64;
     let volume = puzzle.piece_volume();
-    if volume < must || volume > must + optional {
+    let least = puzzle.min_piece_volume();
+    if puzzle.has_ranges() && (least > must + optional || volume < must) {
+        fail!(
+            pp,
+            "the pieces' total volume ranges from {least} to {volume} cells but the target needs between {must} and {} ({must} must-fill, {optional} optional)",
+            must + optional
+        );
+    }
+    if !puzzle.has_ranges() && (volume < must || volume > must + optional) {
         if optional == 0 {
             fail!(
                 pp,
@@ -650,6 +736,24 @@ fn assign_letters(raws: Vec<RawPiece>, path: &JsonPath) -> Result<Vec<Piece>> {
     let mut out = Vec::with_capacity(raws.len());
     let mut spare = LETTERS.chars();
     for r in raws {
+        let shape = Shape::new(r.cells.iter().copied());
+        // Colours follow their cells through the normalisation.
+        let colours = if r.colours.iter().any(|&c| c != 0) {
+            let min = crate::geometry::min_corner(&r.cells).unwrap_or([0; 3]);
+            let of: HashMap<Cell, u8> = r
+                .cells
+                .iter()
+                .zip(&r.colours)
+                .map(|(&c, &k)| (crate::geometry::sub(c, min), k))
+                .collect();
+            shape
+                .cells()
+                .iter()
+                .map(|c| of.get(c).copied().unwrap_or(0))
+                .collect()
+        } else {
+            Vec::new()
+        };
         let letter = match r.letter {
             Some(l) => l,
             None => {
@@ -670,11 +774,75 @@ fn assign_letters(raws: Vec<RawPiece>, path: &JsonPath) -> Result<Vec<Piece>> {
         out.push(Piece {
             name: r.name,
             letter,
-            shape: Shape::new(r.cells),
+            shape,
             count: r.count,
+            min_count: r.min_count,
+            colours,
         });
     }
     Ok(out)
+}
+
+/// The colour rule `{"pairs": [[a, b], ...], "target": [[x, y, z, colour], ...]}`: piece colour
+/// `a` may sit on target colour `b` (no `pairs`: any colour anywhere); target cells are local
+/// to container 0. Returns the pairs and a colour per target cell.
+#[allow(clippy::type_complexity)]
+fn colour_rule(
+    v: &Value,
+    path: &JsonPath,
+    target: &Target,
+) -> Result<(Option<Vec<(u8, u8)>>, Vec<u8>)> {
+    let m = object(v, path, "a colour rule")?;
+    check_keys(m, path, &["pairs", "target"])?;
+    let pairs = match m.get("pairs") {
+        None => None,
+        Some(p) => {
+            let pp = path.key("pairs");
+            let mut out = Vec::new();
+            for (i, x) in array(p, &pp, "a list of [piece colour, target colour]")?
+                .iter()
+                .enumerate()
+            {
+                let xp = pp.index(i);
+                let a = array(x, &xp, "[piece colour, target colour]")?;
+                if a.len() != 2 {
+                    fail!(xp, "a pair is [piece colour, target colour]");
+                }
+                out.push((
+                    integer(&a[0], &xp.index(0), 1, MAX_COLOUR)? as u8,
+                    integer(&a[1], &xp.index(1), 1, MAX_COLOUR)? as u8,
+                ));
+            }
+            Some(out)
+        }
+    };
+    let mut colours = vec![0u8; target.cells().len()];
+    if let Some(t) = m.get("target") {
+        let tp = path.key("target");
+        let origin = target.containers()[0].origin;
+        for (i, x) in array(t, &tp, "a list of [x, y, z, colour]")?
+            .iter()
+            .enumerate()
+        {
+            let xp = tp.index(i);
+            let a = array(x, &xp, "[x, y, z, colour]")?;
+            if a.len() != 4 {
+                fail!(xp, "expected [x, y, z, colour]");
+            }
+            let mut c = [0i32; 3];
+            for k in 0..3 {
+                c[k] = integer(&a[k], &xp.index(k), 0, MAX_COORD as i64)? as i32;
+            }
+            let k = integer(&a[3], &xp.index(3), 0, MAX_COLOUR)? as u8;
+            match target.cell_at(add(origin, c)) {
+                Some(cell) if target.cells()[cell as usize].container == 0 => {
+                    colours[cell as usize] = k
+                }
+                _ => fail!(xp, "{c:?} is not a cell of the target's container 0"),
+            }
+        }
+    }
+    Ok((pairs, colours))
 }
 
 fn hints(v: &Value, path: &JsonPath, puzzle: &Puzzle) -> Result<Vec<Hint>> {
@@ -788,8 +956,13 @@ pub fn to_value(puzzle: &Puzzle) -> Value {
         .map(|p| {
             let mut o =
                 json!({ "name": p.name, "letter": p.letter.to_string(), "cells": p.shape.cells() });
-            if p.count != 1 {
+            if p.is_ranged() {
+                o["count"] = json!([p.min_count, p.count]);
+            } else if p.count != 1 {
                 o["count"] = json!(p.count);
+            }
+            if p.is_coloured() {
+                o["colours"] = json!(p.colours);
             }
             o
         })
@@ -826,6 +999,29 @@ pub fn to_value(puzzle: &Puzzle) -> Value {
             })
             .collect();
         out["hints"] = Value::Array(hints);
+    }
+    if puzzle.colour_pairs.is_some() || t.is_coloured() {
+        let mut o = json!({});
+        if let Some(pairs) = &puzzle.colour_pairs {
+            o["pairs"] = json!(pairs.iter().map(|&(a, b)| [a, b]).collect::<Vec<_>>());
+        }
+        if t.is_coloured() {
+            let cells: Vec<[i32; 4]> = (0..t.cells().len() as u32)
+                .filter(|&c| t.colour(c) != 0)
+                .map(|c| {
+                    let (_, l) = t.local(c);
+                    [l[0], l[1], l[2], t.colour(c) as i32]
+                })
+                .collect();
+            o["target"] = json!(cells);
+        }
+        out["colours"] = o;
+    }
+    if let Some(h) = puzzle.max_holes {
+        out["max_holes"] = json!(h);
+    }
+    if let Some(u) = puzzle.default_up_to {
+        out["counting"] = json!(u.to_string());
     }
     let k = &puzzle.known_counts;
     if !k.is_empty() {

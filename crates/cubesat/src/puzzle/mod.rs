@@ -6,13 +6,15 @@
 //! by [`crate::puzzle::json`]; the types here only hold the result.
 
 mod bundled;
+pub mod burrtools;
 pub mod json;
 
 use std::collections::HashMap;
 
-pub use bundled::{BUNDLED, DEFAULT_PUZZLE, bundled, load};
+pub use bundled::{BUNDLED, DEFAULT_PUZZLE, bundled, load, load_with, read_path};
 
-use crate::geometry::{Cell, Shape, add, zyx};
+use crate::geometry::{Cell, Shape, Transform, add, min_corner, sub, zyx};
+use crate::mode::UpTo;
 
 /// The largest number of target cells cubesat accepts.
 pub const MAX_TARGET_CELLS: usize = 1 << 16;
@@ -33,8 +35,117 @@ pub struct Piece {
     pub letter: char,
     /// The cells, normalised.
     pub shape: Shape,
-    /// Identical copies (at least 1); copies are never told apart in solutions.
+    /// Identical copies (at least 1); copies are never told apart in solutions. With a range
+    /// this is the largest number of copies a solution may use.
     pub count: u32,
+    /// The fewest copies a solution must use (`count` for a fixed count; less for a range
+    /// `min_count..=count`, BurrTools' `min`/`max`).
+    pub min_count: u32,
+    /// A colour per cell, aligned with `shape.cells()`; empty when every cell has the neutral
+    /// colour 0.
+    pub colours: Vec<u8>,
+}
+
+/// Cells with colours, normalised like [`Shape::new`] (translated to the origin, sorted by
+/// (z, y, x)).
+pub type ColouredCells = Vec<(Cell, u8)>;
+
+fn normalise_coloured(mut v: ColouredCells) -> ColouredCells {
+    let cells: Vec<Cell> = v.iter().map(|(c, _)| *c).collect();
+    if let Some(min) = min_corner(&cells) {
+        for (c, _) in &mut v {
+            *c = sub(*c, min);
+        }
+    }
+    v.sort_unstable_by_key(|(c, _)| zyx(*c));
+    v
+}
+
+impl Piece {
+    /// The cells with their colours (colour 0 when the piece is uncoloured).
+    pub fn coloured_cells(&self) -> ColouredCells {
+        self.shape
+            .cells()
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| (c, self.colours.get(i).copied().unwrap_or(0)))
+            .collect()
+    }
+
+    /// True when some cell has a colour other than 0.
+    pub fn is_coloured(&self) -> bool {
+        self.colours.iter().any(|&c| c != 0)
+    }
+
+    /// True when the number of copies is a range rather than fixed.
+    pub fn is_ranged(&self) -> bool {
+        self.min_count != self.count
+    }
+
+    /// The coloured cells transformed by `t`, normalised.
+    pub fn coloured_transformed(&self, t: &Transform) -> ColouredCells {
+        normalise_coloured(
+            self.coloured_cells()
+                .into_iter()
+                .map(|(c, k)| (t.apply(c), k))
+                .collect(),
+        )
+    }
+
+    /// The distinct orientations (shape and colour layout) under the proper rotations, or all
+    /// 48 transformations with `mirror`, first occurrence kept. Two orientations with the
+    /// same cells but different colour layouts are different (as in BurrTools). For an
+    /// uncoloured piece this is [`Shape::orientations`] with empty colour lists.
+    pub fn orientations(&self, mirror: bool) -> Vec<(Shape, Vec<u8>)> {
+        if !self.is_coloured() {
+            return self
+                .shape
+                .orientations(mirror)
+                .into_iter()
+                .map(|s| (s, Vec::new()))
+                .collect();
+        }
+        let transforms: &[Transform] = if mirror {
+            Transform::all()
+        } else {
+            Transform::rotations()
+        };
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        for t in transforms {
+            let v = self.coloured_transformed(t);
+            if seen.insert(v.clone()) {
+                let shape = Shape::new(v.iter().map(|(c, _)| *c));
+                out.push((shape, v.into_iter().map(|(_, k)| k).collect()));
+            }
+        }
+        out
+    }
+
+    /// The smallest coloured orientation under the proper rotations: two pieces are the same
+    /// up to rotation (colours included) iff these agree.
+    pub fn coloured_canonical(&self) -> ColouredCells {
+        Transform::rotations()
+            .iter()
+            .map(|t| self.coloured_transformed(t))
+            .min()
+            .unwrap_or_default()
+    }
+
+    /// The canonical form of the mirror image (colours included).
+    pub fn mirrored_canonical(&self) -> ColouredCells {
+        let m = self.coloured_transformed(&Transform::MIRROR_X);
+        Transform::rotations()
+            .iter()
+            .map(|t| normalise_coloured(m.iter().map(|&(c, k)| (t.apply(c), k)).collect()))
+            .min()
+            .unwrap_or_default()
+    }
+
+    /// True when the piece (colours included) is its own mirror image up to rotation.
+    pub fn is_achiral_coloured(&self) -> bool {
+        self.coloured_canonical() == self.mirrored_canonical()
+    }
 }
 
 /// A cell of the target.
@@ -65,6 +176,8 @@ pub struct Target {
     cells: Vec<TargetCell>,
     containers: Vec<Container>,
     index: HashMap<Cell, u32>,
+    /// A colour per target cell (BurrTools colours), empty when every cell has colour 0.
+    colours: Vec<u8>,
 }
 
 /// One container as read from a file, in local coordinates.
@@ -131,7 +244,27 @@ impl Target {
             cells,
             containers,
             index,
+            colours: Vec::new(),
         }
+    }
+
+    /// Sets a colour per target cell (in [`Target::cells`] order); all zeros clears them.
+    pub fn set_colours(&mut self, colours: Vec<u8>) {
+        if colours.iter().all(|&c| c == 0) || colours.len() != self.cells.len() {
+            self.colours = Vec::new();
+        } else {
+            self.colours = colours;
+        }
+    }
+
+    /// The colour of a target cell (0 = neutral).
+    pub fn colour(&self, cell: u32) -> u8 {
+        self.colours.get(cell as usize).copied().unwrap_or(0)
+    }
+
+    /// True when some target cell has a colour other than 0.
+    pub fn is_coloured(&self) -> bool {
+        !self.colours.is_empty()
     }
 
     /// All target cells.
@@ -225,10 +358,63 @@ pub struct Puzzle {
     pub allow_disconnected: bool,
     /// Published counts.
     pub known_counts: KnownCounts,
+    /// The colour rule: `None` lets any piece colour sit on any target colour; otherwise a
+    /// piece cell of colour `a` may sit on a target cell of colour `b` when either is 0 or
+    /// `(a, b)` is listed (colour numbers as written in voxel strings, from 1).
+    pub colour_pairs: Option<Vec<(u8, u8)>>,
+    /// At most this many optional cells may stay empty (BurrTools' `maxHoles`); `None` = any.
+    pub max_holes: Option<u32>,
+    /// The counting mode `solve --count` uses when none is given (BurrTools files count in
+    /// BurrTools' convention).
+    pub default_up_to: Option<UpTo>,
+    /// What the reader noticed and ignored (BurrTools groups, stored solutions...), for the
+    /// user.
+    pub notes: Vec<String>,
 }
 
 impl Puzzle {
-    /// Total volume of all piece copies.
+    /// True when some piece has a range of copies.
+    pub fn has_ranges(&self) -> bool {
+        self.pieces.iter().any(|p| p.is_ranged())
+    }
+
+    /// The smallest total volume of the pieces (every piece at its `min_count`).
+    pub fn min_piece_volume(&self) -> u64 {
+        self.pieces
+            .iter()
+            .map(|p| p.shape.len() as u64 * p.min_count as u64)
+            .sum()
+    }
+
+    /// True when a piece cell of colour `piece` may sit on a target cell of colour `target`.
+    pub fn colour_allowed(&self, piece: u8, target: u8) -> bool {
+        match &self.colour_pairs {
+            None => true,
+            Some(pairs) => piece == 0 || target == 0 || pairs.contains(&(piece, target)),
+        }
+    }
+
+    /// For every piece, the piece its mirror image is: itself when achiral (colours
+    /// included), else the first piece congruent to its mirror image by a rotation, or `None`.
+    /// Counts are not compared (see [`Puzzle::mirror_partners`] for a full pairing).
+    pub fn mirror_parts(&self) -> Vec<Option<usize>> {
+        let canon: Vec<ColouredCells> =
+            self.pieces.iter().map(|p| p.coloured_canonical()).collect();
+        self.pieces
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let m = p.mirrored_canonical();
+                if m == canon[i] {
+                    Some(i)
+                } else {
+                    canon.iter().position(|c| *c == m)
+                }
+            })
+            .collect()
+    }
+
+    /// Total volume of all piece copies (every piece at its largest count).
     pub fn piece_volume(&self) -> u64 {
         self.pieces
             .iter()
@@ -248,16 +434,21 @@ impl Puzzle {
         if self.mirror {
             return Some((0..self.pieces.len()).collect());
         }
-        let canon: Vec<Shape> = self.pieces.iter().map(|p| p.shape.canonical()).collect();
+        let canon: Vec<ColouredCells> =
+            self.pieces.iter().map(|p| p.coloured_canonical()).collect();
         let mut partner = Vec::with_capacity(self.pieces.len());
         for (i, p) in self.pieces.iter().enumerate() {
-            let m = p.shape.mirrored().canonical();
+            let m = p.mirrored_canonical();
             if m == canon[i] {
                 partner.push(i);
                 continue;
             }
             let candidates: Vec<usize> = (0..self.pieces.len())
-                .filter(|&j| canon[j] == m && self.pieces[j].count == p.count)
+                .filter(|&j| {
+                    canon[j] == m
+                        && self.pieces[j].count == p.count
+                        && self.pieces[j].min_count == p.min_count
+                })
                 .collect();
             // Pair the k-th piece of a shape with the k-th piece of the mirrored shape, so
             // several listed pieces of the same shape still pair one to one.

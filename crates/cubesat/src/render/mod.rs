@@ -18,6 +18,7 @@
 pub mod assembly;
 pub mod html;
 pub mod samples;
+pub mod stl;
 pub mod svg;
 pub mod text;
 

@@ -1,0 +1,204 @@
+//! STL meshes for 3D printing: a polycube (one piece, or a piece in its place in a solution) as a closed, outward-facing triangle mesh, optionally shrunk by a clearance gap.
+//!
+//! A gap `g` erodes the piece by `g/2` in every direction (the cube metric), so two printed
+//! pieces that touch in the puzzle are `g` apart. The eroded solid is still a union of boxes
+//! on a grid whose lines sit at `k`, `k + g/2`, `k + 1 - g/2` per unit: every unit cell is
+//! split into 3x3x3 sub-blocks, and a sub-block is solid when the cells its `g/2`
+//! neighbourhood reaches are all in the piece. Faces are emitted between solid and empty
+//! sub-blocks, two triangles each, so every mesh edge joins exactly two triangles of the same
+//! grid (no T-junctions): the mesh is watertight, and triangles wind counter-clockwise seen
+//! from outside (normals point out). With no gap, sub-blocks are whole cells; pieces whose
+//! cells meet only along an edge then share that edge four times, which a gap avoids.
+
+use std::collections::HashSet;
+
+use crate::error::{Result, bail};
+
+use crate::geometry::Cell;
+
+/// A triangle mesh in millimetres.
+#[derive(Clone, Debug, Default)]
+pub struct Mesh {
+    /// Triangles, vertices counter-clockwise seen from outside.
+    pub triangles: Vec<[[f64; 3]; 3]>,
+}
+
+impl Mesh {
+    /// The enclosed volume (divergence theorem; positive for outward-facing triangles).
+    pub fn volume(&self) -> f64 {
+        self.triangles
+            .iter()
+            .map(|[a, b, c]| {
+                a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0])
+                    + a[2] * (b[0] * c[1] - b[1] * c[0])
+            })
+            .sum::<f64>()
+            / 6.0
+    }
+
+    /// Appends another mesh (a second shell).
+    pub fn extend(&mut self, other: Mesh) {
+        self.triangles.extend(other.triangles);
+    }
+}
+
+/// The mesh of a polycube: `cells` in cube units, `cube` the edge length (mm), `gap` the
+/// clearance (mm, below `cube`).
+pub fn polycube(cells: &[Cell], cube: f64, gap: f64) -> Result<Mesh> {
+    if !(cube > 0.0 && cube.is_finite()) {
+        bail!("the cube size must be a positive number of millimetres, not {cube}");
+    }
+    if !(gap >= 0.0 && gap < cube) {
+        bail!("the gap must be at least 0 and below the cube size ({cube} mm), not {gap}");
+    }
+    let full: HashSet<Cell> = cells.iter().copied().collect();
+    let d = gap / 2.0 / cube;
+    // Sub-block indices per axis: 0 = [k, k+d], 1 = [k+d, k+1-d], 2 = [k+1-d, k+1]; with no
+    // gap only index 1, which is then the whole unit.
+    let idxs: &[usize] = if d > 0.0 { &[0, 1, 2] } else { &[1] };
+    let (lo, hi) = if d > 0.0 {
+        ([0.0, d, 1.0 - d], [d, 1.0 - d, 1.0])
+    } else {
+        ([0.0, 0.0, 0.0], [1.0, 1.0, 1.0])
+    };
+    let solid = |c: Cell, i: [usize; 3]| -> bool {
+        if !full.contains(&c) {
+            return false;
+        }
+        // The cells the sub-block's d-neighbourhood reaches: one step back for index 0, one
+        // step forward for index 2, along each axis.
+        let range = |k: usize| -> &'static [i32] {
+            match k {
+                0 => &[-1, 0],
+                2 => &[0, 1],
+                _ => &[0],
+            }
+        };
+        for &dx in range(i[0]) {
+            for &dy in range(i[1]) {
+                for &dz in range(i[2]) {
+                    if !full.contains(&[c[0] + dx, c[1] + dy, c[2] + dz]) {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    };
+    // The neighbouring sub-block along axis `a`, direction `s` (+1 or -1).
+    let step = |c: Cell, i: [usize; 3], a: usize, s: i32| -> (Cell, [usize; 3]) {
+        let mut c2 = c;
+        let mut i2 = i;
+        if d > 0.0 {
+            let next = i[a] as i32 + s;
+            if (0..3).contains(&next) {
+                i2[a] = next as usize;
+            } else {
+                c2[a] += s;
+                i2[a] = if s > 0 { 0 } else { 2 };
+            }
+        } else {
+            c2[a] += s;
+        }
+        (c2, i2)
+    };
+    let mut mesh = Mesh::default();
+    let mut sorted: Vec<Cell> = full.iter().copied().collect();
+    sorted.sort_unstable();
+    for &c in &sorted {
+        for &ix in idxs {
+            for &iy in idxs {
+                for &iz in idxs {
+                    let i = [ix, iy, iz];
+                    if !solid(c, i) {
+                        continue;
+                    }
+                    let low: [f64; 3] = std::array::from_fn(|a| (c[a] as f64 + lo[i[a]]) * cube);
+                    let high: [f64; 3] = std::array::from_fn(|a| (c[a] as f64 + hi[i[a]]) * cube);
+                    for a in 0..3 {
+                        for s in [1, -1] {
+                            let (c2, i2) = step(c, i, a, s);
+                            if solid(c2, i2) {
+                                continue;
+                            }
+                            let (b, e) = ((a + 1) % 3, (a + 2) % 3);
+                            let plane = if s > 0 { high[a] } else { low[a] };
+                            let v = |u: f64, w: f64| {
+                                let mut p = [0.0; 3];
+                                p[a] = plane;
+                                p[b] = u;
+                                p[e] = w;
+                                p
+                            };
+                            let p0 = v(low[b], low[e]);
+                            let p1 = v(high[b], low[e]);
+                            let p2 = v(high[b], high[e]);
+                            let p3 = v(low[b], high[e]);
+                            // e_b x e_e = e_a: p0 p1 p2 is counter-clockwise seen from +a.
+                            if s > 0 {
+                                mesh.triangles.push([p0, p1, p2]);
+                                mesh.triangles.push([p0, p2, p3]);
+                            } else {
+                                mesh.triangles.push([p0, p2, p1]);
+                                mesh.triangles.push([p0, p3, p2]);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(mesh)
+}
+
+/// Binary STL bytes (80-byte header with `name`, triangle count, then per triangle the unit
+/// normal, three vertices and a zero attribute word).
+pub fn binary_stl(mesh: &Mesh, name: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(84 + 50 * mesh.triangles.len());
+    let mut header = [b' '; 80];
+    let text = format!("cubesat {name}");
+    for (h, b) in header.iter_mut().zip(text.bytes()) {
+        *h = b;
+    }
+    out.extend_from_slice(&header);
+    out.extend_from_slice(&(mesh.triangles.len() as u32).to_le_bytes());
+    for [a, b, c] in &mesh.triangles {
+        let u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+        let v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
+        let mut n = [
+            u[1] * v[2] - u[2] * v[1],
+            u[2] * v[0] - u[0] * v[2],
+            u[0] * v[1] - u[1] * v[0],
+        ];
+        let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+        if len > 0.0 {
+            n = n.map(|x| x / len);
+        }
+        for x in n.iter().chain(a).chain(b).chain(c) {
+            out.extend_from_slice(&(*x as f32).to_le_bytes());
+        }
+        out.extend_from_slice(&0u16.to_le_bytes());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn volumes_with_and_without_a_gap() {
+        let l = [[0, 0, 0], [1, 0, 0], [2, 0, 0], [0, 1, 0]];
+        let m = polycube(&l, 10.0, 0.0).unwrap();
+        assert!((m.volume() - 4000.0).abs() < 1e-6);
+        assert_eq!(m.triangles.len(), 2 * 18);
+        // One cube shrunk by 1 mm (0.5 each side): 9^3.
+        let m = polycube(&[[0, 0, 0]], 10.0, 1.0).unwrap();
+        assert!((m.volume() - 729.0).abs() < 1e-6);
+        // Two cubes in a row shrunk: 19 x 9 x 9.
+        let m = polycube(&[[0, 0, 0], [1, 0, 0]], 10.0, 1.0).unwrap();
+        assert!((m.volume() - 19.0 * 81.0).abs() < 1e-6);
+        assert!(polycube(&l, 10.0, 10.0).is_err());
+        assert_eq!(binary_stl(&m, "x").len(), 84 + 50 * m.triangles.len());
+    }
+}
