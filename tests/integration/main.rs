@@ -8,6 +8,7 @@ mod common;
 mod cli;
 mod engine_exact;
 mod engines_agree;
+mod first_hour;
 mod generate_cli;
 mod generate_library;
 mod interop_cadical;

@@ -4,7 +4,11 @@ use std::io::Write;
 
 use anyhow::{Context, Result};
 
-use cubesat::report::plural;
+use cubesat::interop::Status;
+use cubesat::interop::answer::{Decoded, InstanceKind};
+use cubesat::report::{plural, summary_json};
+use cubesat::run::RunReport;
+use serde_json::json;
 
 use crate::args::{DecodeArgs, SolutionFormat};
 use crate::sink::{self, Shown};
@@ -14,11 +18,8 @@ use super::{Outcome, found, output, use_color};
 /// `cubesat decode INSTANCE ANSWER`: the answer's solutions, each verified, in the chosen
 /// format.
 pub fn run(args: DecodeArgs, quiet: bool) -> Result<Outcome> {
-    let read = |p: &std::path::Path| {
-        std::fs::read_to_string(p).with_context(|| format!("{}: cannot read", p.display()))
-    };
-    let instance = read(&args.instance)?;
-    let answer = read(&args.answer)?;
+    let instance = super::read_input(&args.instance)?;
+    let answer = super::read_input(&args.answer)?;
     let d = cubesat::interop::answer::decode(&instance, &answer)
         .with_context(|| format!("{} with {}", args.instance.display(), args.answer.display()))?;
     let color = use_color(args.color, false);
@@ -35,19 +36,74 @@ pub fn run(args: DecodeArgs, quiet: bool) -> Result<Outcome> {
         sink.solution(&mut out, &shown)?;
     }
     sink.finish(&mut out)?;
-    if args.format == SolutionFormat::Text && d.solutions.is_empty() {
-        writeln!(out, "no solution ({:?})", d.status)?;
+    // Only a solver that says UNSATISFIABLE proves there is no solution; an answer without a
+    // verdict (killed, unfinished, empty) settles nothing and says so.
+    let unknown = d.solutions.is_empty() && d.status != Status::Unsat;
+    match args.format {
+        SolutionFormat::Text if unknown => writeln!(
+            out,
+            "unknown: the answer gives no solution and no verdict (an unfinished, killed or empty solver run)"
+        )?,
+        SolutionFormat::Text if d.solutions.is_empty() => {
+            writeln!(out, "no solution (the solver proved it)")?
+        }
+        SolutionFormat::Json => writeln!(out, "{}", summary(&d))?,
+        _ => {}
     }
     out.flush()?;
     if !quiet {
         eprintln!(
-            "cubesat: decoded {} from a {:?} answer ({:?}); each verified; {} counted {}",
+            "cubesat: decoded {} from {} answer ({}); each verified; {} counted {}",
             plural(d.solutions.len() as u64, "solution"),
-            d.kind,
-            d.status,
+            kind_name(d.kind),
+            status_name(d.status),
             d.counted(),
             d.mode.phrase()
         );
     }
-    Ok(found(!d.solutions.is_empty()))
+    Ok(if unknown {
+        Outcome::Unknown
+    } else {
+        found(!d.solutions.is_empty())
+    })
+}
+
+/// "a DIMACS", "a DLX", "an ASP".
+fn kind_name(k: InstanceKind) -> &'static str {
+    match k {
+        InstanceKind::Dimacs => "a DIMACS",
+        InstanceKind::Dlx => "a DLX",
+        InstanceKind::Asp => "an ASP",
+    }
+}
+
+fn status_name(s: Status) -> &'static str {
+    match s {
+        Status::Sat => "satisfiable",
+        Status::Unsat => "unsatisfiable",
+        Status::Unknown => "no verdict",
+    }
+}
+
+/// The summary line of the JSON Lines schema, so `cubesat render` reads decoded solutions as
+/// it reads `solve --format json`; `status` and `complete` say what the solver said.
+fn summary(d: &Decoded) -> serde_json::Value {
+    let report = RunReport {
+        engine: format!(
+            "external ({})",
+            kind_name(d.kind).split(' ').nth(1).unwrap_or("")
+        ),
+        count: d.solutions.len() as u64,
+        raw: d.solutions.len() as u64,
+        nodes: None,
+        limited: false,
+        interrupted: false,
+        description: d.mode.phrase().to_string(),
+        elapsed: std::time::Duration::ZERO,
+    };
+    let mut v = summary_json(&d.puzzle, &report, &d.mode.to_string(), false);
+    v["status"] = json!(status_name(d.status));
+    v["complete"] = json!(d.complete.unwrap_or(d.status == Status::Unsat));
+    v["counted_solutions"] = json!(d.counted());
+    v
 }

@@ -6,6 +6,7 @@ mod generate;
 mod info;
 mod list;
 mod render;
+mod show;
 mod solve;
 
 use std::fs::File;
@@ -22,6 +23,9 @@ pub enum Outcome {
     Found,
     /// No solution (exit 1).
     NoneFound,
+    /// An external solver's answer that neither gives a solution nor proves there is none:
+    /// an unfinished, killed or empty run (exit 3).
+    Unknown,
     /// Ctrl-C stopped the run after printing what it had (exit 130).
     Interrupted,
 }
@@ -37,6 +41,7 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Export(args) => export::run(args, quiet),
         Command::Decode(args) => decode::run(args, quiet),
         Command::Generate(args) => generate::run(&args, quiet),
+        Command::Show(args) => show::run(args),
     }
 }
 
@@ -56,6 +61,45 @@ pub(crate) fn output(path: Option<&std::path::Path>) -> Result<Box<dyn Write>> {
         )),
         None => Box::new(BufWriter::new(io::stdout().lock())),
     })
+}
+
+/// One warning line on stderr per group of pieces with the same shape under different names:
+/// solutions that swap them count as different though nobody can tell them apart.
+pub(crate) fn warn_same_shapes(p: &cubesat::Puzzle) {
+    for g in p.same_shapes() {
+        let names: Vec<String> = g
+            .iter()
+            .map(|&i| format!("'{}'", p.pieces[i].name))
+            .collect();
+        eprintln!(
+            "cubesat: warning: pieces {} have the same shape, so solutions that only swap them count as different; list the shape once with \"count\": {} to count them as identical copies",
+            names.join(" and "),
+            g.iter().map(|&i| p.pieces[i].count).sum::<u32>()
+        );
+    }
+}
+
+/// The puzzle argument: a file, a bundled name, `-` for a puzzle file on stdin, or none for
+/// the Tetris Cube.
+pub(crate) fn load_puzzle(arg: Option<&str>) -> Result<cubesat::Puzzle> {
+    if arg == Some("-") {
+        let text = read_input(std::path::Path::new("-"))?;
+        return cubesat::puzzle::json::parse_puzzle(&text, "stdin").context("stdin");
+    }
+    Ok(cubesat::puzzle::load(arg)?)
+}
+
+/// The text of a file argument, `-` being stdin.
+pub(crate) fn read_input(path: &std::path::Path) -> Result<String> {
+    use std::io::Read;
+    if path.as_os_str() == "-" {
+        let mut s = String::new();
+        io::stdin()
+            .read_to_string(&mut s)
+            .context("stdin: cannot read")?;
+        return Ok(s);
+    }
+    std::fs::read_to_string(path).with_context(|| format!("{}: cannot read", path.display()))
 }
 
 /// Whether text output gets ANSI colour.
