@@ -9,8 +9,11 @@ use cubesat::UpTo;
 use cubesat_xc::encoding::AtMostOne;
 
 const EXIT_CODES: &str = "Exit codes: 0 = a solution was found (or printed, exported, rendered), \
-1 = no solution, 2 = error (bad input, bad arguments), 130 = interrupted by Ctrl-C (the partial \
-count is printed). Results go to stdout, statistics to stderr; a closed pipe is not an error.";
+1 = no solution, 2 = error (bad input, bad arguments), 3 = unknown (decode: the solver's answer \
+neither gives a solution nor proves there is none: an unfinished, killed or empty run), \
+130 = interrupted by Ctrl-C (what was found so far is printed; an interrupted run never says \
+\"no solution\"). Results go to stdout, statistics to stderr; a closed pipe is not an error. \
+PUZZLE and file arguments accept - for stdin.";
 
 /// Solve, count and generate 3D polycube packing puzzles.
 #[derive(Debug, Parser)]
@@ -38,8 +41,10 @@ pub enum Command {
     Export(ExportArgs),
     /// Read an external solver's answer to an exported instance back as cubesat solutions.
     Decode(DecodeArgs),
-    /// Render solutions saved with `solve --format json` as SVG or HTML.
+    /// Render solutions saved with `solve --format json` (or `decode --format json`) as text, SVG or HTML.
     Render(RenderArgs),
+    /// Draw a puzzle's pieces and target on their own, to check a puzzle file by eye.
+    Show(ShowArgs),
     /// Convert a puzzle between cubesat JSON and BurrTools (.xmpuzzle, or plain .xml), by OUT's extension.
     Convert(ConvertArgs),
     /// Write STL files for 3D printing: one per piece, and one of an assembled solution.
@@ -81,23 +86,14 @@ pub struct StlArgs {
 /// The puzzle argument shared by most subcommands.
 #[derive(Debug, Args)]
 pub struct PuzzleArg {
-    /// A puzzle file, or the name of a bundled puzzle (`cubesat list`); default: the Tetris Cube.
+    /// A puzzle file (`-` for stdin), or the name of a bundled puzzle (`cubesat list`);
+    /// default: the Tetris Cube.
     #[arg(value_name = "PUZZLE")]
     pub puzzle: Option<String>,
     /// For a BurrTools file (.xmpuzzle): the problem, by index (from 0) or name; default: the
     /// first.
     #[arg(long, value_name = "N|NAME")]
     pub problem: Option<String>,
-}
-
-impl PuzzleArg {
-    /// Loads the puzzle (a file, BurrTools problem selected, or a bundled name).
-    pub fn load(&self) -> anyhow::Result<cubesat::Puzzle> {
-        Ok(cubesat::puzzle::load_with(
-            self.puzzle.as_deref(),
-            self.problem.as_deref(),
-        )?)
-    }
 }
 
 /// When to colour text output.
@@ -120,7 +116,7 @@ pub enum SolutionFormat {
     Text,
     /// JSON Lines: one object per solution, then a summary object.
     Json,
-    /// An isometric SVG picture (the first solution).
+    /// An isometric SVG picture of one solution (refused for several: use html).
     Svg,
     /// A self-contained HTML page with a 3D view (all listed solutions).
     Html,
@@ -131,8 +127,8 @@ pub enum SolutionFormat {
 pub struct SolveArgs {
     #[command(flatten)]
     pub puzzle: PuzzleArg,
-    /// List (or, with --count, count) at most N solutions.
-    #[arg(long, value_name = "N", conflicts_with = "all")]
+    /// List (or, with --count, count) at most N solutions (N >= 1).
+    #[arg(long, value_name = "N", conflicts_with = "all", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
     /// List every solution.
     #[arg(long)]
@@ -140,16 +136,15 @@ pub struct SolveArgs {
     /// Count solutions instead of printing them: one line on stdout, starting with the count.
     #[arg(long)]
     pub count: bool,
-    /// What counts as one solution: every placement (none), up to rotation, up to rotation and
-    /// reflection, or burrtools (BurrTools' own count). Default: rotation, or burrtools for a
-    /// BurrTools file.
-    #[arg(long = "up-to", value_name = "MODE", value_parser = parse_up_to)]
+    /// What counts as one solution. Default: rotation, or burrtools for a BurrTools file.
+    #[arg(long = "up-to", value_name = "MODE", value_parser = parse_up_to,
+          help = "What counts as one solution: none (every placement), rotation, rotation+reflection, or burrtools (BurrTools' own count); default: rotation, or burrtools for a BurrTools file [possible values: none, rotation, rotation+reflection, burrtools]")]
     pub up_to: Option<UpTo>,
     /// The engine: auto (= exact), exact (bitset exact cover), dlx (plain dancing links), sat (varisat).
     #[arg(long, value_name = "ENGINE", default_value = "auto", value_parser = parse_engine)]
     pub engine: EngineChoice,
     /// At-most-one encoding for the SAT engine.
-    #[arg(long, value_name = "ENC", default_value_t = AtMostOne::default())]
+    #[arg(long, value_name = "ENC", default_value_t = AtMostOne::default(), help = amo_help("for the SAT engine"))]
     pub amo: AtMostOne,
     /// SAT engine: split the search into at least N cubes (the exact-cover engine's top
     /// subtrees, fixing at most half of a solution), each cube's residual CNF solved by its own
@@ -206,6 +201,9 @@ pub struct GenerateArgs {
     /// How to show the puzzle and its solution on stdout.
     #[arg(long, value_enum, default_value_t = GenerateFormat::Text)]
     pub format: GenerateFormat,
+    /// Show the puzzle sheet only (target, hints, pieces to place), not the solution.
+    #[arg(long)]
+    pub no_solution: bool,
     /// Colour in text output.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
@@ -214,11 +212,15 @@ pub struct GenerateArgs {
 /// Output formats of `generate`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Default)]
 pub enum GenerateFormat {
-    /// The hint pieces, then the solution, as z layers.
+    /// The puzzle sheet (target with hints, pieces to place), then the solution, as z layers.
     #[default]
     Text,
     /// One JSON object: the puzzle file, the solution and the report.
     Json,
+    /// An isometric SVG of the puzzle sheet (the solution is left out: a sheet to print).
+    Svg,
+    /// A self-contained HTML page: the puzzle sheet, then the solution.
+    Html,
 }
 
 /// Export formats.
@@ -243,11 +245,12 @@ pub struct ExportArgs {
     #[arg(long, value_enum)]
     pub format: ExportFormat,
     /// At-most-one encoding (DIMACS only).
-    #[arg(long, value_name = "ENC", default_value_t = AtMostOne::default())]
+    #[arg(long, value_name = "ENC", default_value_t = AtMostOne::default(), help = amo_help("(DIMACS only)"))]
     pub amo: AtMostOne,
     /// none: every solution is a model; rotation: one model per class (only where the
     /// one-piece restriction is exact on its own).
-    #[arg(long = "up-to", value_name = "MODE", default_value = "none", value_parser = parse_up_to)]
+    #[arg(long = "up-to", value_name = "MODE", default_value = "none", value_parser = parse_up_to,
+          help = "none: every solution is a model; rotation: one model per class (only where the one-piece restriction is exact on its own) [possible values: none, rotation]")]
     pub up_to: UpTo,
     /// Write to FILE instead of stdout.
     #[arg(long, value_name = "FILE")]
@@ -272,6 +275,8 @@ pub struct DecodeArgs {
 /// Render formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum RenderFormat {
+    /// z layers side by side, one letter per piece.
+    Text,
     /// Isometric SVG of the first solution.
     Svg,
     /// Self-contained HTML page with every solution.
@@ -281,8 +286,11 @@ pub enum RenderFormat {
 /// `cubesat render`.
 #[derive(Debug, Args)]
 pub struct RenderArgs {
-    /// JSON Lines written by `cubesat solve --format json`.
+    /// JSON Lines written by `cubesat solve --format json` (- for stdin).
     pub solutions: PathBuf,
+    /// Only solution N (counting from 1).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub solution: Option<u64>,
     /// The format.
     #[arg(long, value_enum)]
     pub format: RenderFormat,
@@ -292,6 +300,45 @@ pub struct RenderArgs {
     /// Write to FILE instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+}
+
+/// `cubesat show`.
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    #[command(flatten)]
+    pub puzzle: PuzzleArg,
+    /// Only this piece (its name).
+    #[arg(long, value_name = "NAME")]
+    pub piece: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ShowFormat::Text)]
+    pub format: ShowFormat,
+    /// Colour in text output.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    /// Write to FILE instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// Output formats of `show`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Default)]
+pub enum ShowFormat {
+    /// Each piece as z layers, then the target.
+    #[default]
+    Text,
+    /// One isometric SVG: the target and the pieces beside it.
+    Svg,
+    /// A self-contained HTML page with a 3D view.
+    Html,
+}
+
+/// The help line of an `--amo` option, listing the encodings.
+fn amo_help(what: &str) -> String {
+    format!(
+        "At-most-one encoding {what} [possible values: {}]",
+        AtMostOne::ALL.map(AtMostOne::name).join(", ")
+    )
 }
 
 fn parse_up_to(s: &str) -> Result<UpTo, String> {

@@ -1,7 +1,7 @@
 //! The cubesat binary: parses the command line, runs it, and maps the outcome to the exit code.
 //!
-//! Exit codes: 0 found, 1 none, 2 error, 130 interrupted. A closed stdout pipe ends the run
-//! quietly with 0.
+//! Exit codes: 0 found, 1 none, 2 error, 3 unknown (an external solver's answer that settles
+//! nothing), 130 interrupted. A closed stdout pipe ends the run quietly with 0.
 
 use std::io;
 use std::process::ExitCode;
@@ -21,6 +21,7 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(Outcome::Found) => ExitCode::from(0),
         Ok(Outcome::NoneFound) => ExitCode::from(1),
+        Ok(Outcome::Unknown) => ExitCode::from(3),
         Ok(Outcome::Interrupted) => ExitCode::from(130),
         Err(e) if is_broken_pipe(&e) => ExitCode::from(0),
         Err(e) => {

@@ -9,6 +9,7 @@ mod burrtools;
 mod cli;
 mod engine_exact;
 mod engines_agree;
+mod first_hour;
 mod fuzz;
 mod generate_cli;
 mod generate_library;

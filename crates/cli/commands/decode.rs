@@ -4,7 +4,11 @@ use std::io::Write;
 
 use anyhow::{Context, Result};
 
-use cubesat::report::plural;
+use cubesat::interop::Status;
+use cubesat::interop::answer::{Decoded, InstanceKind};
+use cubesat::report::{plural, summary_json};
+use cubesat::run::RunReport;
+use serde_json::json;
 
 use crate::args::{DecodeArgs, SolutionFormat};
 use crate::sink;
@@ -22,19 +26,74 @@ pub fn run(args: DecodeArgs, quiet: bool) -> Result<Outcome> {
     let mut out = output(None)?;
     let mut sink = sink::sink(args.format, color, false);
     sink::show_all(&mut *sink, &mut out, &d.puzzle, &d.table, &d.solutions)?;
-    if args.format == SolutionFormat::Text && d.solutions.is_empty() {
-        writeln!(out, "no solution ({:?})", d.status)?;
+    // Only a solver that says UNSATISFIABLE proves there is no solution; an answer without a
+    // verdict (killed, unfinished, empty) settles nothing and says so.
+    let unknown = d.solutions.is_empty() && d.status != Status::Unsat;
+    match args.format {
+        SolutionFormat::Text if unknown => writeln!(
+            out,
+            "unknown: the answer gives no solution and no verdict (an unfinished, killed or empty solver run)"
+        )?,
+        SolutionFormat::Text if d.solutions.is_empty() => {
+            writeln!(out, "no solution (the solver proved it)")?
+        }
+        SolutionFormat::Json => writeln!(out, "{}", summary(&d))?,
+        _ => {}
     }
     out.finish()?;
     if !quiet {
         eprintln!(
-            "cubesat: decoded {} from a {:?} answer ({:?}); each verified; {} counted {}",
+            "cubesat: decoded {} from {} answer ({}); each verified; {} counted {}",
             plural(d.solutions.len() as u64, "solution"),
-            d.kind,
-            d.status,
+            kind_name(d.kind),
+            status_name(d.status),
             d.counted(),
             d.mode.phrase()
         );
     }
-    Ok(found(!d.solutions.is_empty()))
+    Ok(if unknown {
+        Outcome::Unknown
+    } else {
+        found(!d.solutions.is_empty())
+    })
+}
+
+/// "a DIMACS", "a DLX", "an ASP".
+fn kind_name(k: InstanceKind) -> &'static str {
+    match k {
+        InstanceKind::Dimacs => "a DIMACS",
+        InstanceKind::Dlx => "a DLX",
+        InstanceKind::Asp => "an ASP",
+    }
+}
+
+fn status_name(s: Status) -> &'static str {
+    match s {
+        Status::Sat => "satisfiable",
+        Status::Unsat => "unsatisfiable",
+        Status::Unknown => "no verdict",
+    }
+}
+
+/// The summary line of the JSON Lines schema, so `cubesat render` reads decoded solutions as
+/// it reads `solve --format json`; `status` and `complete` say what the solver said.
+fn summary(d: &Decoded) -> serde_json::Value {
+    let report = RunReport {
+        engine: format!(
+            "external ({})",
+            kind_name(d.kind).split(' ').nth(1).unwrap_or("")
+        ),
+        count: d.solutions.len() as u64,
+        raw: d.solutions.len() as u64,
+        nodes: None,
+        limited: false,
+        interrupted: false,
+        description: d.mode.phrase().to_string(),
+        elapsed: std::time::Duration::ZERO,
+    };
+    let mut v = summary_json(&d.puzzle, &report, &d.mode.to_string(), false);
+    v["status"] = json!(status_name(d.status));
+    v["complete"] = json!(d.complete.unwrap_or(d.status == Status::Unsat));
+    v["counted_solutions"] = json!(d.counted());
+    v
 }

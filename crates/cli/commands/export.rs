@@ -36,7 +36,7 @@ fn placement_label(inst: &Instance, o: usize) -> String {
 
 /// `cubesat export`: the instance in the chosen format, with its provenance, to stdout or `--out`.
 pub fn run(args: ExportArgs, quiet: bool) -> Result<Outcome> {
-    let puzzle = args.puzzle.load()?;
+    let puzzle = super::load_puzzle(&args.puzzle)?;
     if args.format == ExportFormat::Xmpuzzle {
         let bytes = cubesat::interop::xmpuzzle::to_xmpuzzle(&puzzle)?;
         let mut out = output(args.out.as_deref())?;

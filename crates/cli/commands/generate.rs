@@ -6,19 +6,52 @@ use anyhow::Result;
 
 use std::time::Instant;
 
-use cubesat::generate::{Failure, GenerateOptions, generate};
-use cubesat::report::plural;
+use cubesat::generate::{Failure, GenerateOptions, Generated, generate};
+use cubesat::render;
+use cubesat::report::{piece_scene, pieces_to_place, plural, scene, sheet_scene};
 use serde_json::json;
 
 use crate::args::{GenerateArgs, GenerateFormat};
 
 use super::{Outcome, output, use_color};
 
+/// The puzzle sheet as text: the target with its hint pieces, then each piece still to place
+/// drawn on its own.
+fn sheet_text(g: &Generated, title: &str, color: bool) -> String {
+    let p = &g.instance.puzzle;
+    let t = &g.instance.table;
+    let mut s = render::text(&scene(p, t, &g.solution, title, true), color);
+    let left = pieces_to_place(p, t, &g.solution);
+    s.push_str(&format!(
+        "\npieces to place ({}):\n",
+        left.iter().map(|&(_, n)| n as u64).sum::<u64>()
+    ));
+    for (k, (i, n)) in left.into_iter().enumerate() {
+        let piece = &p.pieces[i];
+        let copies = if n > 1 {
+            format!(", {n} copies")
+        } else {
+            String::new()
+        };
+        let title = format!(
+            "piece '{}' ({} cells{copies})",
+            piece.name,
+            piece.shape.len()
+        );
+        if k > 0 {
+            s.push('\n');
+        }
+        s.push_str(&render::text(&piece_scene(p, i, &title), color));
+    }
+    s
+}
+
 /// `cubesat generate`: prints the puzzle and solution (text or JSON) on stdout, writes the
 /// puzzle file with `--out`, statistics on stderr.
 pub fn run(args: &GenerateArgs, quiet: bool) -> Result<Outcome> {
     let start = Instant::now();
-    let puzzle = args.puzzle.load()?;
+    let puzzle = super::load_puzzle(&args.puzzle)?;
+    super::warn_same_shapes(&puzzle);
     let opts = GenerateOptions {
         hints: args.hints,
         seed: args.seed,
@@ -36,17 +69,44 @@ pub fn run(args: &GenerateArgs, quiet: bool) -> Result<Outcome> {
     match outcome {
         Ok(g) => {
             if let Some(path) = &args.out {
-                let text = serde_json::to_string_pretty(&g.puzzle_json())?;
+                let text = cubesat::puzzle::json::to_file_string(&g.instance.puzzle);
                 let mut file = output(Some(path))?;
-                writeln!(file, "{text}")?;
+                file.write_all(text.as_bytes())?;
                 file.finish()?;
             }
+            let p = &g.instance.puzzle;
+            let t = &g.instance.table;
+            let sheet_title = format!("{}: puzzle", p.name);
+            let solution = || scene(p, t, &g.solution, &format!("{}: solution", p.name), false);
             match args.format {
                 GenerateFormat::Text => {
                     let color = use_color(args.color, false);
-                    write!(out, "{}", g.to_text(color))?;
+                    write!(out, "{}", sheet_text(&g, &sheet_title, color))?;
+                    if !args.no_solution {
+                        write!(out, "\n{}", render::text(&solution(), color))?;
+                    }
                 }
-                GenerateFormat::Json => writeln!(out, "{}", g.to_json(&opts))?,
+                GenerateFormat::Json => {
+                    let mut v = g.to_json(&opts);
+                    if args.no_solution
+                        && let Some(o) = v.as_object_mut()
+                    {
+                        o.remove("solution");
+                    }
+                    writeln!(out, "{v}")?
+                }
+                GenerateFormat::Svg => write!(
+                    out,
+                    "{}",
+                    render::svg(&sheet_scene(p, t, &g.solution, &sheet_title), false)
+                )?,
+                GenerateFormat::Html => {
+                    let mut scenes = vec![sheet_scene(p, t, &g.solution, &sheet_title)];
+                    if !args.no_solution {
+                        scenes.push(solution());
+                    }
+                    write!(out, "{}", render::html(&scenes))?
+                }
             }
             out.finish()?;
             if !quiet {
@@ -69,7 +129,9 @@ pub fn run(args: &GenerateArgs, quiet: bool) -> Result<Outcome> {
         }
         Err((failure, stats)) => {
             match args.format {
-                GenerateFormat::Text => writeln!(out, "no puzzle: {}", failure.describe())?,
+                GenerateFormat::Text | GenerateFormat::Svg | GenerateFormat::Html => {
+                    writeln!(out, "no puzzle: {}", failure.describe())?
+                }
                 GenerateFormat::Json => {
                     let mut v = json!({
                         "type": "none",

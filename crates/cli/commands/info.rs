@@ -15,7 +15,8 @@ use super::{Outcome, output};
 
 /// `cubesat info`: the puzzle's description on stdout.
 pub fn run(args: InfoArgs) -> Result<Outcome> {
-    let puzzle = args.puzzle.load()?;
+    let puzzle = super::load_puzzle(&args.puzzle)?;
+    super::warn_same_shapes(&puzzle);
     let mut out = output(None)?;
     if let Some(path) = args.puzzle.puzzle.as_deref().map(std::path::Path::new)
         && path.exists()
@@ -73,21 +74,40 @@ pub fn run(args: InfoArgs) -> Result<Outcome> {
         p.pieces.iter().map(|x| x.count as u64).sum::<u64>(),
         p.piece_volume()
     )?;
+    let labels: Vec<String> = p
+        .pieces
+        .iter()
+        .map(|x| format!("{} ({})", x.name, x.letter))
+        .collect();
+    let w = labels
+        .iter()
+        .map(|l| l.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(10);
     writeln!(
         out,
-        "  {:<10} {:>6} {:>5} {:>12} {:>10}  mirror image",
+        "  {:<w$} {:>6} {:>5} {:>12} {:>10}  mirror image",
         "piece", "cells", "count", "orientations", "placements"
     )?;
     for (i, piece) in p.pieces.iter().enumerate() {
+        let others = p.mirror_images_of(i);
         let mirror = match &partners {
             _ if piece.is_achiral_coloured() => "itself".to_string(),
             Some(pp) => format!("'{}'", p.pieces[pp[i]].name),
+            // The set is not closed under mirror images as a whole, but this piece's mirror
+            // image may still be here under another name (with another count).
+            None if !others.is_empty() => others
+                .iter()
+                .map(|&j| format!("'{}'", p.pieces[j].name))
+                .collect::<Vec<_>>()
+                .join(" or "),
             None => "(not in the set)".to_string(),
         };
         writeln!(
             out,
-            "  {:<10} {:>6} {:>5} {:>12} {:>10}  {}",
-            format!("{} ({})", piece.name, piece.letter),
+            "  {:<w$} {:>6} {:>5} {:>12} {:>10}  {}",
+            labels[i],
             piece.shape.len(),
             if piece.is_ranged() {
                 format!("{}..{}", piece.min_count, piece.count)
@@ -105,6 +125,9 @@ pub fn run(args: InfoArgs) -> Result<Outcome> {
         inst.table.len(),
         p.hints.len()
     )?;
+    for why in inst.table.obstacles(p) {
+        writeln!(out, "no solution: {why}")?;
+    }
     let mut modes = vec![UpTo::Rotation, UpTo::RotationReflection];
     if p.default_up_to == Some(UpTo::BurrTools) {
         modes.push(UpTo::BurrTools);

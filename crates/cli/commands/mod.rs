@@ -7,6 +7,7 @@ mod generate;
 mod info;
 mod list;
 mod render;
+mod show;
 mod solve;
 mod stl;
 
@@ -25,6 +26,9 @@ pub enum Outcome {
     Found,
     /// No solution (exit 1).
     NoneFound,
+    /// An external solver's answer that neither gives a solution nor proves there is none:
+    /// an unfinished, killed or empty run (exit 3).
+    Unknown,
     /// Ctrl-C stopped the run after printing what it had (exit 130).
     Interrupted,
 }
@@ -42,6 +46,7 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Generate(args) => generate::run(&args, quiet),
         Command::Convert(args) => convert::run(args, quiet),
         Command::Stl(args) => stl::run(args, quiet),
+        Command::Show(args) => show::run(args),
     }
 }
 
@@ -170,8 +175,21 @@ pub(crate) fn output(path: Option<&Path>) -> Result<Output> {
 /// read: the whole file is held in memory, so anything larger is refused before reading.
 pub(crate) const MAX_INPUT_BYTES: u64 = 256 << 20;
 
-/// Reads a text input of at most [`MAX_INPUT_BYTES`], refusing a larger one before reading it.
+/// Reads a text input of at most [`MAX_INPUT_BYTES`], refusing a larger one before reading it;
+/// `-` is stdin.
 pub(crate) fn read_input(path: &Path) -> Result<String> {
+    if path.as_os_str() == "-" {
+        let mut text = String::new();
+        io::Read::read_to_string(
+            &mut io::Read::take(io::stdin(), MAX_INPUT_BYTES + 1),
+            &mut text,
+        )
+        .context("stdin: cannot read")?;
+        if text.len() as u64 > MAX_INPUT_BYTES {
+            anyhow::bail!("stdin: more than the {MAX_INPUT_BYTES} bytes cubesat reads");
+        }
+        return Ok(text);
+    }
     let shown = path.display();
     let len = std::fs::metadata(path)
         .with_context(|| format!("{shown}: cannot read"))?
@@ -201,6 +219,35 @@ pub(crate) fn read_input(path: &Path) -> Result<String> {
 /// what its run refused.
 pub(crate) fn puzzle_source(arg: Option<&str>) -> &str {
     arg.unwrap_or(cubesat::puzzle::DEFAULT_PUZZLE)
+}
+
+/// One warning line on stderr per group of pieces with the same shape under different names:
+/// solutions that swap them count as different though nobody can tell them apart.
+pub(crate) fn warn_same_shapes(p: &cubesat::Puzzle) {
+    for g in p.same_shapes() {
+        let names: Vec<String> = g
+            .iter()
+            .map(|&i| format!("'{}'", p.pieces[i].name))
+            .collect();
+        eprintln!(
+            "cubesat: warning: pieces {} have the same shape, so solutions that only swap them count as different; list the shape once with \"count\": {} to count them as identical copies",
+            names.join(" and "),
+            g.iter().map(|&i| p.pieces[i].count).sum::<u32>()
+        );
+    }
+}
+
+/// The puzzle argument: a file (a BurrTools file's problem chosen by `--problem`), a bundled
+/// name, `-` for a puzzle file on stdin, or none for the Tetris Cube.
+pub(crate) fn load_puzzle(arg: &crate::args::PuzzleArg) -> Result<cubesat::Puzzle> {
+    if arg.puzzle.as_deref() == Some("-") {
+        let text = read_input(std::path::Path::new("-"))?;
+        return cubesat::puzzle::json::parse_puzzle(&text, "stdin").context("stdin");
+    }
+    Ok(cubesat::puzzle::load_with(
+        arg.puzzle.as_deref(),
+        arg.problem.as_deref(),
+    )?)
 }
 
 /// Whether text output gets ANSI colour.

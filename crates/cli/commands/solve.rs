@@ -17,6 +17,25 @@ use crate::sink::{self, Shown};
 
 use super::{Outcome, found, output, puzzle_source, use_color};
 
+/// Refuses a format that cannot show what was asked, naming what can.
+fn refuse_unshowable(args: &SolveArgs) -> Result<()> {
+    let several = args.all || args.limit.is_some_and(|n| n > 1);
+    match args.format {
+        SolutionFormat::Svg | SolutionFormat::Html if args.count => bail!(
+            "--count prints a number, which --format {} cannot draw; use --format text or json with --count",
+            if args.format == SolutionFormat::Svg {
+                "svg"
+            } else {
+                "html"
+            }
+        ),
+        SolutionFormat::Svg if several => bail!(
+            "--format svg draws one solution; use --format html for a page with every solution, or --format json and `cubesat render --solution N`"
+        ),
+        _ => Ok(()),
+    }
+}
+
 /// `cubesat solve`: the count line, or the solutions in the chosen format, on stdout;
 /// statistics on stderr.
 pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
@@ -26,6 +45,7 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
             cubesat_xc::sat::MAX_CUBES
         );
     }
+    refuse_unshowable(&args)?;
     let cap = cubesat_xc::available_cores() * cubesat_xc::MAX_THREADS_PER_CORE;
     if args.threads > cap && (args.count || args.all) && !quiet {
         eprintln!(
@@ -34,7 +54,8 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
             cubesat_xc::MAX_THREADS_PER_CORE
         );
     }
-    let puzzle = args.puzzle.load()?;
+    let puzzle = super::load_puzzle(&args.puzzle)?;
+    super::warn_same_shapes(&puzzle);
     if !quiet {
         for n in &puzzle.notes {
             eprintln!("cubesat: note: {n}");
@@ -74,6 +95,13 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
             "cubesat: {}",
             stats_line(&inst.puzzle, &inst.table, &report)
         );
+    }
+    if report.interrupted {
+        eprintln!("cubesat: interrupted by Ctrl-C: the search did not finish");
+    } else if report.count == 0 && (args.count || args.format != SolutionFormat::Text) {
+        for why in inst.table.obstacles(&inst.puzzle) {
+            eprintln!("cubesat: no solution: {why}");
+        }
     }
     Ok(if report.interrupted {
         Outcome::Interrupted
@@ -124,6 +152,14 @@ fn count(
         r.finish();
     }
     let report = report?;
+    if args.format == SolutionFormat::Json {
+        writeln!(
+            out,
+            "{}",
+            summary_json(&inst.puzzle, &report, &opts.up_to.to_string(), true)
+        )?;
+        return Ok(report);
+    }
     let mut line = format!(
         "{} {} {}",
         report.count,
@@ -187,7 +223,14 @@ fn list(
             "{}",
             summary_json(&inst.puzzle, &report, &opts.up_to.to_string(), false)
         )?,
-        SolutionFormat::Text if report.count == 0 => writeln!(out, "no solution")?,
+        // A stopped search proves nothing: it must not read as "no solution".
+        SolutionFormat::Text if report.count == 0 && report.interrupted => {
+            writeln!(out, "interrupted before the first solution was found")?
+        }
+        SolutionFormat::Text if report.count == 0 => match inst.table.obstacles(&inst.puzzle)[..] {
+            [] => writeln!(out, "no solution")?,
+            ref why => writeln!(out, "no solution: {}", why.join("; "))?,
+        },
         _ => {}
     }
     Ok(report)

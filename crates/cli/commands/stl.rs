@@ -26,7 +26,7 @@ fn file_part(name: &str) -> String {
 }
 
 pub fn run(args: StlArgs, quiet: bool) -> Result<Outcome> {
-    let puzzle = args.puzzle.load()?;
+    let puzzle = super::load_puzzle(&args.puzzle)?;
     // Check the sizes before anything is written.
     polycube(&[[0, 0, 0]], args.cube, args.gap)?;
     let inst = Instance::new(puzzle)?;

@@ -26,7 +26,6 @@
 //! the largest group the piece set allows. When solutions are listed rather than counted,
 //! `none` searches without any restriction instead.
 
-
 use crate::error::{Error, Request, Result};
 
 use crate::placements::PlacementTable;

@@ -636,9 +636,10 @@ fn finish(
 }
 
 impl Generated {
-    /// The generated puzzle as a puzzle file (hints in container-local coordinates).
+    /// The generated puzzle as a puzzle file (pieces in layer art, hints in container-local
+    /// coordinates).
     pub fn puzzle_json(&self) -> Value {
-        crate::puzzle::json::to_value(&self.instance.puzzle)
+        crate::puzzle::json::to_file_value(&self.instance.puzzle)
     }
 
     /// The report as JSON: only deterministic figures (no times), so output is reproducible.

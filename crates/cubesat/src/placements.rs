@@ -251,6 +251,58 @@ impl PlacementTable {
             })
     }
 
+    /// Reasons, found without a search, why the puzzle has no solution: a piece that fits
+    /// nowhere in the target, or a container whose cells no selection of whole pieces can
+    /// fill (pieces are never split between containers). Empty when none is found, which
+    /// does not mean a solution exists.
+    pub fn obstacles(&self, puzzle: &Puzzle) -> Vec<String> {
+        let mut out = Vec::new();
+        for (i, p) in puzzle.pieces.iter().enumerate() {
+            if p.count > 0 && self.by_piece[i].is_empty() {
+                let [x, y, z] = p.shape.size();
+                out.push(format!(
+                    "piece '{}' ({} cells, {x}x{y}x{z}) fits nowhere in the target",
+                    p.name,
+                    p.shape.len()
+                ));
+            }
+        }
+        let target = &puzzle.target;
+        if target.containers().len() > 1 {
+            // The volumes a selection of whole piece copies can have (a bounded subset sum).
+            let cap = target.cells().len();
+            let mut reach = vec![false; cap + 1];
+            reach[0] = true;
+            for p in &puzzle.pieces {
+                for _ in 0..p.count {
+                    let v = p.shape.len();
+                    for s in (v..=cap).rev() {
+                        reach[s] |= reach[s - v];
+                    }
+                }
+            }
+            for (ci, c) in target.containers().iter().enumerate() {
+                let must = c
+                    .cells
+                    .iter()
+                    .filter(|&&t| !target.cells()[t as usize].optional)
+                    .count();
+                let all = c.cells.len();
+                if !(must..=all).any(|v| reach[v]) {
+                    let need = if must == all {
+                        format!("{must} cells")
+                    } else {
+                        format!("between {must} and {all} cells")
+                    };
+                    out.push(format!(
+                        "container {ci} needs {need}, and no selection of whole pieces has that volume (pieces are never split between containers)"
+                    ));
+                }
+            }
+        }
+        out
+    }
+
     /// The exact-cover model: piece items first (need = count), then one item per target cell
     /// (need 1, or 0 for an optional cell); option `o` is placement `o`; hints are forced.
     pub fn model(&self, puzzle: &Puzzle) -> ExactCover {

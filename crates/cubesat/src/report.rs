@@ -69,10 +69,10 @@ pub fn summary_json(puzzle: &Puzzle, report: &RunReport, up_to: &str, counted: b
 /// The statistics line for stderr.
 pub fn stats_line(puzzle: &Puzzle, table: &PlacementTable, report: &RunReport) -> String {
     let mut s = format!(
-        "{}: {} pieces, {} placements; engine {}; {} ({}); {:.3} s",
+        "{}: {}, {}; engine {}; {} ({}); {:.3} s",
         puzzle.name,
-        puzzle.pieces.len(),
-        table.len(),
+        plural(puzzle.pieces.len() as u64, "piece"),
+        plural(table.len() as u64, "placement"),
         report.engine,
         plural(report.count, "solution"),
         report.description,
@@ -160,6 +160,88 @@ pub fn scene(
         pieces,
         empty,
     }
+}
+
+/// Piece `i` drawn on its own in its own box at the origin (as written in the puzzle file),
+/// titled `title`; a piece with several copies says so in its legend name.
+pub fn piece_scene(puzzle: &Puzzle, i: usize, title: &str) -> crate::render::Scene {
+    let mut s = crate::render::Scene {
+        title: title.to_string(),
+        ..Default::default()
+    };
+    add_piece(&mut s, puzzle, i, [0, 0, 0]);
+    s
+}
+
+/// Adds piece `i` in a box of its own with its lowest corner at `origin`.
+fn add_piece(scene: &mut crate::render::Scene, puzzle: &Puzzle, i: usize, origin: [i32; 3]) {
+    use crate::render::{Container, ScenePiece};
+    let piece = &puzzle.pieces[i];
+    let name = if piece.count > 1 {
+        format!("{} ({} copies)", piece.name, piece.count)
+    } else {
+        piece.name.clone()
+    };
+    scene.containers.push(Container {
+        origin,
+        size: piece.shape.size(),
+    });
+    scene.pieces.push(ScenePiece {
+        name,
+        letter: piece.letter,
+        hint: false,
+        cells: piece
+            .shape
+            .cells()
+            .iter()
+            .map(|&c| crate::geometry::add(origin, c))
+            .collect(),
+        color: i,
+    });
+}
+
+/// The pieces to place beside a puzzle: every piece copy the hints among `placements` leave
+/// unplaced, as (piece index, copies left).
+pub fn pieces_to_place(
+    puzzle: &Puzzle,
+    table: &PlacementTable,
+    placements: &[u32],
+) -> Vec<(usize, u32)> {
+    let mut left: Vec<u32> = puzzle.pieces.iter().map(|p| p.count).collect();
+    for &o in placements {
+        if table.hints().binary_search(&o).is_ok() {
+            let p = table.placements()[o as usize].piece as usize;
+            left[p] = left[p].saturating_sub(1);
+        }
+    }
+    left.into_iter()
+        .enumerate()
+        .filter(|&(_, n)| n > 0)
+        .collect()
+}
+
+/// A printable puzzle sheet as one scene: the target with its hint pieces and its empty
+/// cells outlined, and beside it (along x, one cell apart, each in a box of its own) the
+/// pieces still to place.
+pub fn sheet_scene(
+    puzzle: &Puzzle,
+    table: &PlacementTable,
+    placements: &[u32],
+    title: &str,
+) -> crate::render::Scene {
+    let mut s = scene(puzzle, table, placements, title, true);
+    let mut x = s
+        .containers
+        .iter()
+        .map(|c| c.origin[0] + c.size[0])
+        .max()
+        .unwrap_or(0)
+        + 2;
+    for (i, _) in pieces_to_place(puzzle, table, placements) {
+        add_piece(&mut s, puzzle, i, [x, 0, 0]);
+        x += puzzle.pieces[i].shape.size()[0] + 1;
+    }
+    s
 }
 
 /// Reads JSON Lines written by `solve --format json` back: the puzzle from the summary

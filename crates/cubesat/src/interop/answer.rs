@@ -165,7 +165,7 @@ fn sat_answer(text: &str, option_count: usize) -> Result<ParsedAnswer> {
         status,
         solutions,
         reported_count: out.reported_solutions,
-        complete: None,
+        complete: out.complete,
     })
 }
 

@@ -1,8 +1,9 @@
 //! The SAT-solver output reader: SAT-competition output (`s …` status lines, `v …`
 //! value lines in any order, possibly before the `s` line as clasp prints them, `c`
 //! comments; several models when the output enumerates, as `picosat --all` and
-//! `clasp -n 0` do) and MiniSat's result file (`SAT` then a literal line ending in `0`,
-//! `UNSAT`, or `INDET`).
+//! `clasp -n 0` do, or as CryptoMiniSat's `--maxsol N` does: `s SATISFIABLE` and a model per
+//! solution, then `s UNSATISFIABLE` when the list is complete) and MiniSat's result file
+//! (`SAT` then a literal line ending in `0`, `UNSAT`, or `INDET`).
 //!
 //! [`parse_model_count`] reads model counters' answers (MC-competition lines).
 //!
@@ -43,6 +44,9 @@ pub struct SatOutput {
     pub models: Vec<SatModel>,
     /// The number picosat reports in `s SOLUTIONS n`, if present.
     pub reported_solutions: Option<u64>,
+    /// `Some(true)` when the output says its list of models is complete (an enumeration
+    /// that ends with `s UNSATISFIABLE` after its models); `None` when it does not say.
+    pub complete: Option<bool>,
 }
 
 /// Parses either style: a first non-blank line `SAT`, `UNSAT` or `INDET` means a MiniSat
@@ -100,6 +104,7 @@ pub(crate) fn parse_competition(text: &str) -> Result<SatOutput> {
     let mut current: Option<SatModel> = None;
     let mut open_since = 0;
     let mut reported = None;
+    let mut complete = None;
     for (i, raw) in text.lines().enumerate() {
         let lineno = i + 1;
         let line = raw.trim();
@@ -129,6 +134,18 @@ pub(crate) fn parse_competition(text: &str) -> Result<SatOutput> {
                         "unknown status line {line:?}"
                     ),
                 };
+                // An enumerating solver (CryptoMiniSat --maxsol) closes its list of models
+                // with UNSATISFIABLE: no further solution, not a contradiction.
+                if s == Status::Unsat && !models.is_empty() && current.is_none() {
+                    complete = Some(true);
+                    continue;
+                }
+                if complete.is_some() {
+                    crate::error::bail_at!(
+                        format!("line {lineno}"),
+                        "status line after the UNSATISFIABLE that ended the list of models"
+                    );
+                }
                 if let Some((old, at)) = status
                     && old != s
                 {
@@ -140,6 +157,12 @@ pub(crate) fn parse_competition(text: &str) -> Result<SatOutput> {
                 status = Some((s, lineno));
             }
             Some("v") => {
+                if complete.is_some() {
+                    crate::error::bail_at!(
+                        format!("line {lineno}"),
+                        "value line after the UNSATISFIABLE that ended the list of models"
+                    );
+                }
                 if current.is_none() {
                     open_since = lineno;
                 }
@@ -160,10 +183,15 @@ pub(crate) fn parse_competition(text: &str) -> Result<SatOutput> {
         );
     }
     let status = status.map_or(Status::Unknown, |(s, _)| s);
-    finish(status, models, reported)
+    finish(status, models, reported, complete)
 }
 
-fn finish(status: Status, models: Vec<SatModel>, reported: Option<u64>) -> Result<SatOutput> {
+fn finish(
+    status: Status,
+    models: Vec<SatModel>,
+    reported: Option<u64>,
+    complete: Option<bool>,
+) -> Result<SatOutput> {
     if status != Status::Sat && !models.is_empty() {
         bail!("the output has value lines but its status is {status:?}");
     }
@@ -171,6 +199,7 @@ fn finish(status: Status, models: Vec<SatModel>, reported: Option<u64>) -> Resul
         status,
         models,
         reported_solutions: reported,
+        complete,
     })
 }
 
@@ -217,7 +246,7 @@ pub(crate) fn parse_minisat(text: &str) -> Result<SatOutput> {
     if status == Status::Sat && models.is_empty() {
         bail!("SAT without a model line");
     }
-    finish(status, models, None)
+    finish(status, models, None, None)
 }
 
 /// A model counter's answer (MC-competition output).
@@ -298,6 +327,18 @@ mod tests {
 
     fn vars(m: &SatModel) -> Vec<u32> {
         m.true_vars.iter().copied().collect()
+    }
+
+    #[test]
+    fn cryptominisat_maxsol_list_ends_with_unsatisfiable() {
+        let out =
+            parse("s SATISFIABLE\nv 1 -2 0\ns SATISFIABLE\nv -1 2 0\ns UNSATISFIABLE\n").unwrap();
+        assert_eq!(out.status, Status::Sat);
+        assert_eq!(out.models.len(), 2);
+        assert_eq!(out.complete, Some(true));
+        // A contradiction is still one: UNSATISFIABLE first, then a model.
+        assert!(parse("s UNSATISFIABLE\ns SATISFIABLE\nv 1 0\n").is_err());
+        assert!(parse("s SATISFIABLE\nv 1 0\ns UNSATISFIABLE\nv 2 0\n").is_err());
     }
 
     #[test]

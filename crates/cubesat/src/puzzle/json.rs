@@ -155,6 +155,9 @@ fn kind(v: &Value) -> &'static str {
 fn check_keys(m: &Map<String, Value>, path: &JsonPath, allowed: &[&str]) -> Result<()> {
     for k in m.keys() {
         if !allowed.contains(&k.as_str()) {
+            if let Some(near) = allowed.iter().find(|a| edit_distance(a, k) <= 2) {
+                fail!(path.key(k), "unknown key '{k}' (did you mean '{near}'?)");
+            }
             fail!(
                 path.key(k),
                 "unknown key '{k}' (expected one of: {})",
@@ -163,6 +166,22 @@ fn check_keys(m: &Map<String, Value>, path: &JsonPath, allowed: &[&str]) -> Resu
         }
     }
     Ok(())
+}
+
+/// Levenshtein distance, for suggesting the key a misspelt one meant.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
 }
 
 fn cell(v: &Value, path: &JsonPath, lo: i64) -> Result<Cell> {
@@ -1034,6 +1053,104 @@ pub fn to_value(puzzle: &Puzzle) -> Value {
     out
 }
 
+/// A puzzle file as a person would write it ([`to_file_value`]), short arrays and objects
+/// kept on one line, so a generated file reads like the bundled ones.
+pub fn to_file_string(puzzle: &Puzzle) -> String {
+    let mut out = String::new();
+    write_compact(&to_file_value(puzzle), 0, &mut out);
+    out.push('\n');
+    out
+}
+
+/// [`to_value`] with every piece in layer art, as people write pieces.
+pub fn to_file_value(puzzle: &Puzzle) -> Value {
+    let mut v = to_value(puzzle);
+    if let Some(pieces) = v["pieces"].as_array_mut() {
+        for (piece, p) in pieces.iter_mut().zip(&puzzle.pieces) {
+            if let Some(o) = piece.as_object_mut() {
+                o.remove("cells");
+                o.insert("layers".into(), shape_layers(&p.shape));
+            }
+        }
+    }
+    v
+}
+
+/// A shape as layer art: one list of row strings per z, `#` a cube, `.` empty.
+fn shape_layers(shape: &Shape) -> Value {
+    let [sx, sy, sz] = shape.size();
+    let layers: Vec<Value> = (0..sz)
+        .map(|z| {
+            let rows: Vec<Value> = (0..sy)
+                .map(|y| {
+                    let row: String = (0..sx)
+                        .map(|x| {
+                            if shape.cells().contains(&[x, y, z]) {
+                                '#'
+                            } else {
+                                '.'
+                            }
+                        })
+                        .collect();
+                    Value::String(row)
+                })
+                .collect();
+            Value::Array(rows)
+        })
+        .collect();
+    Value::Array(layers)
+}
+
+/// A value on one line, with a space after each comma and colon.
+fn inline(v: &Value) -> String {
+    match v {
+        Value::Array(a) => {
+            let parts: Vec<String> = a.iter().map(inline).collect();
+            format!("[{}]", parts.join(", "))
+        }
+        Value::Object(m) => {
+            let parts: Vec<String> = m
+                .iter()
+                .map(|(k, x)| format!("{}: {}", Value::String(k.clone()), inline(x)))
+                .collect();
+            format!("{{{}}}", parts.join(", "))
+        }
+        _ => v.to_string(),
+    }
+}
+
+/// Pretty JSON that keeps an array on one line when it fits in 96 columns, and an object
+/// when it also holds no text (a cell, a box size).
+fn write_compact(v: &Value, indent: usize, out: &mut String) {
+    let flat = inline(v);
+    let fits = indent + flat.len() <= 96;
+    let pad = |out: &mut String, n: usize| out.push_str(&" ".repeat(n));
+    match v {
+        Value::Array(a) if !fits && !a.is_empty() => {
+            out.push_str("[\n");
+            for (i, x) in a.iter().enumerate() {
+                pad(out, indent + 2);
+                write_compact(x, indent + 2, out);
+                out.push_str(if i + 1 < a.len() { ",\n" } else { "\n" });
+            }
+            pad(out, indent);
+            out.push(']');
+        }
+        Value::Object(m) if !m.is_empty() && (!fits || indent == 0) => {
+            out.push_str("{\n");
+            for (i, (k, x)) in m.iter().enumerate() {
+                pad(out, indent + 2);
+                out.push_str(&format!("{}: ", Value::String(k.clone())));
+                write_compact(x, indent + 2, out);
+                out.push_str(if i + 1 < m.len() { ",\n" } else { "\n" });
+            }
+            pad(out, indent);
+            out.push('}');
+        }
+        _ => out.push_str(&flat),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1056,6 +1173,17 @@ mod tests {
         assert_eq!(p.target.cells().len(), 4);
         let again = from_value(&to_value(&p), "x").unwrap();
         assert_eq!(again, p);
+    }
+
+    #[test]
+    fn files_are_written_in_layer_art_and_read_back() {
+        let p = crate::puzzle::bundled("tetris-cube").unwrap();
+        let text = to_file_string(&p);
+        assert!(text.contains("\"layers\": [["), "{text}");
+        assert!(!text.contains("\"cells\""), "{text}");
+        assert!(text.lines().count() < 40, "{text}");
+        let back = parse_puzzle(&text, "x").unwrap();
+        assert_eq!(to_value(&back), to_value(&p));
     }
 
     #[test]

@@ -427,6 +427,48 @@ impl Puzzle {
         self.pieces.iter().position(|p| p.name == name)
     }
 
+    /// Groups of two or more listed pieces with the same shape (congruent by a rotation, or
+    /// also by a reflection when the puzzle allows mirroring), in piece order. Such pieces are
+    /// told apart by name only, so solutions that swap them count as different; one entry with
+    /// `count` makes them identical copies.
+    pub fn same_shapes(&self) -> Vec<Vec<usize>> {
+        let key = |p: &Piece| {
+            let c = p.shape.canonical();
+            if self.mirror {
+                c.min(p.shape.mirrored().canonical())
+            } else {
+                c
+            }
+        };
+        let keys: Vec<Shape> = self.pieces.iter().map(key).collect();
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        for i in 0..self.pieces.len() {
+            if groups.iter().any(|g| g.contains(&i)) {
+                continue;
+            }
+            let g: Vec<usize> = (i..self.pieces.len())
+                .filter(|&j| keys[j] == keys[i])
+                .collect();
+            if g.len() > 1 {
+                groups.push(g);
+            }
+        }
+        groups
+    }
+
+    /// The other pieces whose shape is the mirror image of piece `i` (up to rotation), in
+    /// piece order; empty for an achiral piece or a piece whose mirror image is not in the set.
+    pub fn mirror_images_of(&self, i: usize) -> Vec<usize> {
+        let shape = &self.pieces[i].shape;
+        if shape.is_achiral() {
+            return Vec::new();
+        }
+        let m = shape.mirrored().canonical();
+        (0..self.pieces.len())
+            .filter(|&j| j != i && self.pieces[j].shape.canonical() == m)
+            .collect()
+    }
+
     /// For every piece, the piece that is its mirror image (itself when achiral, or always
     /// when the puzzle allows mirroring), or `None` when some chiral piece's partner is missing
     /// or has another count: then "up to rotation and reflection" is not defined.

@@ -603,7 +603,10 @@ impl Engine for ExactEngine {
             solutions: r.solutions,
             nodes: Some(r.nodes),
             interrupted: r.interrupted,
-            summary: format!("exact, {} threads", control::worker_threads(query.threads)),
+            summary: match control::worker_threads(query.threads) {
+                1 => "exact, 1 thread".to_string(),
+                n => format!("exact, {n} threads"),
+            },
         })
     }
 }
