@@ -5,6 +5,7 @@ mod export;
 mod generate;
 mod info;
 mod list;
+mod merge;
 mod render;
 mod solve;
 
@@ -37,6 +38,7 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Export(args) => export::run(args, quiet),
         Command::Decode(args) => decode::run(args, quiet),
         Command::Generate(args) => generate::run(&args, quiet),
+        Command::Merge(args) => merge::run(&args),
     }
 }
 

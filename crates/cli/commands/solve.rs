@@ -3,14 +3,15 @@
 use std::io::Write;
 use std::sync::Arc;
 
-use anyhow::{Result, bail};
+use anyhow::{Result, anyhow, bail};
 
 use cubesat::puzzle;
 use cubesat::render;
 use cubesat::report::{scene, solution_json, stats_line, summary_json};
 use cubesat::run::{self, EngineChoice, Instance, RunOptions};
+use cubesat::shard::{Job, ShardRecord};
 use cubesat::solution::Solution;
-use cubesat_xc::Progress;
+use cubesat_xc::{Progress, Shard};
 
 use crate::args::{SolutionFormat, SolveArgs};
 
@@ -23,6 +24,7 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
             cubesat_xc::sat::MAX_CUBES
         );
     }
+    let shard = sharded(&args)?;
     let puzzle = puzzle::load(args.puzzle.puzzle.as_deref())?;
     let inst = Instance::new(puzzle)?;
     // Threads pay off on whole trees (--count, --all); a limited listing stops after a few
@@ -48,6 +50,7 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
         prune: !args.no_prune,
         amo: args.amo,
         sat_cubes: args.cubes,
+        shard,
         ..RunOptions::default()
     };
     let progress = Arc::new(Progress::new());
@@ -74,6 +77,9 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
             r.finish();
         }
         let report = report?;
+        if shard.is_some() {
+            return shard_record(&inst, &opts, Job::Count, &report, None, &mut out, quiet);
+        }
         let mut line = format!(
             "{} {} {}",
             report.count,
@@ -160,6 +166,18 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
         return Err(e);
     }
     match args.format {
+        SolutionFormat::Json if shard.is_some() => {
+            let summary = summary_json(&inst.puzzle, &report, &args.up_to.to_string(), false);
+            return shard_record(
+                &inst,
+                &opts,
+                Job::List,
+                &report,
+                Some(summary),
+                &mut out,
+                quiet,
+            );
+        }
         SolutionFormat::Json => {
             writeln!(
                 out,
@@ -194,5 +212,64 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
         Outcome::Interrupted
     } else {
         found(report.count > 0)
+    })
+}
+
+/// The shard `--shard K/N` asks for, checked against the other flags: a shard runs a whole
+/// count or a whole JSON listing, so that its record can be merged.
+fn sharded(args: &SolveArgs) -> Result<Option<Shard>> {
+    let Some(text) = &args.shard else {
+        return Ok(None);
+    };
+    let shard: Shard = text.parse().map_err(|e| anyhow!("--shard {text}: {e}"))?;
+    if !args.count && !(args.all && args.format == SolutionFormat::Json) {
+        bail!("--shard needs --count, or --all --format json (a shard's record must be merged)");
+    }
+    if args.limit.is_some() {
+        bail!("--shard runs a whole shard: it cannot be combined with --limit");
+    }
+    Ok(Some(shard))
+}
+
+/// Prints a shard's record: on its own for a count, inside the listing's summary object for a
+/// listing. A finished shard exits 0 even with no solution, so that a job array's dependent
+/// merge runs; an interrupted one exits 130 and its record says it is incomplete.
+fn shard_record(
+    inst: &Instance,
+    opts: &RunOptions,
+    job: Job,
+    report: &cubesat::RunReport,
+    summary: Option<serde_json::Value>,
+    out: &mut dyn Write,
+    quiet: bool,
+) -> Result<Outcome> {
+    let record = ShardRecord::new(
+        &inst.puzzle,
+        opts,
+        job,
+        report,
+        super::merge::cpu_seconds(),
+        super::merge::command_line(),
+    )
+    .ok_or_else(|| anyhow!("internal error: a shard run without its shard"))?;
+    match summary {
+        Some(mut s) => {
+            s["shard"] = record.to_json();
+            writeln!(out, "{s}")?;
+        }
+        None => writeln!(out, "{}", record.to_json())?,
+    }
+    out.flush()?;
+    if !quiet {
+        eprintln!(
+            "cubesat: shard {}: {}",
+            record.shard,
+            stats_line(&inst.puzzle, &inst.table, report)
+        );
+    }
+    Ok(if report.interrupted {
+        Outcome::Interrupted
+    } else {
+        Outcome::Found
     })
 }
