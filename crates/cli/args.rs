@@ -132,7 +132,8 @@ pub struct SolveArgs {
     /// record (one JSON object; a listing carries it in its summary) for `cubesat merge`.
     /// The N shards hold every solution once; the same K/N is the same work on any machine
     /// and thread count.
-    #[arg(long, value_name = "K/N")]
+    // Parsed by the solve command, so that a bad K/N is one error line like other bad input.
+    #[arg(long, value_name = "K/N", allow_hyphen_values = true)]
     pub shard: Option<String>,
 }
 

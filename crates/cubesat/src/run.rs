@@ -174,6 +174,10 @@ fn engine<'a>(
     opts: &RunOptions,
     counting: bool,
 ) -> Result<Box<dyn Engine + 'a>> {
+    if opts.shard.is_some() && opts.limit.is_some() {
+        // A limit would keep a prefix of each shard, which no merge can add up.
+        bail!("a shard runs whole: it cannot stop at a limit");
+    }
     Ok(match opts.engine.resolve() {
         EngineChoice::Exact | EngineChoice::Auto => Box::new(
             ExactEngine::new(&inst.model)?
