@@ -34,11 +34,11 @@ pub fn run(args: &MergeArgs) -> Result<Outcome> {
     for f in files {
         let text =
             std::fs::read_to_string(&f).with_context(|| format!("{}: cannot read", f.display()))?;
-        let r = shard::parse_file(&text).map_err(|error| shard::MergeError::Record {
+        let rs = shard::parse_file(&text).map_err(|error| shard::MergeError::Record {
             file: f.clone(),
             error,
         })?;
-        records.push((f, r));
+        records.extend(rs.into_iter().map(|r| (f.clone(), r)));
     }
     let m = shard::merge(&records)?;
     let mut out = output(None)?;

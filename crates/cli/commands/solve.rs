@@ -222,7 +222,8 @@ fn sharded(args: &SolveArgs) -> Result<Option<Shard>> {
         return Ok(None);
     };
     let shard: Shard = text.parse().map_err(|e| anyhow!("--shard {text}: {e}"))?;
-    if !args.count && !(args.all && args.format == SolutionFormat::Json) {
+    let mergeable = args.count || (args.all && args.format == SolutionFormat::Json);
+    if !mergeable {
         bail!("--shard needs --count, or --all --format json (a shard's record must be merged)");
     }
     if args.limit.is_some() {

@@ -278,8 +278,8 @@ pub enum RecordError {
     /// No record in the file.
     #[error("no shard record in the file (empty, or a run that did not shard)")]
     Empty,
-    /// More than one record.
-    #[error("{0} shard records in one file (expected one)")]
+    /// More than one record in a listing.
+    #[error("{0} shard records in one listing (expected one)")]
     Several(usize),
     /// A listing whose solution lines do not match the record's count.
     #[error("{lines} solution lines but the shard record says {count}; truncated?")]
@@ -291,10 +291,10 @@ pub enum RecordError {
     },
 }
 
-/// Reads one shard file: a count's record (one JSON object) or a listing (JSON Lines whose
-/// summary object carries the record as `"shard"`; its solution lines must number the
-/// record's count).
-pub fn parse_file(text: &str) -> Result<ShardRecord, RecordError> {
+/// Reads one shard file: count records (one JSON object per line; several, such as GNU
+/// parallel's collected output, are fine) or a listing (JSON Lines whose summary object carries
+/// the record as `"shard"`; its solution lines must number the record's count).
+pub fn parse_file(text: &str) -> Result<Vec<ShardRecord>, RecordError> {
     let mut records = Vec::new();
     let mut solutions = 0u64;
     for (i, line) in text.lines().enumerate() {
@@ -315,17 +315,22 @@ pub fn parse_file(text: &str) -> Result<ShardRecord, RecordError> {
             _ => return Err(RecordError::NotARecord),
         }
     }
-    if records.len() > 1 {
-        return Err(RecordError::Several(records.len()));
+    if records.is_empty() {
+        return Err(RecordError::Empty);
     }
-    let r = records.pop().ok_or(RecordError::Empty)?;
-    if r.job == Job::List && solutions != r.count {
-        return Err(RecordError::Listing {
-            lines: solutions,
-            count: r.count,
-        });
+    let listing = solutions > 0 || records.iter().any(|r| r.job == Job::List);
+    if listing {
+        if records.len() > 1 {
+            return Err(RecordError::Several(records.len()));
+        }
+        if solutions != records[0].count {
+            return Err(RecordError::Listing {
+                lines: solutions,
+                count: records[0].count,
+            });
+        }
     }
-    Ok(r)
+    Ok(records)
 }
 
 /// The sum of a complete set of shards: what a single run would have printed.
@@ -512,8 +517,9 @@ pub fn merge(records: &[(PathBuf, ShardRecord)]) -> Result<Merged, MergeError> {
         return Err(MergeError::Nothing);
     };
     let n = first.shard.count();
-    let mut seen: Vec<Option<&Path>> = vec![None; n as usize];
-    let mut interrupted = Vec::new();
+    // Per shard, the record that counts: a complete one supersedes an interrupted one (a
+    // rerun appended after it), two complete ones are an error.
+    let mut seen: Vec<Option<(&Path, &ShardRecord)>> = vec![None; n as usize];
     for (file, r) in records {
         if r.version != first.version {
             return Err(MergeError::OtherVersion {
@@ -563,23 +569,26 @@ pub fn merge(records: &[(PathBuf, ShardRecord)]) -> Result<Merged, MergeError> {
                 r.digest, first.digest
             )));
         }
-        let k = r.shard.index() as usize;
-        if let Some(prev) = seen[k] {
-            return Err(MergeError::Duplicate {
-                shard: r.shard,
-                first: prev.to_path_buf(),
-                second: file.clone(),
-            });
-        }
-        seen[k] = Some(file);
-        if !r.complete {
-            interrupted.push(r.shard.index());
+        let slot = &mut seen[r.shard.index() as usize];
+        match slot {
+            Some((prev, p)) if p.complete && r.complete => {
+                return Err(MergeError::Duplicate {
+                    shard: r.shard,
+                    first: prev.to_path_buf(),
+                    second: file.clone(),
+                });
+            }
+            Some((_, p)) if p.complete => {}
+            _ => *slot = Some((file, r)),
         }
     }
-    let mut missing: Vec<u32> = (0..n).filter(|&k| seen[k as usize].is_none()).collect();
-    if !missing.is_empty() || !interrupted.is_empty() {
-        missing.extend_from_slice(&interrupted);
-        missing.sort_unstable();
+    let interrupted: Vec<u32> = (0..n)
+        .filter(|&k| seen[k as usize].is_some_and(|(_, r)| !r.complete))
+        .collect();
+    let missing: Vec<u32> = (0..n)
+        .filter(|&k| seen[k as usize].is_none_or(|(_, r)| !r.complete))
+        .collect();
+    if !missing.is_empty() {
         return Err(MergeError::Missing {
             missing,
             interrupted,
@@ -587,18 +596,15 @@ pub fn merge(records: &[(PathBuf, ShardRecord)]) -> Result<Merged, MergeError> {
             command: first.command.clone(),
         });
     }
-    let nodes: Option<u64> = records.iter().map(|(_, r)| r.nodes).sum();
+    let used: Vec<&ShardRecord> = seen.iter().flatten().map(|(_, r)| *r).collect();
+    let nodes: Option<u64> = used.iter().map(|r| r.nodes).sum();
     let balance = nodes.filter(|&t| t > 0).map(|t| {
-        let max = records
-            .iter()
-            .filter_map(|(_, r)| r.nodes)
-            .max()
-            .unwrap_or(0);
+        let max = used.iter().filter_map(|r| r.nodes).max().unwrap_or(0);
         max as f64 / (t as f64 / f64::from(n))
     });
     Ok(Merged {
-        count: records.iter().map(|(_, r)| r.count).sum(),
-        raw: records.iter().map(|(_, r)| r.raw).sum(),
+        count: used.iter().map(|r| r.count).sum(),
+        raw: used.iter().map(|r| r.raw).sum(),
         nodes,
         shards: n,
         up_to: first.up_to,
@@ -607,7 +613,7 @@ pub fn merge(records: &[(PathBuf, ShardRecord)]) -> Result<Merged, MergeError> {
         puzzle: first.puzzle.clone(),
         digest: first.digest.clone(),
         version: first.version.clone(),
-        cpu_seconds: records.iter().map(|(_, r)| r.cpu_seconds).sum(),
+        cpu_seconds: used.iter().map(|r| r.cpu_seconds).sum(),
         balance,
     })
 }
@@ -655,7 +661,7 @@ mod tests {
     fn a_record_round_trips_and_refuses_edits() {
         let r = record(3, 8, 42);
         let text = r.to_json().to_string();
-        assert_eq!(parse_file(&text), Ok(r.clone()));
+        assert_eq!(parse_file(&text), Ok(vec![r.clone()]));
         let edited = text.replace("\"count\":42", "\"count\":43");
         assert_eq!(parse_file(&edited), Err(RecordError::Edited));
         let added = text.replace("\"count\":42", "\"count\":42,\"extra\":1");
@@ -666,8 +672,21 @@ mod tests {
         ));
         assert_eq!(parse_file(""), Err(RecordError::Empty));
         assert_eq!(
-            parse_file(&format!("{text}\n{text}")),
+            parse_file(&format!("{text}\n{text}\n")),
+            Ok(vec![r.clone(), r.clone()])
+        );
+        let mut l = r.clone();
+        l.job = Job::List;
+        l.count = 1;
+        let listed = l.to_json().to_string();
+        let solution = "{\"type\":\"solution\"}";
+        assert_eq!(
+            parse_file(&format!("{solution}\n{listed}\n{listed}")),
             Err(RecordError::Several(2))
+        );
+        assert_eq!(
+            parse_file(&listed),
+            Err(RecordError::Listing { lines: 0, count: 1 })
         );
     }
 
@@ -710,13 +729,19 @@ mod tests {
                 .to_string()
                 .contains("against 4 shards")
         );
-        let mut cut = all;
+        let mut cut = all.clone();
         cut[1].1.complete = false;
+        cut[1].1.count = 3;
         let e = merge(&cut).unwrap_err().to_string();
         assert!(
             e.contains("1 of 4 shards missing: 1 (1 interrupted: 1)"),
             "{e}"
         );
+        // A rerun after the interrupted record (or before it) supersedes it.
+        cut.push(all[1].clone());
+        assert_eq!(merge(&cut).unwrap().count, 46);
+        cut.swap(1, 4);
+        assert_eq!(merge(&cut).unwrap().count, 46);
         assert_eq!(ranges(&[0, 1, 2, 3, 5, 7, 8], ","), "0-3,5,7,8");
     }
 }
