@@ -471,7 +471,7 @@ fn conquer_one(
 /// holds only the options still compatible with the cube, so each solver is small and its
 /// calls are cheap, where one solver for the whole instance under assumptions pays for the
 /// whole clause database on every call. With `how.lookahead`, each cube is first probed by
-/// the exact engine ([`crate::engines::exact::Query::lookahead`]) and most never reach a
+/// the exact engine ([`crate::engines::exact::ExactQuery::lookahead`]) and most never reach a
 /// solver.
 ///
 /// `threads > 1` solves cubes in parallel (each thread builds its own solvers:
