@@ -58,6 +58,7 @@ cleanup() {
   fi
   if [ -n "$started_munge" ]; then
     kill "$started_munge" 2>/dev/null
+    for _ in $(seq 40); do kill -0 "$started_munge" 2>/dev/null || break; sleep 0.25; done
   fi
   if [ $code -ne 0 ]; then
     say "logs:"
