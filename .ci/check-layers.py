@@ -18,13 +18,13 @@ import sys
 # other.
 LAYERS = {
     "crates/xc/src": [
-        "error", "model", "fixtures", "control", "encoding", "engines",
+        "error", "model", "fixtures", "control", "shard", "encoding", "engines",
         "engines::exact::sliced", "engines::exact::prepare", "engines::exact::descend",
         "engines::exact::search", "engines::exact", "engines::dlx", "engines::sat",
     ],
     "crates/cubesat/src": [
         "error", "mode", "geometry", "rng", "puzzle", "puzzle::json", "puzzle::bundled", "placements",
-        "symmetry", "counting", "solution", "run", "render", "report", "interop", "generate",
+        "symmetry", "counting", "solution", "run", "shard", "render", "report", "interop", "generate",
     ],
     "crates/cli": ["args", "progress", "sink", "commands"],
 }

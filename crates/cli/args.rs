@@ -43,6 +43,9 @@ pub enum Command {
     Decode(DecodeArgs),
     /// Render solutions saved with `solve --format json` (or `decode --format json`) as text, SVG or HTML.
     Render(RenderArgs),
+    /// Add up the shards of a run (`solve --shard K/N` records): checks that they belong to
+    /// one run, each once, and prints the count line a single run prints.
+    Merge(MergeArgs),
     /// Draw a puzzle's pieces and target on their own, to check a puzzle file by eye.
     Show(ShowArgs),
     /// Convert a puzzle between cubesat JSON and BurrTools (.xmpuzzle, or plain .xml), by OUT's extension.
@@ -172,6 +175,34 @@ pub struct SolveArgs {
     /// Write the output to FILE instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Run only shard K of N (0 <= K < N) of --count or --all --format json, and print its
+    /// record (one JSON object; a listing carries it in its summary) for `cubesat merge`.
+    /// The N shards hold every solution once; the same K/N is the same work on any machine
+    /// and thread count.
+    // Parsed by the solve command, so that a bad K/N is one error line like other bad input.
+    #[arg(long, value_name = "K/N", allow_hyphen_values = true)]
+    pub shard: Option<String>,
+}
+
+/// `cubesat merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Shard records (files written by `solve --shard K/N`), or folders of `*.json` files.
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+    /// Output format: the single run's count line, or one JSON object.
+    #[arg(long, value_enum, default_value_t = MergeFormat::Text)]
+    pub format: MergeFormat,
+}
+
+/// Output formats of `merge`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Default)]
+pub enum MergeFormat {
+    /// The count line a single run prints.
+    #[default]
+    Text,
+    /// One JSON object.
+    Json,
 }
 
 /// `cubesat info`.

@@ -28,4 +28,5 @@ mod render_text;
 mod sat_counts;
 mod sat_engine;
 mod sat_polycube;
+mod shard;
 mod xc_fixtures;

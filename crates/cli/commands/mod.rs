@@ -6,6 +6,7 @@ mod export;
 mod generate;
 mod info;
 mod list;
+mod merge;
 mod render;
 mod show;
 mod solve;
@@ -47,6 +48,7 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Convert(args) => convert::run(args, quiet),
         Command::Stl(args) => stl::run(args, quiet),
         Command::Show(args) => show::run(args),
+        Command::Merge(args) => merge::run(&args),
     }
 }
 

@@ -3,14 +3,15 @@
 use std::io::Write;
 use std::sync::Arc;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, anyhow, bail};
 
 use cubesat::UpTo;
 
 use cubesat::report::{stats_line, summary_json};
 use cubesat::run::{self, EngineChoice, Instance, RunOptions, RunReport};
+use cubesat::shard::{Job, ShardRecord};
 use cubesat::solution::Solution;
-use cubesat_xc::Progress;
+use cubesat_xc::{Progress, Shard};
 
 use crate::args::{SolutionFormat, SolveArgs};
 use crate::sink::{self, Shown};
@@ -46,6 +47,7 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
         );
     }
     refuse_unshowable(&args)?;
+    let shard = sharded(&args)?;
     let cap = cubesat_xc::available_cores() * cubesat_xc::MAX_THREADS_PER_CORE;
     if args.threads > cap && (args.count || args.all) && !quiet {
         eprintln!(
@@ -70,6 +72,7 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
     crate::progress::install_interrupt(progress.clone());
     let opts = RunOptions {
         progress: Some(progress),
+        shard,
         ..run_options(&args, up_to)
     };
     // Long runs (counts and --all) show progress on stderr unless --quiet; the exact engine
@@ -91,10 +94,23 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
     };
     out.finish()?;
     if !quiet {
+        let shard = opts
+            .shard
+            .map(|s| format!("shard {s}: "))
+            .unwrap_or_default();
         eprintln!(
-            "cubesat: {}",
+            "cubesat: {shard}{}",
             stats_line(&inst.puzzle, &inst.table, &report)
         );
+    }
+    if opts.shard.is_some() {
+        // A finished shard exits 0 even with no solution, so that a job array's dependent
+        // merge runs; an interrupted one exits 130 and its record says it is incomplete.
+        return Ok(if report.interrupted {
+            Outcome::Interrupted
+        } else {
+            Outcome::Found
+        });
     }
     if report.interrupted {
         eprintln!("cubesat: interrupted by Ctrl-C: the search did not finish");
@@ -135,6 +151,7 @@ fn run_options(args: &SolveArgs, up_to: UpTo) -> RunOptions {
         amo: args.amo,
         sat_cubes: args.cubes,
         progress: None,
+        shard: None,
     }
 }
 
@@ -152,6 +169,10 @@ fn count(
         r.finish();
     }
     let report = report?;
+    if opts.shard.is_some() {
+        write_shard_record(inst, opts, Job::Count, &report, None, out)?;
+        return Ok(report);
+    }
     if args.format == SolutionFormat::Json {
         writeln!(
             out,
@@ -218,6 +239,10 @@ fn list(
     }
     sink.finish(out)?;
     match args.format {
+        SolutionFormat::Json if opts.shard.is_some() => {
+            let summary = summary_json(&inst.puzzle, &report, &opts.up_to.to_string(), false);
+            write_shard_record(inst, opts, Job::List, &report, Some(summary), out)?;
+        }
         SolutionFormat::Json => writeln!(
             out,
             "{}",
@@ -234,4 +259,50 @@ fn list(
         _ => {}
     }
     Ok(report)
+}
+
+/// The shard `--shard K/N` asks for, checked against the other flags: a shard runs a whole
+/// count or a whole JSON listing, so that its record can be merged.
+fn sharded(args: &SolveArgs) -> Result<Option<Shard>> {
+    let Some(text) = &args.shard else {
+        return Ok(None);
+    };
+    let shard: Shard = text.parse().map_err(|e| anyhow!("--shard {text}: {e}"))?;
+    let mergeable = args.count || (args.all && args.format == SolutionFormat::Json);
+    if !mergeable {
+        bail!("--shard needs --count, or --all --format json (a shard's record must be merged)");
+    }
+    if args.limit.is_some() {
+        bail!("--shard runs a whole shard: it cannot be combined with --limit");
+    }
+    Ok(Some(shard))
+}
+
+/// Writes a shard's record: on its own for a count, inside the listing's summary object for
+/// a listing.
+fn write_shard_record(
+    inst: &Instance,
+    opts: &RunOptions,
+    job: Job,
+    report: &RunReport,
+    summary: Option<serde_json::Value>,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let record = ShardRecord::new(
+        &inst.puzzle,
+        opts,
+        job,
+        report,
+        super::merge::cpu_seconds(),
+        super::merge::command_line(),
+    )
+    .ok_or_else(|| anyhow!("internal error: a shard run without its shard"))?;
+    match summary {
+        Some(mut s) => {
+            s["shard"] = record.to_json();
+            writeln!(out, "{s}")?;
+        }
+        None => writeln!(out, "{}", record.to_json())?,
+    }
+    Ok(())
 }

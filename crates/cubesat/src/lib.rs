@@ -20,7 +20,8 @@
 //!   into exact counts up to rotation or rotation and reflection.
 //! - [`solution`]: a solution and the independent verifier every printed or counted solution
 //!   passes.
-//! - [`run`]: an [`Instance`] and the runs that list or count it with a chosen engine.
+//! - [`run`]: an [`Instance`] and the runs that list or count it with a chosen engine;
+//!   [`shard`]: the records of a run split into shards, and their exact merge.
 //! - [`generate`], [`render`], [`report`] and [`interop`] (DIMACS, DLX, ASP and solver
 //!   answers): outputs.
 //!
@@ -46,6 +47,7 @@ pub mod render;
 pub mod report;
 pub mod rng;
 pub mod run;
+pub mod shard;
 pub mod solution;
 mod symmetry;
 

@@ -15,7 +15,7 @@ use cubesat_xc::dlx::Dlx;
 use cubesat_xc::encoding::AtMostOne;
 use cubesat_xc::exact::ExactEngine;
 use cubesat_xc::sat::{CUBES_ENUMERATION, CUBES_LISTING, CubeAndConquer, SatConfig};
-use cubesat_xc::{Engine, ExactCover, Progress, Query};
+use cubesat_xc::{Engine, ExactCover, Progress, Query, Shard};
 
 use crate::counting::{Reducer, UpTo};
 use crate::placements::PlacementTable;
@@ -124,6 +124,9 @@ pub struct RunOptions {
     /// Live counters for a progress display; its interrupt flag (set by Ctrl-C) stops the
     /// run, which then reports what it counted so far.
     pub progress: Option<Arc<Progress>>,
+    /// Run only this shard of the search ([`Shard`]): the shards of one run partition its
+    /// solutions (see [`crate::shard`]). Not with a limit; the dancing-links engine refuses.
+    pub shard: Option<Shard>,
 }
 
 impl Default for RunOptions {
@@ -137,6 +140,7 @@ impl Default for RunOptions {
             amo: AtMostOne::default(),
             sat_cubes: None,
             progress: None,
+            shard: None,
         }
     }
 }
@@ -179,6 +183,10 @@ fn engine<'a>(
     opts: &RunOptions,
     counting: bool,
 ) -> Result<Box<dyn Engine + 'a>> {
+    if opts.shard.is_some() && opts.limit.is_some() {
+        // A limit would keep a prefix of each shard, which no merge can add up.
+        bail!("a shard runs whole: it cannot stop at a limit");
+    }
     Ok(match opts.engine.resolve() {
         EngineChoice::Exact | EngineChoice::Auto => Box::new(
             ExactEngine::new(&inst.model)?
@@ -214,6 +222,7 @@ fn query(opts: &RunOptions, excluded: &[u32]) -> Query {
         excluded: excluded.to_vec(),
         threads,
         progress: opts.progress.clone(),
+        shard: opts.shard,
     }
 }
 

@@ -53,6 +53,14 @@ pub enum Error {
         /// The accepted names, comma-separated.
         expected: String,
     },
+    /// The engine cannot answer this kind of query.
+    #[error("the {engine} engine cannot {what}")]
+    Unsupported {
+        /// The engine ("dlx").
+        engine: &'static str,
+        /// What it was asked ("run a shard of a search").
+        what: &'static str,
+    },
     /// The SAT solver failed.
     #[error("varisat failed: {0}")]
     Solver(String),

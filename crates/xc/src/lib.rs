@@ -8,6 +8,8 @@
 //!   blocking clauses, cube and conquer).
 //! - [`Progress`], [`Subproblem`] and [`worker_threads`]: cancellation, live counters, the
 //!   thread count and the split every parallel run, SAT cube list and shard shares.
+//! - [`Shard`]: one of N deterministic parts of a search ([`Query::shard`]), for runs spread
+//!   over a batch system; [`deal`] balances a split's subtrees over the shards.
 //!
 //! ```
 //! use cubesat_xc::{Engine, ExactCover, Item, Query, exact::ExactEngine};
@@ -32,8 +34,10 @@ mod error;
 #[cfg(test)]
 mod fixtures;
 mod model;
+mod shard;
 
 pub use control::{MAX_THREADS_PER_CORE, Progress, Subproblem, available_cores, worker_threads};
 pub use engines::{Counted, Engine, Query, Stats, dlx, exact, sat};
 pub use error::{Error, Result};
 pub use model::{CellGeometry, ExactCover, Item, Residual};
+pub use shard::{MAX_SHARDS, SUBTREES_PER_SHARD, Shard, ShardError, deal};

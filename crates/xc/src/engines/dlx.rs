@@ -106,6 +106,13 @@ impl Engine for Dlx {
         query: &Query,
         sink: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
     ) -> Result<Stats> {
+        if query.shard.is_some() {
+            // Its search has no cut into subtrees to deal out.
+            return Err(Error::Unsupported {
+                engine: "dlx",
+                what: "run a shard of a search (use the exact or sat engine)",
+            });
+        }
         let mut d = self.clone();
         check_range(&d.model, &query.forced)?;
         check_range(&d.model, &query.excluded)?;

@@ -20,6 +20,7 @@ use crate::engines::exact::ExactEngine;
 use crate::engines::{Engine, Query, Stats};
 use crate::error::{Error, Result};
 use crate::model::ExactCover;
+use crate::shard::{SUBTREES_PER_SHARD, deal};
 use std::ops::ControlFlow;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -628,7 +629,8 @@ impl Engine for CubeAndConquer<'_> {
         query: &Query,
         sink: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
     ) -> Result<Stats> {
-        if self.cubes <= 1 {
+        let shards = query.shard.map_or(1, |s| s.count());
+        if self.cubes <= 1 && shards == 1 {
             return self.one_solver(query, sink);
         }
         let exact = ExactEngine::new(self.model)?.with_pruning(self.lookahead);
@@ -644,7 +646,27 @@ impl Engine for CubeAndConquer<'_> {
             .query()
             .force(&query.forced)
             .exclude(&query.excluded)
-            .subproblems_within(self.cubes, min_solution_options(self.model) / 2)?;
+            .subproblems_within(
+                self.cubes.max(shards as usize * SUBTREES_PER_SHARD),
+                min_solution_options(self.model) / 2,
+            )?;
+        if let Some(sh) = query.shard {
+            // The shard's cubes, dealt by Knuth's path weight (probing a million cubes would
+            // cost more than it balances), their weights scaled to the shard's share.
+            let weights: Vec<f64> = cubes.iter().map(|c| c.weight).collect();
+            let owner = deal(&weights, sh.count());
+            let mut i = 0;
+            cubes.retain(|_| {
+                i += 1;
+                owner[i - 1] == sh.index()
+            });
+            let share: f64 = cubes.iter().map(|c| c.weight).sum();
+            if share > 0.0 {
+                for c in &mut cubes {
+                    c.weight /= share;
+                }
+            }
+        }
         for c in &mut cubes {
             c.chosen.extend_from_slice(&query.forced);
         }

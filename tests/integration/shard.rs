@@ -1,0 +1,390 @@
+//! Sharded runs: the shards of a count or listing hold every solution of the single run
+//! exactly once (every counting mode, hints, optional cells, copies, the exact and SAT
+//! engines), their node counts add up to the single run's and are balanced on the Tetris
+//! Cube, and `merge` adds complete sets of shard records up and refuses everything else with
+//! one line and exit 2.
+
+use cubesat::counting::UpTo;
+use cubesat::puzzle::{bundled, json::parse_puzzle};
+use cubesat::run::{self, EngineChoice, Instance, RunOptions};
+use cubesat_xc::Shard;
+
+use crate::common::Dir;
+
+fn opts(up_to: UpTo, shard: Option<Shard>) -> RunOptions {
+    RunOptions {
+        up_to,
+        shard,
+        ..RunOptions::default()
+    }
+}
+
+/// The count and nodes of every shard of an `n`-way run.
+fn shard_counts(inst: &Instance, base: &RunOptions, n: u32) -> Vec<(u64, u64)> {
+    (0..n)
+        .map(|k| {
+            let o = RunOptions {
+                shard: Some(Shard::new(k, n).unwrap()),
+                ..base.clone()
+            };
+            let r = run::count(inst, &o).unwrap();
+            assert!(!r.interrupted && !r.limited);
+            (r.count, r.nodes.unwrap_or(0))
+        })
+        .collect()
+}
+
+/// Shards 0..n of every n in 1..=16 add up to the single run's count and nodes.
+fn check_sums(inst: &Instance, modes: &[UpTo]) {
+    for &mode in modes {
+        let whole = run::count(inst, &opts(mode, None)).unwrap();
+        for n in 1..=16 {
+            let shards = shard_counts(inst, &opts(mode, None), n);
+            let count: u64 = shards.iter().map(|s| s.0).sum();
+            let nodes: u64 = shards.iter().map(|s| s.1).sum();
+            assert_eq!(count, whole.count, "{} {mode} {n} shards", inst.puzzle.name);
+            assert_eq!(
+                Some(nodes),
+                whole.nodes,
+                "{} {mode} {n} shards",
+                inst.puzzle.name
+            );
+        }
+    }
+}
+
+const ALL_MODES: [UpTo; 3] = [UpTo::None, UpTo::Rotation, UpTo::RotationReflection];
+
+#[test]
+fn shards_add_up_on_soma_tetracubes_and_pentominoes_in_every_mode() {
+    for name in [
+        "soma",
+        "tetracubes-2x4x4",
+        "tetracubes-two-2x2x4",
+        "pentominoes-6x10",
+    ] {
+        check_sums(&Instance::new(bundled(name).unwrap()).unwrap(), &ALL_MODES);
+    }
+}
+
+/// Copies (two of each piece), optional cells and a hint.
+#[test]
+fn shards_add_up_with_copies_optional_cells_and_hints() {
+    let text = r#"{"name": "strip", "target": {"cells": [[0,0,0],[1,0,0],[2,0,0],[3,0,0],[0,1,0],[1,1,0],[2,1,0],[3,1,0],[0,2,0],[1,2,0],[2,2,0],[3,2,0]], "optional": [[4,0,0],[4,1,0],[4,2,0]]},
+        "pieces": [{"name": "L", "count": 2, "cells": [[0,0,0],[1,0,0],[0,1,0]]},
+                   {"name": "D", "count": 2, "cells": [[0,0,0],[1,0,0]]},
+                   {"name": "M", "count": 2, "cells": [[0,0,0]]}]}"#;
+    let inst = Instance::new(parse_puzzle(text, "strip").unwrap()).unwrap();
+    assert!(run::count(&inst, &opts(UpTo::None, None)).unwrap().count > 100);
+    check_sums(&inst, &ALL_MODES);
+    let hinted = text.replace(
+        r#""pieces""#,
+        r#""hints": [{"piece": "D", "cells": [[0,0,0],[1,0,0]]}], "pieces""#,
+    );
+    let inst = Instance::new(parse_puzzle(&hinted, "hinted").unwrap()).unwrap();
+    assert!(run::count(&inst, &opts(UpTo::None, None)).unwrap().count > 10);
+    check_sums(&inst, &ALL_MODES);
+}
+
+#[test]
+fn sat_shards_add_up_and_dlx_refuses() {
+    let inst = Instance::new(bundled("soma").unwrap()).unwrap();
+    for cubes in [None, Some(0), Some(64)] {
+        let base = RunOptions {
+            engine: EngineChoice::Sat,
+            sat_cubes: cubes,
+            threads: 2,
+            ..opts(UpTo::Rotation, None)
+        };
+        for n in [1, 3, 8] {
+            let total: u64 = shard_counts(&inst, &base, n).iter().map(|s| s.0).sum();
+            assert_eq!(total, 480, "cubes {cubes:?}, {n} shards");
+        }
+    }
+    let dlx = RunOptions {
+        engine: EngineChoice::Dlx,
+        ..opts(UpTo::Rotation, Shard::new(0, 2).ok())
+    };
+    let e = run::count(&inst, &dlx).unwrap_err().to_string();
+    assert!(e.contains("dlx engine cannot run a shard"), "{e}");
+}
+
+/// The listings of all shards together are the single run's listing.
+#[test]
+fn shard_listings_together_are_the_single_listing() {
+    for (name, mode) in [
+        ("soma", UpTo::Rotation),
+        ("soma", UpTo::None),
+        ("pentominoes-6x10", UpTo::RotationReflection),
+    ] {
+        let inst = Instance::new(bundled(name).unwrap()).unwrap();
+        let list = |o: &RunOptions| {
+            let mut v = Vec::new();
+            run::list(&inst, o, |s| {
+                v.push(s.placements.clone());
+                true
+            })
+            .unwrap();
+            v
+        };
+        let mut whole = list(&opts(mode, None));
+        whole.sort();
+        for n in [1, 2, 5, 16] {
+            let mut all = Vec::new();
+            for k in 0..n {
+                all.extend(list(&opts(mode, Shard::new(k, n).ok())));
+            }
+            all.sort();
+            assert_eq!(all, whole, "{name} {mode} {n} shards");
+        }
+    }
+}
+
+/// The Tetris Cube in 4, 16 and 64 shards: the counts add up to 9,839, the nodes to the
+/// single run's exactly, and the largest shard has at most 1.5 times the mean shard's nodes
+/// (node counts are deterministic; the figures are printed for the record).
+#[test]
+fn tetris_cube_shards_add_up_and_balance() {
+    let inst = Instance::new(bundled("tetris-cube").unwrap()).unwrap();
+    let base = RunOptions {
+        threads: 2,
+        ..opts(UpTo::Rotation, None)
+    };
+    let whole = run::count(&inst, &base).unwrap();
+    assert_eq!(whole.count, 9839);
+    let whole_nodes = whole.nodes.unwrap();
+    for n in [4, 16, 64] {
+        let shards = shard_counts(&inst, &base, n);
+        let count: u64 = shards.iter().map(|s| s.0).sum();
+        let nodes: Vec<u64> = shards.iter().map(|s| s.1).collect();
+        let sum: u64 = nodes.iter().sum();
+        let mean = sum as f64 / f64::from(n);
+        let max = *nodes.iter().max().unwrap() as f64;
+        let min = *nodes.iter().min().unwrap() as f64;
+        eprintln!(
+            "tetris-cube, {n} shards: nodes {sum} (single run {whole_nodes}), largest/mean {:.3}, smallest/mean {:.3}",
+            max / mean,
+            min / mean
+        );
+        assert_eq!(count, 9839, "{n} shards");
+        assert_eq!(sum, whole_nodes, "{n} shards");
+        if n >= 16 {
+            assert!(max <= 1.5 * mean, "{n} shards: largest {max}, mean {mean}");
+        }
+    }
+}
+
+fn record(dir: &Dir, args: &[&str], file: &str) {
+    let r = dir.run(args);
+    r.code(0);
+    dir.write(file, &r.stdout);
+}
+
+#[test]
+fn merge_prints_the_single_runs_count_line() {
+    let dir = Dir::new();
+    std::fs::create_dir(dir.path().join("results")).unwrap();
+    for k in 0..5 {
+        let shard = format!("{k}/5");
+        let out = format!("results/{k}.json");
+        record(
+            &dir,
+            &[
+                "solve", "soma", "--count", "--up-to", "none", "--shard", &shard,
+            ],
+            &out,
+        );
+    }
+    let r = dir.run(&[
+        "solve", "soma", "--count", "--shard", "2/5", "--up-to", "none",
+    ]);
+    r.code(0).check(
+        r.stdout.lines().count() == 1 && r.stdout.starts_with("{\"check\""),
+        "one JSON object",
+    );
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    for key in [
+        "shard",
+        "count",
+        "nodes",
+        "up_to",
+        "engine",
+        "digest",
+        "version",
+        "cpu_seconds",
+    ] {
+        assert!(v.get(key).is_some(), "{key} in {v}");
+    }
+    assert_eq!(v["shard"], "2/5");
+    dir.run(&["merge", "results"])
+        .code(0)
+        .stdout_is("11520 solutions counting every placement\n");
+    let mut files: Vec<String> = (0..5).map(|k| format!("results/{k}.json")).collect();
+    files.insert(0, "merge".into());
+    let args: Vec<&str> = files.iter().map(String::as_str).collect();
+    dir.run(&args)
+        .code(0)
+        .stdout_is("11520 solutions counting every placement\n");
+    let r = dir.run(&["merge", "results", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&r.code(0).stdout).unwrap();
+    assert_eq!(v["count"], 11520);
+    assert_eq!(v["shards"], 5);
+
+    // Listings merge too; a listing cut short is refused.
+    std::fs::create_dir(dir.path().join("lists")).unwrap();
+    for k in 0..3 {
+        let shard = format!("{k}/3");
+        let out = format!("lists/{k}.json");
+        record(
+            &dir,
+            &[
+                "solve", "soma", "--all", "--format", "json", "--shard", &shard,
+            ],
+            &out,
+        );
+    }
+    dir.run(&["merge", "lists"])
+        .code(0)
+        .stdout_is("480 solutions up to rotation\n");
+    let text = std::fs::read_to_string(dir.path().join("lists/1.json")).unwrap();
+    let cut: Vec<&str> = text.lines().skip(1).collect();
+    dir.write("lists/1.json", &cut.join("\n"));
+    let r = dir.run(&["merge", "lists"]);
+    r.code(2)
+        .stderr_has("lists/1.json: ")
+        .stderr_has("truncated?");
+}
+
+#[test]
+fn merge_refuses_missing_foreign_edited_and_truncated_shards() {
+    let dir = Dir::new();
+    let one_line = |r: &crate::common::Run| {
+        r.code(2).check(
+            r.stderr.lines().count() == 1 && r.stderr.starts_with("cubesat: error: "),
+            "one error line",
+        );
+    };
+    for k in [0, 1, 2, 4, 5, 7] {
+        record(
+            &dir,
+            &["solve", "soma", "--count", "--shard", &format!("{k}/8")],
+            &format!("{k}.json"),
+        );
+    }
+    let r = dir.run(&["merge", "."]);
+    one_line(&r);
+    r.stderr_has("2 of 8 shards missing: 3, 6")
+        .stderr_has("sbatch --array=3,6 ")
+        .stderr_has("cubesat solve soma --count --shard {}/8");
+    for k in [3, 6] {
+        record(
+            &dir,
+            &["solve", "soma", "--count", "--shard", &format!("{k}/8")],
+            &format!("{k}.json"),
+        );
+    }
+    dir.run(&["merge", "."])
+        .code(0)
+        .stdout_is("480 solutions up to rotation\n");
+
+    // Another puzzle, another mode, another N, a duplicate.
+    let other = Dir::new();
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["solve", "tetracubes-2x4x4", "--count", "--shard", "3/8"],
+            "another puzzle",
+        ),
+        (
+            &[
+                "solve", "soma", "--count", "--up-to", "none", "--shard", "3/8",
+            ],
+            "counted up to none",
+        ),
+        (
+            &["solve", "soma", "--count", "--shard", "3/9"],
+            "against 8 shards",
+        ),
+        (
+            &[
+                "solve",
+                "soma",
+                "--count",
+                "--shard",
+                "3/8",
+                "--threads",
+                "1",
+            ],
+            "appears twice",
+        ),
+    ];
+    for (args, says) in cases {
+        record(&other, args, "x.json");
+        let x = other.path().join("x.json");
+        let r = dir.run(&["merge", ".", x.to_str().unwrap()]);
+        one_line(&r);
+        r.stderr_has(says);
+    }
+
+    // Edited by hand, truncated, not a record at all.
+    let good = std::fs::read_to_string(dir.path().join("5.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&good).unwrap();
+    let count = v["count"].as_u64().unwrap();
+    let edited = good.replace(
+        &format!("\"count\":{count}"),
+        &format!("\"count\":{}", count + 1),
+    );
+    assert_ne!(edited, good);
+    for (text, says) in [
+        (
+            edited.as_str(),
+            "5.json: the record does not match its check digest",
+        ),
+        (&good[..good.len() - 20], "5.json: line 1: not JSON"),
+        ("", "5.json: no shard record"),
+        ("{\"type\":\"solution\"}\n", "5.json: no shard record"),
+        ("480 solutions up to rotation\n", "5.json: line 1: not JSON"),
+    ] {
+        dir.write("5.json", text);
+        let r = dir.run(&["merge", "."]);
+        one_line(&r);
+        r.stderr_has(says)
+            .check(r.stdout.is_empty(), "nothing counted");
+    }
+}
+
+#[test]
+fn bad_shard_arguments_are_one_line_errors() {
+    let dir = Dir::new();
+    for (args, says) in [
+        (
+            &["--shard", "5/4"][..],
+            "--shard 5/4: shard index 5 is out of range for 4 shards",
+        ),
+        (
+            &["--shard", "0/0"],
+            "--shard 0/0: a search cannot be split into 0 shards",
+        ),
+        (&["--shard", "x"], "--shard x: shard \"x\" is not K/N"),
+        (&["--shard", "-1/4"], "is not K/N"),
+        (
+            &["--shard", "1/4", "--limit", "3"],
+            "cannot be combined with --limit",
+        ),
+        (
+            &["--shard", "1/4", "--engine", "dlx"],
+            "the dlx engine cannot run a shard",
+        ),
+    ] {
+        let mut full = vec!["solve", "soma", "--count"];
+        full.extend_from_slice(args);
+        let r = dir.run(&full);
+        r.code(2)
+            .stderr_has(says)
+            .check(r.stderr.lines().count() == 1, "one error line")
+            .check(r.stdout.is_empty(), "nothing on stdout");
+    }
+    let r = dir.run(&["solve", "soma", "--shard", "1/4"]);
+    r.code(2).stderr_has("--shard needs --count");
+    let r = dir.run(&["merge", "nothing-here.json"]);
+    r.code(2).stderr_has("nothing-here.json: cannot read");
+}
