@@ -254,6 +254,44 @@ pub fn readers() -> Vec<Reader> {
     sat_seeds.push("s SATISFIABLE\nv 1 -2\nv 3 0\nc solutions 1\n".into());
     seeds.extend(sat_seeds.iter().cloned());
 
+    // BurrTools files (plain XML; gzip is inflated first, into the same reader): accepted
+    // problems must build and verify their placements.
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/burrtools");
+    let mut burr_seeds: Vec<String> = ["reference", "own"]
+        .iter()
+        .flat_map(|d| {
+            std::fs::read_dir(format!("{dir}/{d}"))
+                .into_iter()
+                .flatten()
+        })
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "xml"))
+        .filter_map(|p| std::fs::read_to_string(p).ok())
+        .collect();
+    for name in SMALL {
+        let p = puzzle::bundled(name).expect("bundled");
+        if let Ok(xml) = cubesat::interop::xmpuzzle::to_xml(&p) {
+            burr_seeds.push(xml);
+        }
+    }
+    all.push(Reader {
+        name: "BurrTools XML",
+        seeds: burr_seeds,
+        check: Box::new(|text| {
+            let Ok(file) = cubesat::puzzle::burrtools::parse(text.as_bytes(), "fuzz") else {
+                return Ok(());
+            };
+            for i in 0..file.problems.len().min(4) {
+                if let Ok(p) = file.puzzle(i)
+                    && p.target.cells().len() <= 512
+                {
+                    Instance::new(p).map_err(|e| format!("accepted, then {}", e.report()))?;
+                }
+            }
+            Ok(())
+        }),
+    });
+
     // SAT-solver output (competition and MiniSat formats, model counters' answers).
     all.push(Reader {
         name: "SAT solver output",

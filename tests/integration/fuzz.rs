@@ -1,7 +1,7 @@
 //! Mutation property tests of every reader, run in CI: a few thousand seeded mutations of real
 //! inputs per reader must never panic, never accept a wrong result and never take 10 s
 //! (library level), and through the real binary a bad input is exit 2 with exactly one stderr
-//! line naming the file. `cargo run --release --example fuzz_readers -- 1000000` runs the
+//! line naming the file (puzzle JSON, BurrTools XML, JSON Lines; solver answers). `cargo run --release --example fuzz_readers -- 1000000` runs the
 //! same mutator at scale.
 
 #[path = "../../examples/fuzz/harness.rs"]
@@ -64,6 +64,12 @@ fn the_binary_reports_mutated_files_on_one_line() {
         let name = format!("s{i}.jsonl");
         dir.write(&name, &harness::mutate(&mut rng, &lines.seeds));
         one_line_or_ok(&dir.run(&["render", &name, "--format", "svg"]), &name);
+    }
+    let burr = readers.iter().find(|r| r.name == "BurrTools XML").unwrap();
+    for i in 0..100 {
+        let name = format!("b{i}.xml");
+        dir.write(&name, &harness::mutate(&mut rng, &burr.seeds));
+        one_line_or_ok(&dir.run(&["info", &name]), &name);
     }
     dir.run(&["export", "soma", "--format", "asp", "--out", "soma.lp"])
         .code(0);
