@@ -77,7 +77,7 @@ pub struct StlArgs {
     /// `solution.stl` (the first solution, assembled).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
-    /// Edge length of one cube, in millimetres.
+    /// Edge length of one cube, in millimetres (at most 1000).
     #[arg(long, value_name = "MM", default_value_t = 10.0)]
     pub cube: f64,
     /// Clearance between pieces (mm): every outer face of a piece moves inwards by half of

@@ -224,3 +224,17 @@ fn a_huge_answer_file_is_refused_before_it_is_read() {
     let r = dir.run(&["render", "answer.txt", "--format", "svg"]);
     r.code(2).stderr_has("answer.txt: file is 1073741824 bytes");
 }
+
+#[test]
+fn stl_sizes_are_bounded() {
+    let dir = Dir::new();
+    for cube in ["--cube=-1", "--cube=1e12", "--cube=nan"] {
+        let r = dir.run(&["stl", "soma", "--out", "stl", cube]);
+        r.code(2)
+            .stderr_has("the cube size must be a positive number");
+        r.check(r.stderr.lines().count() == 1, "one line");
+    }
+    let r = dir.run(&["stl", "soma", "--out", "stl", "--cube", "10", "--gap", "50"]);
+    r.code(2)
+        .stderr_has("the gap must be at least 0 and below the cube size");
+}

@@ -42,11 +42,17 @@ impl Mesh {
     }
 }
 
+/// The largest cube edge accepted, in millimetres: STL stores 32-bit floats, and a printer's
+/// bed is well under a metre.
+pub const MAX_CUBE_MM: f64 = 1000.0;
+
 /// The mesh of a polycube: `cells` in cube units, `cube` the edge length (mm), `gap` the
 /// clearance (mm, below `cube`).
 pub fn polycube(cells: &[Cell], cube: f64, gap: f64) -> Result<Mesh> {
-    if !(cube > 0.0 && cube.is_finite()) {
-        bail!("the cube size must be a positive number of millimetres, not {cube}");
+    if !(cube > 0.0 && cube <= MAX_CUBE_MM) {
+        bail!(
+            "the cube size must be a positive number of millimetres up to {MAX_CUBE_MM}, not {cube}"
+        );
     }
     if !(gap >= 0.0 && gap < cube) {
         bail!("the gap must be at least 0 and below the cube size ({cube} mm), not {gap}");
