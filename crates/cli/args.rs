@@ -6,6 +6,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use cubesat::EngineChoice;
 use cubesat::UpTo;
+use cubesat::interop::dimacs::Projection;
 use cubesat_xc::encoding::AtMostOne;
 
 const EXIT_CODES: &str = "Exit codes: 0 = a solution was found (or printed, exported, rendered), \
@@ -278,6 +279,13 @@ pub struct ExportArgs {
     /// At-most-one encoding (DIMACS only).
     #[arg(long, value_name = "ENC", default_value_t = AtMostOne::default(), help = amo_help("(DIMACS only)"))]
     pub amo: AtMostOne,
+    /// Projection lines of a DIMACS export: show writes `c p show` (the model-counting
+    /// format: d4, Ganak, ApproxMC; d4 refuses any `c ind` line), ind writes `c ind`
+    /// (CryptoMiniSat 5's `--maxsol` projects on these only), both writes both, none neither.
+    #[arg(long, value_name = "KIND", default_value_t = Projection::default(),
+          value_parser = parse_projection,
+          help = "Projection lines (DIMACS only): show (`c p show`: d4, Ganak, ApproxMC), ind (`c ind`: CryptoMiniSat --maxsol), both (d4 refuses it), none [possible values: show, ind, both, none]")]
+    pub projection: Projection,
     /// none: every solution is a model; rotation: one model per class (only where the
     /// one-piece restriction is exact on its own).
     #[arg(long = "up-to", value_name = "MODE", default_value = "none", value_parser = parse_up_to,
@@ -370,6 +378,10 @@ fn amo_help(what: &str) -> String {
         "At-most-one encoding {what} [possible values: {}]",
         AtMostOne::ALL.map(AtMostOne::name).join(", ")
     )
+}
+
+fn parse_projection(s: &str) -> Result<Projection, String> {
+    s.parse()
 }
 
 fn parse_up_to(s: &str) -> Result<UpTo, String> {

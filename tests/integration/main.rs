@@ -1,6 +1,6 @@
 //! The integration tests in one binary (ripgrep's layout): each module drives the real
 //! `cubesat` binary the way a user would, or the libraries through their public API.
-//! Tests that need an external tool (CaDiCaL, clingo, Chromium) are `#[ignore]`d with the
+//! Tests that need an external tool (CaDiCaL, clingo, Chromium, d4, CryptoMiniSat) are `#[ignore]`d with the
 //! reason and run in CI with `--include-ignored`, so they never pass by skipping.
 
 mod common;
@@ -14,6 +14,7 @@ mod fuzz;
 mod generate_cli;
 mod generate_library;
 mod interop_cadical;
+mod interop_counters;
 mod interop_dlx;
 mod interop_external;
 mod known_counts;

@@ -70,3 +70,40 @@ fn tetris_cube_first_solution_verifies() {
     assert_eq!(found[0].len(), 12);
     inst.verifier().verify(&found[0]).unwrap();
 }
+
+/// An interrupt reaches the cube cut: with the flag already raised, the exact engine's split
+/// stops at its first check (no subproblems), and cube and conquer on the Tetris Cube with a
+/// million cubes asked returns at once, interrupted and with no solution, instead of cutting
+/// the whole frontier first.
+#[test]
+fn an_interrupt_stops_the_cube_cut() {
+    use cubesat_xc::sat::{CUBES_ENUMERATION, CubeAndConquer, SatConfig};
+    use cubesat_xc::{Engine, Progress, Query};
+    use std::sync::Arc;
+
+    let inst = Instance::new(bundled("tetris-cube").unwrap()).unwrap();
+    let exact = cubesat_xc::exact::ExactEngine::new(&inst.model).unwrap();
+    assert!(exact.query().subproblems(4096).unwrap().len() >= 4096);
+    let progress = Arc::new(Progress::new());
+    progress.interrupt();
+    let cut = exact
+        .query()
+        .progress(progress.clone())
+        .subproblems(1 << 20)
+        .unwrap();
+    assert!(
+        cut.is_empty(),
+        "{} subproblems after an interrupt",
+        cut.len()
+    );
+
+    let engine = CubeAndConquer::new(&inst.model, SatConfig::default(), CUBES_ENUMERATION).unwrap();
+    let query = Query {
+        threads: 1,
+        progress: Some(progress),
+        ..Query::default()
+    };
+    let counted = engine.count(&query, &|_| 1).unwrap();
+    assert!(counted.interrupted);
+    assert_eq!(counted.total, 0);
+}

@@ -2,7 +2,7 @@
 //! against the dancing-links oracle (needs ≥ 2, secondary items, forced options), the implied piece
 //! at-most-one, the uniqueness helper, cubes, and the DIMACS round trip.
 
-use cubesat::interop::dimacs;
+use cubesat::interop::dimacs::{self, Annotations, Projection};
 use cubesat::rng::SeededRng;
 use cubesat_xc::encoding::{
     AtMostOne, CnfConfig, CnfEncoder, ForcedMode, cnf::implied_piece_items,
@@ -569,7 +569,12 @@ fn dimacs_round_trip() {
             let labels: Vec<String> = (0..m.option_count()).map(|o| format!("opt={o}")).collect();
             let header = vec!["puzzle test".to_string(), "mode all".to_string()];
             let mut out = Vec::new();
-            let stats = dimacs::write(&mut out, |_| {}, m, config, &header, &labels, &[]).unwrap();
+            let text = Annotations {
+                header: &header,
+                labels: &labels,
+                projection: Projection::default(),
+            };
+            let stats = dimacs::write(&mut out, |_| {}, m, config, text, &[]).unwrap();
             let text = String::from_utf8(out).unwrap();
             let lines: Vec<&str> = text.lines().collect();
             assert_eq!(lines[0], "c t pmc");
@@ -582,11 +587,8 @@ fn dimacs_round_trip() {
                     .iter()
                     .any(|l| l.starts_with("c p show 1 ") && l.ends_with(" 0"))
             );
-            assert!(
-                lines
-                    .iter()
-                    .any(|l| l.starts_with("c ind 1 ") && l.ends_with(" 0"))
-            );
+            // d4 refuses a file with any `c ind` line: the default writes `c p show` only.
+            assert!(!lines.iter().any(|l| l.starts_with("c ind")));
 
             let parsed = DimacsParser::parse(text.as_bytes()).unwrap();
             let (f, _) = dimacs::formula(m, config, &[]).unwrap();
@@ -624,8 +626,11 @@ fn dimacs_rejects_reserved_header_lines_and_bad_labels() {
             |_| {},
             &m,
             CnfConfig::default(),
-            &[bad.to_string()],
-            &labels,
+            Annotations {
+                header: &[bad.to_string()],
+                labels: &labels,
+                projection: Projection::Show,
+            },
             &[],
         );
         assert!(r.is_err(), "{bad:?}");
@@ -636,8 +641,11 @@ fn dimacs_rejects_reserved_header_lines_and_bad_labels() {
             |_| {},
             &m,
             CnfConfig::default(),
-            &[],
-            &labels[1..],
+            Annotations {
+                header: &[],
+                labels: &labels[1..],
+                projection: Projection::Show,
+            },
             &[]
         )
         .is_err()
@@ -689,17 +697,16 @@ fn dimacs_golden_file() {
     };
     let labels = vec!["piece=A at=0".to_string(), "piece=A at=1".to_string()];
     let header = vec!["cubesat puzzle=tiny".to_string(), "mode=all".to_string()];
-    let mut out = Vec::new();
-    dimacs::write(
-        &mut out,
-        |_| {},
-        &m,
-        CnfConfig::default(),
-        &header,
-        &labels,
-        &[],
-    )
-    .unwrap();
+    let golden = |projection| {
+        let mut out = Vec::new();
+        let text = Annotations {
+            header: &header,
+            labels: &labels,
+            projection,
+        };
+        dimacs::write(&mut out, |_| {}, &m, CnfConfig::default(), text, &[]).unwrap();
+        String::from_utf8(out).unwrap()
+    };
     let expected = "\
 c t pmc
 c cubesat puzzle=tiny
@@ -709,11 +716,22 @@ c cubesat counts options=2 variables=2 clauses=3
 c cubesat var 1 piece=A at=0
 c cubesat var 2 piece=A at=1
 c p show 1 2 0
-c ind 1 2 0
 p cnf 2 3
 1 2 0
 -1 -2 0
 2 0
 ";
-    assert_eq!(String::from_utf8(out).unwrap(), expected);
+    assert_eq!(golden(Projection::Show), expected);
+    assert_eq!(
+        golden(Projection::Ind),
+        expected.replace("c p show 1 2 0", "c ind 1 2 0")
+    );
+    assert_eq!(
+        golden(Projection::Both),
+        expected.replace("c p show 1 2 0", "c p show 1 2 0\nc ind 1 2 0")
+    );
+    assert_eq!(
+        golden(Projection::None),
+        expected.replace("c p show 1 2 0\n", "")
+    );
 }

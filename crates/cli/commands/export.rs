@@ -102,8 +102,11 @@ pub fn run(args: ExportArgs, quiet: bool) -> Result<Outcome> {
                 },
                 &inst.model,
                 config,
-                &header,
-                &labels,
+                cubesat::interop::dimacs::Annotations {
+                    header: &header,
+                    labels: &labels,
+                    projection: args.projection,
+                },
                 excluded,
             )?;
         }

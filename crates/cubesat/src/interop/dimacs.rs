@@ -9,14 +9,18 @@
 //! c cubesat encoding amo=<name> forced=units piece-amo=<kept|dropped>
 //! c cubesat counts options=<n> variables=<V> clauses=<C>
 //! c cubesat var <v> <option label>   (one per option variable, 1-based)
-//! c p show <option vars…> 0        (projection set, split into lines of ≤ 50 variables)
-//! c ind <option vars…> 0           (the same set in the ApproxMC/CryptoMiniSat convention)
+//! c p show <option vars…> 0        (projection set, lines of ≤ 50 variables; by default)
+//! c ind <option vars…> 0           (the same set, ApproxMC's older convention; on request)
 //! p cnf V C
 //! <clauses>
 //! ```
 //!
 //! Option `o` is DIMACS variable `o + 1`; auxiliary variables follow. Forced options are unit
 //! clauses. Model counts projected on the option variables equal the numbers of solutions.
+//! The projection is written as `c p show` only by default ([`Projection`]): the
+//! model-counting competition format since 2021, which d4 requires (it refuses a file with any
+//! `c ind` line), Ganak and ApproxMC. CryptoMiniSat 5's projected enumeration (`--maxsol`)
+//! reads only `c ind`: export it with [`Projection::Ind`] (or `Both`).
 //! For a puzzle's export the caller's header lines are [`puzzle_header`]: the preamble and
 //! provenance lines every export opens with.
 
@@ -31,6 +35,80 @@ use cubesat_xc::encoding::{CnfConfig, CnfEncoder, CnfStats, ForcedMode};
 use std::io::Write;
 use varisat::dimacs::{DimacsHeader, write_dimacs_clauses, write_dimacs_header};
 use varisat::{CnfFormula, ExtendFormula, Lit, Var};
+
+/// Which projection lines an export carries. Both name the same set, the option variables.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Projection {
+    /// `c p show … 0`, the model-counting competition format (d4, Ganak, ApproxMC).
+    #[default]
+    Show,
+    /// `c ind … 0` only, for tools that read nothing else (CryptoMiniSat 5's `--maxsol`,
+    /// older ApproxMC and UniGen builds).
+    Ind,
+    /// Both kinds of line (d4 refuses such a file).
+    Both,
+    /// No projection line: with an auxiliary-variable encoding, a plain model count then
+    /// counts encodings, not solutions.
+    None,
+}
+
+impl Projection {
+    /// Every value, in the order the CLI lists them.
+    pub const ALL: [Projection; 4] = [
+        Projection::Show,
+        Projection::Ind,
+        Projection::Both,
+        Projection::None,
+    ];
+
+    /// The name the CLI uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            Projection::Show => "show",
+            Projection::Ind => "ind",
+            Projection::Both => "both",
+            Projection::None => "none",
+        }
+    }
+
+    /// The comment prefixes this choice writes, in file order.
+    fn prefixes(self) -> &'static [&'static str] {
+        match self {
+            Projection::Show => &["c p show"],
+            Projection::Ind => &["c ind"],
+            Projection::Both => &["c p show", "c ind"],
+            Projection::None => &[],
+        }
+    }
+}
+
+impl std::fmt::Display for Projection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Projection {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        Projection::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| format!("unknown projection '{s}' (show, ind, both or none)"))
+    }
+}
+
+/// The comment text of an export: caller's header lines, one label per option, and the
+/// projection lines to write.
+#[derive(Clone, Copy, Debug)]
+pub struct Annotations<'a> {
+    /// Lines put behind `c ` after the type line.
+    pub header: &'a [String],
+    /// One label per option, for the variable map.
+    pub labels: &'a [String],
+    /// Which projection lines to write.
+    pub projection: Projection,
+}
 
 /// Option variables per `c p show` / `c ind` line.
 pub(crate) const VARS_PER_LINE: usize = 50;
@@ -57,7 +135,7 @@ pub fn puzzle_header(
         overcount: None,
         lines: vec![
             "Variable v (1-based) is placement v-1 (map below); higher variables are auxiliary.".to_string(),
-            "Project model counts on the 'c p show' / 'c ind' variables. Decode answers with: cubesat decode THIS-FILE ANSWER".to_string(),
+            "Project model counts on the placement variables (the 'c p show' or 'c ind' lines). Decode answers with: cubesat decode THIS-FILE ANSWER".to_string(),
         ],
     };
     let mut text = Vec::new();
@@ -142,18 +220,23 @@ impl<W: Write> ExtendFormula for Streamer<'_, W> {
 
 /// Writes `model` as DIMACS to `out`, streamed: the formula is encoded twice, once to count
 /// its variables and clauses for the `p cnf` line (`announce` hears the sizes before anything
-/// is written) and once straight to `out`, so that memory does not grow with the formula. `header` lines become `c` comments after the type line
-/// (they may not contain newlines or start with a reserved prefix such as `t `, `p `, `ind `);
-/// `labels` gives one label per option (newlines are replaced by spaces). Returns the sizes.
+/// is written) and once straight to `out`, so that memory does not grow with the formula.
+/// The `text.header` lines become `c` comments after the type line (they may not contain
+/// newlines or start with a reserved prefix such as `t `, `p `, `ind `); `text.labels` gives
+/// one label per option (newlines are replaced by spaces). Returns the sizes.
 pub fn write<W: Write>(
     out: &mut W,
     announce: impl FnOnce(&CnfStats),
     model: &ExactCover,
     config: CnfConfig,
-    header: &[String],
-    labels: &[String],
+    text: Annotations<'_>,
     excluded: &[u32],
 ) -> Result<CnfStats> {
+    let Annotations {
+        header,
+        labels,
+        projection,
+    } = text;
     ensure!(
         labels.len() == model.option_count(),
         "{} option labels for {} options",
@@ -207,7 +290,7 @@ pub fn write<W: Write>(
         writeln!(out, "c cubesat var {} {label}", o + 1)?;
     }
     let n = stats.option_vars;
-    for prefix in ["c p show", "c ind"] {
+    for prefix in projection.prefixes() {
         let vars: Vec<usize> = (1..=n).collect();
         if vars.is_empty() {
             writeln!(out, "{prefix} 0")?;

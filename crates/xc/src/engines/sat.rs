@@ -21,6 +21,7 @@ use crate::engines::{Engine, Query, Stats};
 use crate::error::{Error, Result};
 use crate::model::ExactCover;
 use crate::shard::{SUBTREES_PER_SHARD, deal};
+use cpu_time::ThreadTime;
 use std::ops::ControlFlow;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -53,9 +54,9 @@ pub struct SatStats {
     pub solve_calls: u64,
     /// Solutions reported.
     pub solutions: u64,
-    /// Time spent building the solver.
+    /// CPU time the building thread spent building the solver (its own CPU clock).
     pub build_time: Duration,
-    /// Time spent in `solve`.
+    /// CPU time spent in `solve` (the calling thread's CPU clock).
     pub solve_time: Duration,
 }
 
@@ -80,7 +81,9 @@ pub struct SatEngine<'m> {
 impl<'m> SatEngine<'m> {
     /// Encodes `model` into a fresh solver.
     pub fn new(model: &'m ExactCover, config: SatConfig) -> Result<Self> {
-        let start = Instant::now();
+        // Thread CPU clocks, not wall clocks: on a loaded machine, or with more threads than
+        // cores, wall time summed over threads is not work done.
+        let start = ThreadTime::now();
         let mut solver = Solver::new();
         let cnf = CnfEncoder::new(CnfConfig {
             amo: config.amo,
@@ -137,7 +140,7 @@ impl<'m> SatEngine<'m> {
     }
 
     fn solve_under(&mut self, assumptions: &[Lit]) -> Result<bool> {
-        let start = Instant::now();
+        let start = ThreadTime::now();
         self.solver.assume(assumptions);
         // The assumptions stay set until the next query replaces them; clearing them here
         // would discard the model.
@@ -376,9 +379,9 @@ pub struct ConquerStats {
     pub solve_calls: u64,
     /// Solutions reported.
     pub solutions: u64,
-    /// Time spent building solvers, summed over threads.
+    /// CPU time spent building solvers, each thread's CPU clock, summed over threads.
     pub build_time: Duration,
-    /// Time spent in `solve`, summed over threads.
+    /// CPU time spent in `solve`, each thread's CPU clock, summed over threads.
     pub solve_time: Duration,
 }
 
@@ -642,8 +645,13 @@ impl Engine for CubeAndConquer<'_> {
         excluded.extend_from_slice(&query.excluded);
         excluded.sort_unstable();
         excluded.dedup();
-        let mut cubes = exact
-            .query()
+        // The cut itself can take seconds (a million cubes of the Tetris Cube): it hears
+        // the query's interrupt too.
+        let mut cut = exact.query();
+        if let Some(p) = &query.progress {
+            cut = cut.progress(p.clone());
+        }
+        let mut cubes = cut
             .force(&query.forced)
             .exclude(&query.excluded)
             .subproblems_within(
@@ -677,6 +685,7 @@ impl Engine for CubeAndConquer<'_> {
             threads: query.threads,
         };
         let mut solutions = 0;
+        let wall = Instant::now();
         let (outcome, st) = conquer_cubes(
             self.model,
             &cubes,
@@ -703,7 +712,7 @@ impl Engine for CubeAndConquer<'_> {
             solutions,
             outcome,
             format!(
-                "sat ({} at-most-one, {} cubes, lookahead dropped {} options and refuted {} cubes, {} residual CNFs of {} clauses in all, largest {}, {} solve calls; {:.1} s building and {:.1} s solving, summed over threads)",
+                "sat ({} at-most-one, {} cubes, lookahead dropped {} options and refuted {} cubes, {} residual CNFs of {} clauses in all, largest {}, {} solve calls; CPU {:.1} s building and {:.1} s solving, summed over threads; {:.1} s wall for the cubes)",
                 self.config.amo.name(),
                 cubes.len(),
                 st.lookahead_removed,
@@ -713,7 +722,8 @@ impl Engine for CubeAndConquer<'_> {
                 st.largest_clauses,
                 st.solve_calls,
                 st.build_time.as_secs_f64(),
-                st.solve_time.as_secs_f64()
+                st.solve_time.as_secs_f64(),
+                wall.elapsed().as_secs_f64()
             ),
         ))
     }

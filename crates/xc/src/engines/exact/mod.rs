@@ -399,7 +399,8 @@ impl ExactQuery {
     }
 
     /// Cuts the search tree into at least `min_count` subproblems (fewer if the tree is
-    /// smaller), in DFS order. Together they hold every solution of this query exactly once.
+    /// smaller), in DFS order. Together they hold every solution of this query exactly once,
+    /// unless the query's [`Progress`] was interrupted during the cut (then they are partial).
     pub fn subproblems(&self, min_count: usize) -> Result<Vec<Subproblem>> {
         let Some((root, base)) = self.root()? else {
             return Ok(Vec::new());
@@ -437,7 +438,9 @@ impl ExactQuery {
     }
 
     /// Iterative deepening of the frontier until it holds `target` nodes, reaches
-    /// `max_depth` or the tree ends.
+    /// `max_depth` or the tree ends. An interrupt ([`ExactQuery::progress`]) stops it within
+    /// a few thousand nodes, with the subproblems found so far: not a partition, but the
+    /// interrupted query stops before solving any of them.
     fn expand(
         &self,
         root: &Level,
@@ -448,13 +451,15 @@ impl ExactQuery {
         let mut limit = 1;
         loop {
             let mut s = Searcher::new(&self.prep, self.pruning, root.clone(), base.to_vec())
-                .with_limit(limit);
+                .with_limit(limit)
+                .with_progress(self.progress.as_deref(), None);
             let mut sink = FrontierSink {
                 limit,
                 ..Default::default()
             };
             s.run(1.0, &mut sink);
-            if sink.leaves.len() >= target || sink.open == 0 || limit >= max_depth {
+            if s.interrupted || sink.leaves.len() >= target || sink.open == 0 || limit >= max_depth
+            {
                 let subs = sink
                     .leaves
                     .into_iter()
