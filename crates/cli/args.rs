@@ -156,6 +156,11 @@ pub struct SolveArgs {
     /// Default: 32768 for a limited listing, 1048576 with --all or --count.
     #[arg(long, value_name = "N")]
     pub cubes: Option<usize>,
+    /// SAT engine: the exact engine first searches each cube for at most about N nodes
+    /// (checked every 4096), and only the cubes it cannot close go to varisat; 0 sends
+    /// every cube to varisat. Default: 4096. Off with --no-prune.
+    #[arg(long = "exact-budget", value_name = "N")]
+    pub exact_budget: Option<u64>,
     /// Worker threads for the exact engine and the SAT engine's cubes with --count or --all
     /// (0 = all cores; more than 4 per core are clamped to that); a limited listing runs on
     /// one thread. Counts and solution order are the same for every N.

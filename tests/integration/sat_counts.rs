@@ -5,7 +5,15 @@ use cubesat::puzzle::bundled;
 use cubesat::run::{EngineChoice, Instance, RunOptions, count};
 use cubesat_xc::encoding::AtMostOne;
 
-fn check(name: &str, amo: AtMostOne) {
+/// Counts `name` in every mode with the SAT engine; `budget` is the exact engine's node
+/// budget per cube (`Some(0)`: every cube the lookahead leaves goes to varisat).
+fn check(name: &str, amo: AtMostOne, budget: Option<u64>) -> Vec<String> {
+    check_cut(name, amo, budget, Some(64))
+}
+
+/// [`check`] with the number of cubes asked for (`None`: the engine's default).
+fn check_cut(name: &str, amo: AtMostOne, budget: Option<u64>, cubes: Option<usize>) -> Vec<String> {
+    let mut summaries = Vec::new();
     let puzzle = bundled(name).unwrap();
     let k = puzzle.known_counts.clone();
     let inst = Instance::new(puzzle).unwrap();
@@ -15,23 +23,27 @@ fn check(name: &str, amo: AtMostOne) {
         (UpTo::RotationReflection, k.rotation_reflection),
     ] {
         let want = want.unwrap_or_else(|| panic!("{name} records every count"));
-        // A moderate split: varisat enumerates several solutions inside most cubes.
+        // A moderate split (64): varisat enumerates several solutions inside most cubes.
         let opts = RunOptions {
             engine: EngineChoice::Sat,
             up_to: mode,
             amo,
-            sat_cubes: Some(64),
+            sat_cubes: cubes,
+            sat_exact_budget: budget,
             ..RunOptions::default()
         };
         let r = count(&inst, &opts).unwrap_or_else(|e| panic!("{name} {mode}: {}", e.report()));
         assert_eq!(r.count, want, "{name} {mode} with {amo}: {}", r.engine);
+        summaries.push(r.engine);
     }
+    summaries
 }
 
 #[test]
 fn small_targets() {
-    check("tetracubes-two-2x2x4", AtMostOne::Product);
-    check("pentominoes-3x20", AtMostOne::Pairwise);
+    check("tetracubes-two-2x2x4", AtMostOne::Product, Some(0));
+    check("pentominoes-3x20", AtMostOne::Pairwise, Some(0));
+    check("pentominoes-3x20", AtMostOne::Pairwise, None);
 }
 
 #[test]
@@ -40,9 +52,38 @@ fn small_targets() {
     ignore = "thousands of SAT calls: run `cargo test --release`"
 )]
 fn soma_and_tetracube_boxes() {
-    check("soma", AtMostOne::Product);
-    check("tetracubes-2x2x8", AtMostOne::Sequential);
-    check("tetracubes-2x4x4", AtMostOne::Product);
+    check("soma", AtMostOne::Product, Some(0));
+    check("tetracubes-2x2x8", AtMostOne::Sequential, Some(0));
+    check("tetracubes-2x4x4", AtMostOne::Product, Some(0));
+}
+
+/// With the exact engine's first attempt at each cube (the default budget, and a budget of
+/// one check interval so that some cubes overflow it and go to varisat), the counts stay the
+/// published ones; the statistics say which method closed how many cubes, and both did.
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "thousands of SAT calls: run `cargo test --release`"
+)]
+fn exact_first_then_varisat_counts_like_the_exact_engine() {
+    for name in ["soma", "tetracubes-2x4x4", "pentominoes-6x10"] {
+        for s in check_cut(name, AtMostOne::Pairwise, None, None) {
+            assert!(s.contains("the exact engine closed"), "{s}");
+        }
+    }
+    // Cut into about 22,000 cubes, a few of 6x10's are larger than the first check
+    // interval (4,096 nodes): the exact engine gives them up and varisat solves them.
+    let inst = Instance::new(bundled("pentominoes-6x10").unwrap()).unwrap();
+    let opts = RunOptions {
+        engine: EngineChoice::Sat,
+        sat_cubes: Some(8192),
+        sat_exact_budget: Some(1),
+        ..RunOptions::default()
+    };
+    let r = count(&inst, &opts).unwrap();
+    assert_eq!(r.count, 2339, "{}", r.engine);
+    let both = !r.engine.contains("varisat solved 0:") && !r.engine.contains("closed 0 ");
+    assert!(both, "no run used both methods");
 }
 
 /// The SAT engine's first Tetris Cube solution (the search split into the default number of

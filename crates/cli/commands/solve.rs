@@ -150,6 +150,7 @@ fn run_options(args: &SolveArgs, up_to: UpTo) -> RunOptions {
         prune: !args.no_prune,
         amo: args.amo,
         sat_cubes: args.cubes,
+        sat_exact_budget: args.exact_budget,
         progress: None,
         shard: None,
     }

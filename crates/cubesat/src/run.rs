@@ -14,7 +14,9 @@ use crate::error::{Result, bail};
 use cubesat_xc::dlx::Dlx;
 use cubesat_xc::encoding::AtMostOne;
 use cubesat_xc::exact::ExactEngine;
-use cubesat_xc::sat::{CUBES_ENUMERATION, CUBES_LISTING, CubeAndConquer, SatConfig};
+use cubesat_xc::sat::{
+    CUBES_ENUMERATION, CUBES_LISTING, CubeAndConquer, DEFAULT_EXACT_BUDGET, SatConfig,
+};
 use cubesat_xc::{Engine, ExactCover, Progress, Query, Shard};
 
 use crate::counting::{Reducer, UpTo};
@@ -121,6 +123,10 @@ pub struct RunOptions {
     /// blocking clauses alone; `None` picks [`CUBES_LISTING`] for a limited run and
     /// [`CUBES_ENUMERATION`] otherwise.
     pub sat_cubes: Option<usize>,
+    /// For the SAT engine with pruning on: the exact engine's node budget per cube, before the
+    /// cube goes to varisat (0 = every cube to varisat); `None` is
+    /// [`cubesat_xc::sat::DEFAULT_EXACT_BUDGET`].
+    pub sat_exact_budget: Option<u64>,
     /// Live counters for a progress display; its interrupt flag (set by Ctrl-C) stops the
     /// run, which then reports what it counted so far.
     pub progress: Option<Arc<Progress>>,
@@ -139,6 +145,7 @@ impl Default for RunOptions {
             prune: true,
             amo: AtMostOne::default(),
             sat_cubes: None,
+            sat_exact_budget: None,
             progress: None,
             shard: None,
         }
@@ -204,7 +211,12 @@ fn engine<'a>(
             } else {
                 CUBES_ENUMERATION
             });
-            Box::new(CubeAndConquer::new(&inst.model, config, cubes)?.lookahead(opts.prune))
+            let budget = opts.sat_exact_budget.unwrap_or(DEFAULT_EXACT_BUDGET);
+            Box::new(
+                CubeAndConquer::new(&inst.model, config, cubes)?
+                    .lookahead(opts.prune)
+                    .exact_budget(budget),
+            )
         }
     })
 }

@@ -10,13 +10,16 @@
 //! end, so one query's blocking clauses never constrain the next. Every model is decoded to a
 //! solution and checked with [`ExactCover::check_solution`] before it is reported.
 //!
-//! [`conquer_cubes`] is the cube-and-conquer path of `--engine sat`: each cube becomes its own
-//! small residual model ([`ExactCover::residual`]), encoded into a fresh solver and enumerated
-//! with blocking clauses, on as many threads as asked, reported in cube order.
+//! [`conquer_cubes`] is the cube-and-conquer path of `--engine sat`: the exact engine first
+//! searches each cube within a small node budget ([`Conquer::exact_budget`]; most cubes are
+//! a few hundred nodes, cheaper than building any solver), and each cube it cannot close
+//! becomes its own small residual model ([`ExactCover::residual`]), probed by the lookahead,
+//! encoded into a fresh solver and enumerated with blocking clauses; on as many threads as
+//! asked, reported in cube order. The statistics say how many cubes each method closed.
 
 use crate::control::{self, Event, Subproblem};
 use crate::encoding::{AtMostOne, CnfConfig, CnfEncoder, ForcedMode};
-use crate::engines::exact::ExactEngine;
+use crate::engines::exact::{CubeSearch, ExactEngine};
 use crate::engines::{Engine, Query, Stats};
 use crate::error::{Error, Result};
 use crate::model::ExactCover;
@@ -354,6 +357,10 @@ pub struct Conquer {
     pub lookahead: bool,
     /// Worker threads; 0 = one per core.
     pub threads: usize,
+    /// With the lookahead on: each cube is first searched by the exact engine for at most
+    /// about this many nodes, and only the cubes it cannot close go to a varisat solver
+    /// (0 = every cube the lookahead leaves goes to varisat).
+    pub exact_budget: u64,
 }
 
 /// What [`conquer_cubes`] did, summed over its cubes.
@@ -375,6 +382,10 @@ pub struct ConquerStats {
     /// Cubes the lookahead refuted (chosen options in conflict, or an item left without
     /// options), never encoded.
     pub cubes_refuted: u64,
+    /// Cubes the exact engine closed within its budget, never encoded.
+    pub cubes_exact: u64,
+    /// Search nodes the exact engine spent on cubes, closed or not.
+    pub exact_nodes: u64,
     /// Calls to `solve`.
     pub solve_calls: u64,
     /// Solutions reported.
@@ -394,6 +405,8 @@ impl ConquerStats {
         self.largest_clauses = self.largest_clauses.max(o.largest_clauses);
         self.lookahead_removed += o.lookahead_removed;
         self.cubes_refuted += o.cubes_refuted;
+        self.cubes_exact += o.cubes_exact;
+        self.exact_nodes += o.exact_nodes;
         self.solve_calls += o.solve_calls;
         self.solutions += o.solutions;
         self.build_time += o.build_time;
@@ -410,9 +423,24 @@ fn conquer_one(
     cube: &Subproblem,
     excluded: &[u32],
     lookahead: Option<&ExactEngine>,
+    first: Option<&CubeSearch>,
+    exact_budget: u64,
 ) -> Result<CubeResult> {
     let mut st = ConquerStats::default();
     let mut out = Vec::new();
+    if let Some(first) = first {
+        // Most cubes are a few hundred nodes of the exact engine (a refuted one a handful),
+        // less than probing them or building a solver costs; CDCL is kept for the cubes
+        // it cannot close at once.
+        let closed = first.enumerate_within(&cube.chosen, &cube.excluded, exact_budget)?;
+        if let Some((found, nodes)) = closed {
+            st.cubes_exact = 1;
+            st.exact_nodes = nodes;
+            st.solutions = found.len() as u64;
+            return Ok((found, st));
+        }
+        st.exact_nodes = exact_budget;
+    }
     if let Some(exact) = lookahead {
         // One level of lookahead before the SAT solver sees the cube, on the whole model's
         // precomputed tables (no residual model is built for a cube it refutes, which is
@@ -493,12 +521,23 @@ pub fn conquer_cubes(
         ref excluded,
         lookahead,
         threads,
+        exact_budget,
     } = *how;
     let mut total = ConquerStats::default();
     let exact = if lookahead {
         Some(ExactEngine::new(model)?)
     } else {
         None
+    };
+    // The exact engine's first attempt at each cube starts from one shared root with the
+    // run-wide exclusions already applied (`excluded` holds the preprocessing's removals).
+    let first = match (&exact, exact_budget > 0) {
+        (Some(e), true) => e
+            .query()
+            .preprocess(false)
+            .exclude(excluded)
+            .cube_search()?,
+        _ => None,
     };
     let threads = control::worker_threads(threads);
     // Cubes run on the workers and are handed on in cube order, each as soon as it and every
@@ -507,7 +546,15 @@ pub fn conquer_cubes(
     // slow cube holds up only the delivery of later ones. Each worker builds its own solvers:
     // varisat's are not `Send`.
     let work = |i: usize, _: &mut dyn FnMut(()), _: &AtomicBool| {
-        conquer_one(model, config, &cubes[i], excluded, exact.as_ref())
+        conquer_one(
+            model,
+            config,
+            &cubes[i],
+            excluded,
+            exact.as_ref(),
+            first.as_ref(),
+            exact_budget,
+        )
     };
     let mut error = None;
     let complete = control::ordered(
@@ -560,7 +607,12 @@ pub struct CubeAndConquer<'m> {
     config: SatConfig,
     cubes: usize,
     lookahead: bool,
+    exact_budget: u64,
 }
+
+/// The exact engine's node budget per cube before a cube goes to varisat
+/// ([`CubeAndConquer::exact_budget`]): one check interval of the exact search.
+pub const DEFAULT_EXACT_BUDGET: u64 = 4096;
 
 impl<'m> CubeAndConquer<'m> {
     /// The engine for `model`, splitting into at least `cubes` cubes (at most
@@ -581,7 +633,17 @@ impl<'m> CubeAndConquer<'m> {
             config,
             cubes,
             lookahead: true,
+            exact_budget: DEFAULT_EXACT_BUDGET,
         })
+    }
+
+    /// With the lookahead on, the exact engine searches each cube for at most about `nodes`
+    /// nodes first (checked every 4,096 nodes), and varisat gets only the cubes it cannot
+    /// close; 0 sends every cube the lookahead leaves to varisat. Default
+    /// [`DEFAULT_EXACT_BUDGET`].
+    pub fn exact_budget(mut self, nodes: u64) -> Self {
+        self.exact_budget = nodes;
+        self
     }
 
     /// Whether the exact engine's preprocessing and lookahead trim the cubes (default on).
@@ -683,6 +745,7 @@ impl Engine for CubeAndConquer<'_> {
             excluded,
             lookahead: self.lookahead,
             threads: query.threads,
+            exact_budget: self.exact_budget,
         };
         let mut solutions = 0;
         let wall = Instant::now();
@@ -712,11 +775,15 @@ impl Engine for CubeAndConquer<'_> {
             solutions,
             outcome,
             format!(
-                "sat ({} at-most-one, {} cubes, lookahead dropped {} options and refuted {} cubes, {} residual CNFs of {} clauses in all, largest {}, {} solve calls; CPU {:.1} s building and {:.1} s solving, summed over threads; {:.1} s wall for the cubes)",
+                "sat ({} at-most-one, {} cubes: the lookahead refuted {} and dropped {} options, the exact engine closed {} in {} nodes (budget {} each), varisat solved {}: {} residual CNFs of {} clauses in all, largest {}, {} solve calls; CPU {:.1} s building and {:.1} s solving, summed over threads; {:.1} s wall for the cubes)",
                 self.config.amo.name(),
                 cubes.len(),
-                st.lookahead_removed,
                 st.cubes_refuted,
+                st.lookahead_removed,
+                st.cubes_exact,
+                st.exact_nodes,
+                if self.lookahead { self.exact_budget } else { 0 },
+                st.cubes_solved,
                 st.cubes_solved,
                 st.clauses,
                 st.largest_clauses,

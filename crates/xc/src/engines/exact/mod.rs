@@ -38,8 +38,8 @@ use crate::shard::{self, SUBTREES_PER_SHARD, Shard};
 use prepare::{Level, Prepared};
 use search::{FrontierSink, Searcher, Sink};
 use std::ops::ControlFlow;
-use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
 
 /// Deepest frontier the subproblem expansion goes to.
 const MAX_FRONTIER_DEPTH: usize = 64;
@@ -71,6 +71,101 @@ pub struct CountResult {
     pub nodes: u64,
     /// True when [`Progress::interrupt`] cut the search short: the figures are partial.
     pub interrupted: bool,
+}
+
+/// Searches the cubes of one query on one thread, each within a node budget (see
+/// [`ExactQuery::cube_search`]): a cheap first attempt before a costlier method, such as the
+/// SAT engine's cubes.
+pub struct CubeSearch {
+    prep: Arc<Prepared>,
+    pruning: bool,
+    shared: Level,
+    base: Vec<u32>,
+    /// Paths of the last cube each worker searched, each choice with its (unsliced) level:
+    /// cubes come in DFS order, so the next one mostly shares all but its last choice.
+    paths: Mutex<Vec<Vec<(u32, Level)>>>,
+}
+
+impl CubeSearch {
+    /// Every solution of the cube (`chosen` options forced, `excluded` ones dropped;
+    /// ascending option indices, in DFS order) and the nodes visited, or `None` when the
+    /// search needs more than about `budget` nodes (checked every 4,096 nodes).
+    pub fn enumerate_within(
+        &self,
+        chosen: &[u32],
+        excluded: &[u32],
+        budget: u64,
+    ) -> Result<Option<(Vec<Vec<u32>>, u64)>> {
+        // Options the shared root chose already (the query's forced ones) are not chosen
+        // again: they are no longer live there.
+        let mut chosen: Vec<u32> = chosen
+            .iter()
+            .copied()
+            .filter(|o| self.base.binary_search(o).is_err())
+            .collect();
+        let root = if excluded.is_empty() {
+            let mut path = self.paths.lock().ok().and_then(|mut p| p.pop());
+            let path = path.get_or_insert_with(Vec::new);
+            let root = self.path_root(path, &chosen);
+            if let Ok(mut p) = self.paths.lock() {
+                p.push(std::mem::take(path));
+            }
+            root
+        } else {
+            chosen.sort_unstable();
+            chosen.dedup();
+            self.prep.cube_root(&self.shared, &chosen, excluded)
+        };
+        let Some(root) = root else {
+            return Ok(Some((Vec::new(), 0)));
+        };
+        chosen.sort_unstable();
+        chosen.dedup();
+        let mut base = self.base.clone();
+        base.extend_from_slice(&chosen);
+        base.sort_unstable();
+        base.dedup();
+        struct Collect(Vec<Vec<u32>>);
+        impl Sink for Collect {
+            fn solution(&mut self, sol: &[u32]) -> bool {
+                self.0.push(sol.to_vec());
+                true
+            }
+        }
+        let mut sink = Collect(Vec::new());
+        let mut s = Searcher::new(&self.prep, self.pruning, root, base).with_budget(budget);
+        s.run(1.0, &mut sink);
+        if let Some(bad) = &s.invalid {
+            return Err(Error::internal(format!(
+                "the exact engine produced an invalid solution {bad:?}"
+            )));
+        }
+        Ok((!s.over_budget).then_some((sink.0, s.nodes)))
+    }
+
+    /// The sliced root of the cube whose choices are `chosen` (in path order), reusing the
+    /// longest prefix `path` holds and leaving the cube's own path there; `None` when a
+    /// choice is not live (the cube is empty).
+    fn path_root(&self, path: &mut Vec<(u32, Level)>, chosen: &[u32]) -> Option<Level> {
+        let same = path
+            .iter()
+            .zip(chosen)
+            .take_while(|((o, _), c)| o == *c)
+            .count();
+        path.truncate(same);
+        for &f in &chosen[same..] {
+            let parent = path.last().map_or(&self.shared, |(_, lv)| lv);
+            if !prepare::test_bit(&parent.live, f as usize) {
+                return None;
+            }
+            let mut next = Level::default();
+            self.prep.descend(parent, &mut next, f as usize, false);
+            path.push((f, next));
+        }
+        let mut lv = path.last().map_or(&self.shared, |(_, lv)| lv).clone();
+        self.prep.slice_level(&mut lv);
+        Some(lv)
+    }
 }
 
 /// The engine for one model: validates it and precomputes its bitsets once; every query
@@ -570,6 +665,30 @@ impl ExactQuery {
             Some(e) => Err(e),
             None => Ok(stats),
         }
+    }
+
+    /// A searcher for many cubes of this query ([`CubeSearch`]): the query's root is built
+    /// once, without its forced options' descent, and each cube only adds its own choices.
+    /// `None` when the query has no solution at all.
+    pub fn cube_search(&self) -> Result<Option<CubeSearch>> {
+        self.check_range()?;
+        let preprocess = self.pruning && self.preprocess;
+        let Some(shared) = self
+            .prep
+            .root_unsliced(&self.forced, &self.excluded, preprocess)
+        else {
+            return Ok(None);
+        };
+        let Some((_, base)) = self.root()? else {
+            return Ok(None);
+        };
+        Ok(Some(CubeSearch {
+            prep: self.prep.clone(),
+            pruning: self.pruning,
+            shared,
+            base,
+            paths: Mutex::new(Vec::new()),
+        }))
     }
 
     /// The first solution in DFS order, if any.

@@ -857,6 +857,36 @@ impl Prepared {
     /// The root state of a query: preprocessing removals (if `pruning`), `excluded` removed,
     /// then the model's and `forced` options chosen. `None` if they contradict each other.
     pub fn root(&self, forced: &[u32], excluded: &[u32], pruning: bool) -> Option<Level> {
+        let mut lv = self.root_unsliced(forced, excluded, pruning)?;
+        self.slice_level(&mut lv);
+        Some(lv)
+    }
+
+    /// A cube's root from a shared unsliced root ([`Prepared::root_unsliced`]): `excluded`
+    /// dropped and `chosen` (ascending) chosen, then sliced; `None` when a chosen option is
+    /// not live there. Cheaper than [`Prepared::root`] when many cubes share the same
+    /// exclusions.
+    pub fn cube_root(&self, shared: &Level, chosen: &[u32], excluded: &[u32]) -> Option<Level> {
+        let mut lv = shared.clone();
+        for &o in excluded {
+            if test_bit(&lv.live, o as usize) {
+                self.drop_option(&mut lv, o as usize);
+            }
+        }
+        let mut next = Level::default();
+        for &f in chosen {
+            if !test_bit(&lv.live, f as usize) {
+                return None;
+            }
+            self.descend(&lv, &mut next, f as usize, false);
+            std::mem::swap(&mut lv, &mut next);
+        }
+        self.slice_level(&mut lv);
+        Some(lv)
+    }
+
+    /// [`Prepared::root`] before the sliced counters are built.
+    pub fn root_unsliced(&self, forced: &[u32], excluded: &[u32], pruning: bool) -> Option<Level> {
         let mut lv = self.initial();
         if pruning {
             let removed = self.removed();
@@ -876,7 +906,6 @@ impl Prepared {
             self.descend(&lv, &mut next, f as usize, false);
             std::mem::swap(&mut lv, &mut next);
         }
-        self.slice_level(&mut lv);
         Some(lv)
     }
 

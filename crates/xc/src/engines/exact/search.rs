@@ -38,6 +38,10 @@ pub(crate) struct Searcher<'a> {
     limit: Option<usize>,
     progress: Option<&'a Progress>,
     stop: Option<&'a AtomicBool>,
+    /// Stop once this many nodes are visited (checked every [`CHECK_EVERY`] nodes).
+    budget: Option<u64>,
+    /// True when the budget stopped the search.
+    pub over_budget: bool,
     pub nodes: u64,
     pub solutions: u64,
     /// Share of the tree finished since the last flush.
@@ -67,6 +71,8 @@ impl<'a> Searcher<'a> {
             limit: None,
             progress: None,
             stop: None,
+            budget: None,
+            over_budget: false,
             nodes: 0,
             solutions: 0,
             done: 0.0,
@@ -80,6 +86,13 @@ impl<'a> Searcher<'a> {
 
     pub fn with_limit(mut self, limit: usize) -> Self {
         self.limit = Some(limit);
+        self
+    }
+
+    /// Stops the search (as `stopped`, with `over_budget` set) once it has visited about
+    /// `nodes` nodes: the count is checked every [`CHECK_EVERY`] nodes.
+    pub fn with_budget(mut self, nodes: u64) -> Self {
+        self.budget = Some(nodes);
         self
     }
 
@@ -125,6 +138,10 @@ impl<'a> Searcher<'a> {
             self.interrupted = true;
         }
         if self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            self.stopped = true;
+        }
+        if self.budget.is_some_and(|b| self.nodes >= b) {
+            self.over_budget = true;
             self.stopped = true;
         }
         self.interrupted || self.stopped
