@@ -19,7 +19,9 @@ fn main() -> anyhow::Result<()> {
         match a.as_str() {
             "--bench" => {}
             "--exact-budget" => {
-                let n = args.next().ok_or_else(|| anyhow::anyhow!("--exact-budget N"))?;
+                let n = args
+                    .next()
+                    .ok_or_else(|| anyhow::anyhow!("--exact-budget N"))?;
                 budget = Some(n.parse()?);
             }
             _ => puzzles.push(a),

@@ -282,7 +282,7 @@ pub struct ExportArgs {
     #[arg(long, value_enum)]
     pub format: ExportFormat,
     /// At-most-one encoding (DIMACS only).
-    #[arg(long, value_name = "ENC", default_value_t = AtMostOne::default(), help = amo_help("(DIMACS only)"))]
+    #[arg(long, value_name = "ENC", default_value_t = AtMostOne::default(), help = amo_help("(DIMACS only); which suits which external solver, measured: encodings/README.md, 'Which encoding for which solver'"))]
     pub amo: AtMostOne,
     /// Projection lines of a DIMACS export: show writes `c p show` (the model-counting
     /// format: d4, Ganak, ApproxMC; d4 refuses any `c ind` line), ind writes `c ind`
