@@ -18,7 +18,7 @@ import sys
 # other.
 LAYERS = {
     "crates/xc/src": [
-        "error", "model", "fixtures", "control", "shard", "encoding", "engines",
+        "error", "model", "fixtures", "cuts", "control", "shard", "encoding", "engines",
         "engines::exact::sliced", "engines::exact::prepare", "engines::exact::descend",
         "engines::exact::search", "engines::exact", "engines::dlx", "engines::sat",
     ],

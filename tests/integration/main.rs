@@ -7,6 +7,7 @@ mod common;
 
 mod burrtools;
 mod cli;
+mod cuts;
 mod engine_exact;
 mod engines_agree;
 mod first_hour;

@@ -112,6 +112,9 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
             Outcome::Found
         });
     }
+    if let Some(r) = &report.refutation {
+        eprintln!("cubesat: no solution: {r}");
+    }
     if report.interrupted {
         eprintln!("cubesat: interrupted by Ctrl-C: the search did not finish");
     } else if report.count == 0 && (args.count || args.format != SolutionFormat::Text) {

@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::error::{Result, bail};
+use cubesat_xc::cuts::{self, Refutation};
 use cubesat_xc::dlx::Dlx;
 use cubesat_xc::encoding::AtMostOne;
 use cubesat_xc::exact::ExactEngine;
@@ -171,6 +172,26 @@ pub struct RunReport {
     pub description: String,
     /// Wall-clock time of the search.
     pub elapsed: Duration,
+    /// Set when a global cut proved before any search that there is no solution (the count is
+    /// then 0 and no engine ran).
+    pub refutation: Option<Refutation>,
+}
+
+/// The report of a run that the colouring cut ([`cuts::refute`]) settles before any search:
+/// `None` when it does not refute the model, or when pruning is off (`--no-prune`, which
+/// asks for the plain search).
+fn refuted(inst: &Instance, opts: &RunOptions, report: &mut RunReport) -> Option<RunReport> {
+    if !opts.prune {
+        return None;
+    }
+    let start = Instant::now();
+    let r = cuts::refute(&inst.model)?;
+    Some(RunReport {
+        engine: "none: refuted by the checkerboard colouring before any search".to_string(),
+        elapsed: start.elapsed(),
+        refutation: Some(r),
+        ..std::mem::take(report)
+    })
 }
 
 /// The placements of a solution: options below `placements` (the slack options that model
@@ -251,6 +272,9 @@ pub fn list(
         description: reducer.describe(&inst.puzzle),
         ..RunReport::default()
     };
+    if let Some(r) = refuted(inst, opts, &mut report) {
+        return Ok(r);
+    }
     let mut failure = None;
     let start = Instant::now();
     let n = inst.table.len();
@@ -307,6 +331,9 @@ pub fn count(inst: &Instance, opts: &RunOptions) -> Result<RunReport> {
         description: reducer.describe(&inst.puzzle),
         ..RunReport::default()
     };
+    if let Some(r) = refuted(inst, opts, &mut report) {
+        return Ok(r);
+    }
     let failure: Mutex<Option<crate::Error>> = Mutex::new(None);
     let n = inst.table.len();
     let weigh = |s: &[u32]| -> u64 {

@@ -28,6 +28,7 @@
 #![warn(missing_docs)]
 
 mod control;
+pub mod cuts;
 pub mod encoding;
 mod engines;
 mod error;

@@ -427,6 +427,22 @@ impl ExactQuery {
         base: &[u32],
         threads: usize,
     ) -> Result<Option<(Vec<Subproblem>, u64)>> {
+        let split = self.split_unchecked(root, base, threads)?;
+        // An interrupt during the cut leaves a partial frontier: the caller runs the single
+        // search instead, which stops at its first check and reports the interrupt.
+        if self.progress.as_ref().is_some_and(|p| p.is_interrupted()) {
+            return Ok(None);
+        }
+        Ok(split)
+    }
+
+    /// [`ExactQuery::split`] without the interrupt check.
+    fn split_unchecked(
+        &self,
+        root: &Level,
+        base: &[u32],
+        threads: usize,
+    ) -> Result<Option<(Vec<Subproblem>, u64)>> {
         if let Some(sh) = self.shard {
             let plan = self.shard_plan(sh.count())?;
             let mut mine = plan.subproblems_of(sh.index());
