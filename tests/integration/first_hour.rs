@@ -125,9 +125,11 @@ fn with_stdin(dir: &Dir, args: &[&str], input: &str) -> Run {
 fn ctrl_c_before_the_first_solution_says_interrupted_not_no_solution() {
     let dir = Dir::new();
     dir.write("hex.json", &hexominoes_15x14());
+    // The colouring cut refutes this puzzle at once; with it off (`--no-prune`) the search
+    // runs for hours, which is what this test needs.
     let run = interrupted(
         &dir,
-        &["solve", "hex.json", "--color", "never"],
+        &["solve", "hex.json", "--color", "never", "--no-prune"],
         Duration::from_millis(1500),
     );
     run.code(130)
@@ -140,7 +142,7 @@ fn ctrl_c_before_the_first_solution_says_interrupted_not_no_solution() {
     // The same with --count: a lower bound, said as such.
     let run = interrupted(
         &dir,
-        &["solve", "hex.json", "--count", "--quiet"],
+        &["solve", "hex.json", "--count", "--quiet", "--no-prune"],
         Duration::from_millis(1500),
     );
     run.code(130)
