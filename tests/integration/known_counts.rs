@@ -57,6 +57,9 @@ fn every_bundled_puzzle_with_counts_is_tested_here() {
         "pentominoes-3x20",
         "pentominoes-6x10",
         "tetris-cube",
+        "pentominoes-8x8-square",
+        "solid-pentominoes-3x4x5",
+        "bedlam",
     ];
     for (name, _) in BUNDLED {
         let has_counts = !bundled(name).unwrap().known_counts.is_empty();
@@ -105,4 +108,27 @@ fn pentominoes_6x10() {
 )]
 fn tetris_cube() {
     check("tetris-cube");
+}
+
+#[test]
+fn pentominoes_8x8_square() {
+    check("pentominoes-8x8-square");
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "a release-mode count: run `cargo test --release`"
+)]
+fn solid_pentominoes_3x4x5() {
+    check("solid-pentominoes-3x4x5");
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "a release-mode count: run `cargo test --release`"
+)]
+fn bedlam() {
+    check("bedlam");
 }

@@ -9,6 +9,7 @@ mod burrtools;
 mod cli;
 mod cuts;
 mod engine_exact;
+mod engine_leaf;
 mod engines_agree;
 mod first_hour;
 mod fuzz;

@@ -38,6 +38,15 @@ pub const BUNDLED: &[(&str, &str)] = &[
         "pentominoes-3x20",
         include_str!("../../../../puzzles/pentominoes-3x20.json"),
     ),
+    (
+        "pentominoes-8x8-square",
+        include_str!("../../../../puzzles/pentominoes-8x8-square.json"),
+    ),
+    (
+        "solid-pentominoes-3x4x5",
+        include_str!("../../../../puzzles/solid-pentominoes-3x4x5.json"),
+    ),
+    ("bedlam", include_str!("../../../../puzzles/bedlam.json")),
 ];
 
 /// The puzzle used when none is named.

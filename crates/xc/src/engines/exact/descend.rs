@@ -74,7 +74,7 @@ impl Prepared {
     ) -> bool {
         match (&self.geo, st.fast_geo) {
             (Some(g), true) => match &g.shifts {
-                Some(shifts) => Prepared::regions_ok_shifts(g, shifts, lv.s.occ, lv.pstate, &[]),
+                Some(shifts) => g.regions_ok_word(shifts, lv.s.occ, lv.pstate, &[]),
                 None => true,
             },
             _ => self.regions_ok(lv, sc),

@@ -1,69 +1,18 @@
 //! The query-independent tables of the bitset engine (option bitsets per item, conflict
-//! bitsets, cell geometry, achievable piece-volume sums) and the search state they act on.
+//! bitsets, and the cell geometry of [`Geo`]) and the search state they act on.
 
+use super::geo::{Geo, achievable_sums, any_in_range, clear_bit, for_each_bit, set_bit, test_bit};
 use super::sliced::{SlicedState, SlicedTables};
+use super::tail::TailTables;
 use crate::model::ExactCover;
 use std::sync::OnceLock;
 
 /// Above this many bytes the per-option conflict bitsets are not stored; conflicts are then
 /// computed from the per-item option bitsets at every step instead.
 pub(crate) const CONFLICT_BYTES_LIMIT: usize = 64 << 20;
-/// Above this many piece-count states the achievable-sum table is not stored; sums are then
-/// computed from the remaining counts when a region check needs them.
-const SUM_TABLE_WORDS_LIMIT: usize = 1 << 22;
 
 /// Padding item of [`Prepared::prim8`]: a spare counter slot nobody reads.
 pub(crate) const PAD_ITEM: u8 = 255;
-
-/// Iterates the set bits of a bitset, lowest first.
-#[inline]
-pub(crate) fn for_each_bit(words: &[u64], mut f: impl FnMut(usize)) {
-    for (w, &word) in words.iter().enumerate() {
-        let mut bits = word;
-        while bits != 0 {
-            let b = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            f(w * 64 + b);
-        }
-    }
-}
-
-#[inline]
-pub(crate) fn test_bit(words: &[u64], i: usize) -> bool {
-    words[i >> 6] >> (i & 63) & 1 != 0
-}
-
-#[inline]
-pub(crate) fn clear_bit(words: &mut [u64], i: usize) {
-    words[i >> 6] &= !(1u64 << (i & 63));
-}
-
-#[inline]
-fn set_bit(words: &mut [u64], i: usize) {
-    words[i >> 6] |= 1u64 << (i & 63);
-}
-
-/// True if any bit in `lo..=hi` is set.
-fn any_in_range(words: &[u64], lo: usize, hi: usize) -> bool {
-    let hi = hi.min(words.len() * 64 - 1);
-    if lo > hi {
-        return false;
-    }
-    let (lw, hw) = (lo >> 6, hi >> 6);
-    for (w, &word) in words.iter().enumerate().take(hw + 1).skip(lw) {
-        let mut m = u64::MAX;
-        if w == lw {
-            m &= u64::MAX << (lo & 63);
-        }
-        if w == hw {
-            m &= u64::MAX >> (63 - (hi & 63));
-        }
-        if word & m != 0 {
-            return true;
-        }
-    }
-    false
-}
 
 /// Copies `src` into `dst`, only its first `n` entries when `dst` already has the same length:
 /// the per-item tables of the byte layout are padded to 256 slots, and past the items they
@@ -86,200 +35,6 @@ fn copy_words(dst: &mut Vec<u64>, src: &[u64]) {
     } else {
         dst.clear();
         dst.extend_from_slice(src);
-    }
-}
-
-/// `dst |= src << shift` over bitsets of equal length.
-fn or_shifted(dst: &mut [u64], src: &[u64], shift: usize) {
-    let (ws, bs) = (shift >> 6, shift & 63);
-    for i in (0..dst.len()).rev() {
-        if i < ws {
-            break;
-        }
-        let j = i - ws;
-        let mut v = src[j] << bs;
-        if bs != 0 && j > 0 {
-            v |= src[j - 1] >> (64 - bs);
-        }
-        dst[i] |= v;
-    }
-}
-
-/// Cell geometry as bitsets, present only when the model's geometry makes region pruning sound:
-/// every option holds exactly one piece item and that piece's volume in cells, the cells are
-/// face-connected, and no cell needs more than one covering.
-pub(crate) struct Geo {
-    /// Words per cell bitset.
-    pub cw: usize,
-    /// Neighbour mask of every cell (cells × cw).
-    pub nbr: Vec<u64>,
-    /// All cells, and the must-fill (primary) cells.
-    pub all: Vec<u64>,
-    pub must: Vec<u64>,
-    /// Cells of every option (options × cw).
-    pub opt_cells: Vec<u64>,
-    /// Distinct-size index of every option's piece.
-    pub opt_size: Vec<u32>,
-    /// The distinct piece volumes, the initial number of pieces of each and the mixed-radix
-    /// place value of each in the piece-count state index.
-    pub sizes: Vec<u32>,
-    pub size_counts: Vec<u32>,
-    pub radix: Vec<usize>,
-    /// Words of an achievable-sum bitset (bits `0..=cells`).
-    pub sw: usize,
-    /// Achievable sums of every piece-count state (states × sw), if small enough to store.
-    pub sum_table: Option<Vec<u64>>,
-    /// For targets of at most 64 cells whose adjacency uses few index offsets (boxes do: ±1,
-    /// ±row, ±layer): per offset, the cells having a neighbour at that offset. Flood fill then
-    /// grows a whole component with a few shifts per step instead of a loop over its cells.
-    pub shifts: Option<Vec<(i32, u64)>>,
-}
-
-impl Geo {
-    fn build(m: &ExactCover) -> Option<Geo> {
-        let g = m.geometry.as_ref()?;
-        let first = g.first_cell as usize;
-        let cells = m.items.len() - first;
-        if cells == 0 || m.items[first..].iter().any(|i| i.need > 1) {
-            return None;
-        }
-        let cw = cells.div_ceil(64);
-        let mut nbr = vec![0u64; cells * cw];
-        for (c, ns) in g.neighbors.iter().enumerate() {
-            for &n in ns {
-                if n as usize >= cells {
-                    return None;
-                }
-                set_bit(&mut nbr[c * cw..(c + 1) * cw], n as usize);
-                // Adjacency must be symmetric for components to be well defined.
-                set_bit(&mut nbr[n as usize * cw..(n as usize + 1) * cw], c);
-            }
-        }
-        let mut all = vec![0u64; cw];
-        let mut must = vec![0u64; cw];
-        for c in 0..cells {
-            set_bit(&mut all, c);
-            if m.items[first + c].need == 1 {
-                set_bit(&mut must, c);
-            }
-        }
-        let mut sizes: Vec<u32> = g.piece_sizes.clone();
-        sizes.sort_unstable();
-        sizes.dedup();
-        let size_index = |s: u32| sizes.binary_search(&s).unwrap_or(0) as u32;
-        let mut size_counts = vec![0u32; sizes.len()];
-        for (p, &s) in g.piece_sizes.iter().enumerate() {
-            size_counts[size_index(s) as usize] += m.items[p].need.max(1);
-        }
-        let mut opt_cells = vec![0u64; m.options.len() * cw];
-        let mut opt_size = vec![0u32; m.options.len()];
-        for (o, items) in m.options.iter().enumerate() {
-            let pieces: Vec<u32> = items
-                .iter()
-                .copied()
-                .filter(|&i| (i as usize) < first)
-                .collect();
-            let [p] = pieces[..] else { return None };
-            let oc = &mut opt_cells[o * cw..(o + 1) * cw];
-            let mut n = 0;
-            for &i in items.iter().filter(|&&i| i as usize >= first) {
-                set_bit(oc, i as usize - first);
-                n += 1;
-            }
-            if n != g.piece_sizes[p as usize] || !connected(oc, &nbr, cw) {
-                return None;
-            }
-            opt_size[o] = size_index(g.piece_sizes[p as usize]);
-        }
-        let mut radix = vec![0usize; sizes.len()];
-        let mut states = 1usize;
-        for (k, &c) in size_counts.iter().enumerate() {
-            radix[k] = states;
-            states = states.saturating_mul(c as usize + 1);
-        }
-        let sw = cells / 64 + 1;
-        let sum_table = (states.saturating_mul(sw) <= SUM_TABLE_WORDS_LIMIT).then(|| {
-            let mut t = vec![0u64; states * sw];
-            let mut counts = vec![0u32; sizes.len()];
-            for s in 0..states {
-                let mut rest = s;
-                for k in (0..sizes.len()).rev() {
-                    counts[k] = (rest / radix[k]) as u32;
-                    rest %= radix[k];
-                }
-                achievable_sums(&sizes, &counts, &mut t[s * sw..(s + 1) * sw]);
-            }
-            t
-        });
-        let shifts = (cw == 1)
-            .then(|| {
-                let mut by_offset: Vec<(i32, u64)> = Vec::new();
-                for (c, ns) in g.neighbors.iter().enumerate() {
-                    for &n in ns {
-                        for (a, b) in [(c, n as usize), (n as usize, c)] {
-                            let off = b as i32 - a as i32;
-                            match by_offset.iter_mut().find(|(o, _)| *o == off) {
-                                Some((_, m)) => *m |= 1u64 << a,
-                                None => by_offset.push((off, 1u64 << a)),
-                            }
-                        }
-                    }
-                }
-                by_offset
-            })
-            .filter(|v| v.len() <= 8);
-        Some(Geo {
-            cw,
-            nbr,
-            all,
-            must,
-            opt_cells,
-            opt_size,
-            sizes,
-            size_counts,
-            radix,
-            sw,
-            sum_table,
-            shifts,
-        })
-    }
-}
-
-/// Subset sums of a multiset of piece volumes (`counts[k]` pieces of volume `sizes[k]`).
-pub(crate) fn achievable_sums(sizes: &[u32], counts: &[u32], out: &mut [u64]) {
-    out.fill(0);
-    out[0] = 1;
-    let mut tmp = out.to_vec();
-    for (&s, &c) in sizes.iter().zip(counts) {
-        for _ in 0..c {
-            tmp.copy_from_slice(out);
-            or_shifted(out, &tmp, s as usize);
-        }
-    }
-}
-
-fn connected(cells: &[u64], nbr: &[u64], cw: usize) -> bool {
-    let Some(seed) = cells
-        .iter()
-        .enumerate()
-        .find(|(_, w)| **w != 0)
-        .map(|(i, w)| i * 64 + w.trailing_zeros() as usize)
-    else {
-        return true;
-    };
-    let mut comp = vec![0u64; cw];
-    set_bit(&mut comp, seed);
-    loop {
-        let mut next = comp.clone();
-        for_each_bit(&comp, |c| {
-            for w in 0..cw {
-                next[w] |= nbr[c * cw + w] & cells[w];
-            }
-        });
-        if next == comp {
-            return comp == cells;
-        }
-        comp = next;
     }
 }
 
@@ -355,6 +110,8 @@ pub(crate) struct Prepared {
     pub geo: Option<Geo>,
     /// Tables of the bit-sliced counters, when the model qualifies (see [`SlicedTables`]).
     pub sliced: Option<SlicedTables>,
+    /// Tables of the leaf search, when the model qualifies (see [`TailTables`]).
+    pub tail: Option<TailTables>,
     /// Options removed by preprocessing (computed on first use of pruning).
     removed: OnceLock<Vec<u64>>,
 }
@@ -410,6 +167,7 @@ impl Prepared {
             conflict: None,
             geo: Geo::build(model),
             sliced: None,
+            tail: None,
             removed: OnceLock::new(),
         };
         if fast_layouts
@@ -443,6 +201,7 @@ impl Prepared {
             p.conflict = Some(conf);
         }
         p.sliced = SlicedTables::build(&p);
+        p.tail = TailTables::build(model);
         p
     }
 
@@ -1098,7 +857,7 @@ impl Prepared {
 
     /// The options sharing a need <= 1 item with option `o` (itself included), from the stored
     /// conflict bitsets or computed into `buf`.
-    fn conflict_row<'b>(&'b self, o: usize, buf: &'b mut Vec<u64>) -> &'b [u64] {
+    pub(crate) fn conflict_row<'b>(&'b self, o: usize, buf: &'b mut Vec<u64>) -> &'b [u64] {
         let w = self.words;
         if let Some(conf) = &self.conflict {
             return &conf[o * w..(o + 1) * w];
@@ -1121,7 +880,7 @@ impl Prepared {
     pub fn regions_ok(&self, lv: &Level, sc: &mut RegionScratch) -> bool {
         let Some(g) = &self.geo else { return true };
         if let Some(shifts) = &g.shifts {
-            return Self::regions_ok_shifts(g, shifts, lv.occ[0], lv.pstate, &lv.size_left);
+            return g.regions_ok_word(shifts, lv.occ[0], lv.pstate, &lv.size_left);
         }
         let cw = g.cw;
         sc.ensure(cw, g.sw);
@@ -1195,54 +954,6 @@ impl Prepared {
     }
 }
 
-impl Prepared {
-    /// [`Prepared::regions_ok`] for one-word cell sets with shift adjacency: occupied cells
-    /// `occ`, piece-count state `pstate` and remaining pieces per volume `size_left`.
-    pub(crate) fn regions_ok_shifts(
-        g: &Geo,
-        shifts: &[(i32, u64)],
-        occ: u64,
-        pstate: usize,
-        size_left: &[u32],
-    ) -> bool {
-        let free = g.all[0] & !occ;
-        let must = g.must[0];
-        let mut todo = must & !occ;
-        let mut sums: Option<Vec<u64>> = None;
-        while todo != 0 {
-            let mut comp = todo & todo.wrapping_neg();
-            loop {
-                let mut next = comp;
-                for &(off, mask) in shifts {
-                    // `mask` keeps the cells whose neighbour at `off` exists, so no bit wraps
-                    // and a rotation is the shift, without a branch on the sign.
-                    next |= (comp & mask).rotate_left(off as u32 & 63);
-                }
-                next &= free;
-                if next == comp {
-                    break;
-                }
-                comp = next;
-            }
-            todo &= !comp;
-            let m = (comp & must).count_ones() as usize;
-            let total = comp.count_ones() as usize;
-            let row: &[u64] = match &g.sum_table {
-                Some(t) => &t[pstate * g.sw..(pstate + 1) * g.sw],
-                None => sums.get_or_insert_with(|| {
-                    let mut v = vec![0u64; g.sw];
-                    achievable_sums(&g.sizes, size_left, &mut v);
-                    v
-                }),
-            };
-            if !any_in_range(row, m, total) {
-                return false;
-            }
-        }
-        true
-    }
-}
-
 /// Reusable buffers of the region check.
 #[derive(Default)]
 pub(crate) struct RegionScratch {
@@ -1271,27 +982,5 @@ impl RegionScratch {
         if self.sums.len() != sw {
             self.sums = vec![0; sw];
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bit_helpers() {
-        let mut s = vec![0u64; 3];
-        achievable_sums(&[5, 6], &[2, 1], &mut s);
-        let mut got = Vec::new();
-        for_each_bit(&s, |b| got.push(b));
-        assert_eq!(got, vec![0, 5, 6, 10, 11, 16]);
-        assert!(any_in_range(&s, 7, 10));
-        assert!(!any_in_range(&s, 7, 9));
-        assert!(any_in_range(&s, 16, 500));
-        let mut big = vec![0u64; 3];
-        big[0] = 1;
-        let src = big.clone();
-        or_shifted(&mut big, &src, 130);
-        assert!(test_bit(&big, 130) && test_bit(&big, 0));
     }
 }

@@ -3,12 +3,10 @@
 //! mode that cuts the tree into subproblems.
 
 use super::prepare::{Level, Prepared, RegionScratch};
-use super::sliced::{FIRST_HINTS, Hints, SlicedScratch};
+use super::sliced::{FIRST_HINTS, Hints, SlicedScratch, andn, each_bit};
+use super::tail::{CHECK_EVERY, Load, MAX_TAIL_OPTIONS, Tail, TailSink};
 use crate::control::Progress;
 use std::sync::atomic::{AtomicBool, Ordering};
-
-/// How often (in nodes) the search publishes progress and looks at the stop flags.
-const CHECK_EVERY: u64 = 4096;
 
 /// Where the search delivers what it finds.
 pub(crate) trait Sink {
@@ -32,10 +30,15 @@ pub(crate) struct Searcher<'a> {
     cover: Vec<u32>,
     region: RegionScratch,
     sliced: SlicedScratch,
+    tail: Tail,
     /// Per depth, the items that recently left a node there without options (sliced path).
     hints: Vec<Hints>,
     /// Frontier depth (subproblem mode).
     limit: Option<usize>,
+    /// In subproblem mode, whether nodes the leaf search would take over end the cut.
+    tail_leaves: bool,
+    /// Whether the leaf search may take over subtrees at all.
+    leaf: bool,
     progress: Option<&'a Progress>,
     stop: Option<&'a AtomicBool>,
     /// Stop once this many nodes are visited (checked every [`CHECK_EVERY`] nodes).
@@ -67,8 +70,11 @@ impl<'a> Searcher<'a> {
             cover: vec![0; p.model.items.len()],
             region: RegionScratch::default(),
             sliced: SlicedScratch::default(),
+            tail: Tail::default(),
             hints: vec![FIRST_HINTS],
             limit: None,
+            tail_leaves: true,
+            leaf: true,
             progress: None,
             stop: None,
             budget: None,
@@ -84,8 +90,17 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    pub fn with_limit(mut self, limit: usize) -> Self {
+    /// Whether the leaf search may take over subtrees.
+    pub fn with_leaf(mut self, on: bool) -> Self {
+        self.leaf = on;
+        self
+    }
+
+    /// Subproblem mode: the cut at depth `limit`, nodes the leaf search would take over
+    /// being leaves of the cut too when `tail_leaves` (else the cut ignores the leaf search).
+    pub fn with_limit(mut self, limit: usize, tail_leaves: bool) -> Self {
         self.limit = Some(limit);
+        self.tail_leaves = tail_leaves;
         self
     }
 
@@ -190,10 +205,184 @@ impl<'a> Searcher<'a> {
         best
     }
 
+    /// Delivers the solution made of the base, the path and `extra` (options chosen by the
+    /// leaf search), verified; returns `false` when the search must stop.
+    fn emit<S: Sink>(&mut self, extra: &[u32], sink: &mut S) -> bool {
+        self.sol.clear();
+        self.sol.extend_from_slice(&self.base);
+        self.sol.extend_from_slice(&self.chosen);
+        self.sol.extend_from_slice(extra);
+        self.sol.sort_unstable();
+        if !self.verify() {
+            self.invalid = Some(self.sol.clone());
+            return false;
+        }
+        self.solutions += 1;
+        if !sink.solution(&self.sol) {
+            self.stopped = true;
+            return false;
+        }
+        true
+    }
+
+    /// Hands the subtree of level `d` to the leaf search when the model allows it and the
+    /// level is small enough; `None` when it does not apply, else whether to go on. In
+    /// subproblem mode such a node is a leaf of the cut (a dead one is settled here), so
+    /// that a split run hands exactly the same subtrees to the leaf search as a whole run:
+    /// the same solutions in the same order, and the same nodes.
+    fn tail_at<S: Sink>(&mut self, d: usize, weight: f64, sink: &mut S) -> Option<bool> {
+        let p = self.p;
+        let t = p.tail.as_ref()?;
+        let lv = &self.levels[d];
+        if lv.n_live > MAX_TAIL_OPTIONS || !self.tail_leaves || !self.leaf {
+            return None;
+        }
+        let chosen = self.base.len() + self.chosen.len();
+        let mut tail = std::mem::take(&mut self.tail);
+        let load = match &p.sliced {
+            Some(_) => {
+                let s = &lv.s;
+                tail.load(
+                    t,
+                    |f| each_bit(s.active, |w| f(w, s.live[w])),
+                    |i| (s.open[i as usize >> 6] >> (i & 63) & 1) as u32,
+                    lv.need_left,
+                    chosen,
+                )
+            }
+            None => tail.load(
+                t,
+                |f| {
+                    for &w in &lv.active {
+                        f(w as usize, lv.live[w as usize]);
+                    }
+                },
+                |i| lv.rem[i as usize],
+                lv.need_left,
+                chosen,
+            ),
+        };
+        self.tail = tail;
+        self.run_tail(load, weight, sink)
+    }
+
+    /// [`Searcher::tail_at`] for the child of level `d` that chooses live option `x`, loaded
+    /// straight from the parent without building the child's level.
+    fn tail_child<S: Sink>(
+        &mut self,
+        d: usize,
+        x: usize,
+        weight: f64,
+        sink: &mut S,
+    ) -> Option<bool> {
+        let p = self.p;
+        let t = p.tail.as_ref()?;
+        let lv = &self.levels[d];
+        let chosen = self.base.len() + self.chosen.len() + 1;
+        let need_left = lv.need_left - p.prim_of(x).len() as u64;
+        let mut tail = std::mem::take(&mut self.tail);
+        let load = match &p.sliced {
+            Some(st) => {
+                let s = &lv.s;
+                let row = &st.conf[x];
+                let open = andn(s.open, st.opt[x]);
+                tail.load(
+                    t,
+                    |f| each_bit(s.active, |w| f(w, s.live[w] & !row[w])),
+                    |i| (open[i as usize >> 6] >> (i & 63) & 1) as u32,
+                    need_left,
+                    chosen,
+                )
+            }
+            None => {
+                // Options of a multiplicity item x saturates are dropped by their need.
+                let xi = p.prim_of(x);
+                let rem = |i: u32| lv.rem[i as usize] - u32::from(xi.contains(&i));
+                let mut buf = Vec::new();
+                let row = p.conflict_row(x, &mut buf);
+                tail.load(
+                    t,
+                    |f| {
+                        for &w in &lv.active {
+                            let w = w as usize;
+                            f(w, lv.live[w] & !row[w]);
+                        }
+                    },
+                    rem,
+                    need_left,
+                    chosen,
+                )
+            }
+        };
+        self.tail = tail;
+        if load == Load::TooBig {
+            return None;
+        }
+        self.chosen.push(x as u32);
+        let go_on = self.run_tail(load, weight, sink);
+        self.chosen.pop();
+        go_on
+    }
+
+    /// Searches the leaf board just loaded (`load`) as one node of weight `weight` and its
+    /// subtree, or in subproblem mode makes it a leaf of the cut; `None` when it was too big
+    /// to load.
+    fn run_tail<S: Sink>(&mut self, load: Load, weight: f64, sink: &mut S) -> Option<bool> {
+        let mut go_on = true;
+        match load {
+            Load::TooBig => return None,
+            Load::Ready if self.limit.is_some() => {
+                sink.frontier(&self.chosen, &self.excluded, weight);
+                return Some(true);
+            }
+            Load::Dead => self.nodes += 1,
+            Load::Ready => {
+                self.nodes += 1;
+                struct Leaf<'s, 'a, S> {
+                    s: &'s mut Searcher<'a>,
+                    sink: &'s mut S,
+                    nodes0: u64,
+                }
+                impl<S: Sink> TailSink for Leaf<'_, '_, S> {
+                    fn cover(&mut self, options: &[u32]) -> bool {
+                        self.s.emit(options, self.sink)
+                    }
+                    fn check(&mut self, nodes: u64) -> bool {
+                        self.s.nodes = self.nodes0 + nodes;
+                        !self.s.check()
+                    }
+                }
+                let mut tail = std::mem::take(&mut self.tail);
+                let nodes0 = self.nodes;
+                let mut leaf = Leaf {
+                    s: self,
+                    sink,
+                    nodes0,
+                };
+                let finished = tail.search(nodes0, &mut leaf);
+                self.nodes = nodes0 + tail.nodes;
+                self.tail = tail;
+                go_on = finished && !self.stopped && !self.interrupted && self.invalid.is_none();
+            }
+        }
+        if go_on {
+            self.done += weight;
+        }
+        if self.nodes.is_multiple_of(CHECK_EVERY) && self.check() {
+            return Some(false);
+        }
+        Some(go_on)
+    }
+
     /// Returns `false` when the search must stop.
     fn node<S: Sink>(&mut self, d: usize, weight: f64, sink: &mut S) -> bool {
         let p = self.p;
         let expanding = self.limit.is_some();
+        if self.levels[d].need_left > 0
+            && let Some(go_on) = self.tail_at(d, weight, sink)
+        {
+            return go_on;
+        }
         let lv = &self.levels[d];
         if lv.need_left == 0 {
             if expanding {
@@ -202,20 +391,7 @@ impl<'a> Searcher<'a> {
             }
             self.nodes += 1;
             self.done += weight;
-            self.sol.clear();
-            self.sol.extend_from_slice(&self.base);
-            self.sol.extend_from_slice(&self.chosen);
-            self.sol.sort_unstable();
-            if !self.verify() {
-                self.invalid = Some(self.sol.clone());
-                return false;
-            }
-            self.solutions += 1;
-            if !sink.solution(&self.sol) {
-                self.stopped = true;
-                return false;
-            }
-            return true;
+            return self.emit(&[], sink);
         }
         // Fewest options first: an item still needing r coverings out of n live options has
         // n - r + 1 choices for its smallest option; ties go to the lowest item. `None`: some
@@ -287,6 +463,12 @@ impl<'a> Searcher<'a> {
         let sibling = p.sibling_mode();
         let use_sliced = p.sliced.is_some();
         let mut prev_complete = false;
+        // Children may fit the leaf search once the parent has few options left (a child
+        // keeps a fraction of them: the bound only spares the attempts that cannot fit).
+        let tail_gate = p.tail.is_some()
+            && self.leaf
+            && self.tail_leaves
+            && self.levels[d].n_live <= 4 * MAX_TAIL_OPTIONS;
         for (idx, &x) in cands.iter().enumerate() {
             if multi && k - idx < need {
                 // Too few options left to cover this item: the remaining branches are empty.
@@ -301,6 +483,20 @@ impl<'a> Searcher<'a> {
                 .sliced
                 .as_ref()
                 .is_some_and(|st| st.starves(&self.levels[d].s, x as usize, hints));
+            if !skipped
+                && tail_gate
+                && let Some(g) = self.tail_child(d, x as usize, w, sink)
+            {
+                go_on = g;
+                if !go_on {
+                    break;
+                }
+                if multi {
+                    p.drop_option(&mut self.levels[d], x as usize);
+                    self.excluded.push(x);
+                }
+                continue;
+            }
             let (lo, hi) = self.levels.split_at_mut(d + 1);
             let alive = if skipped {
                 false

@@ -1,0 +1,431 @@
+//! The leaf search of the bitset engine: once a node has at most [`MAX_TAIL_OPTIONS`] live
+//! options and 64 free cells, its options are renumbered onto a bitset of one to eight words
+//! and its cells onto one 64-bit board, and the subtree is searched there with the same
+//! fewest-options rule, each count the popcount of a few words instead of the bit-sliced
+//! bookkeeping the whole model's state needs.
+//!
+//! Sound only for models whose options each hold one piece item and that piece's cells, every
+//! cell needing exactly one covering ([`TailTables::build`] checks it): a set of live options
+//! that covers every free cell once and uses each remaining piece its remaining number of
+//! times is then exactly a completion of the node, and branching on a free cell, or on a piece
+//! needing one more copy, finds each completion once.
+//!
+//! Measured (one thread, the count up to rotation, 2026-11-24): the leaf search roughly halves
+//! the exact engine's time on the Tetris Cube, Bedlam, the 6x10 and 8x8 pentomino boards and
+//! the 3x4x5 solid pentominoes (figures in `benches/README.md`). A dead-region test at every
+//! leaf node, as the upper search runs, cost more instructions than the nodes it saved.
+
+use crate::model::ExactCover;
+
+/// The most cells a leaf board holds: one word.
+pub(crate) const MAX_TAIL_CELLS: u64 = 64;
+/// Words of the widest option bitset of the leaf search.
+const MAX_WORDS: usize = 8;
+/// The most live options a leaf search takes. Loading costs about as much per option as a
+/// leaf node, so a larger board serves more nodes per load; eight words measured best on the
+/// 6x10 board (four and sixteen words were slower).
+pub(crate) const MAX_TAIL_OPTIONS: u32 = 64 * MAX_WORDS as u32;
+
+/// An option bitset of `W` words.
+type Opts<const W: usize> = [u64; W];
+
+#[inline(always)]
+fn and<const W: usize>(a: &Opts<W>, b: &[u64; MAX_WORDS]) -> Opts<W> {
+    std::array::from_fn(|w| a[w] & b[w])
+}
+
+#[inline(always)]
+fn count<const W: usize>(a: &Opts<W>) -> u32 {
+    a.iter().map(|w| w.count_ones()).sum()
+}
+
+/// Query-independent tables of the leaf search.
+pub(crate) struct TailTables {
+    /// Item index of cell 0, and the number of cells.
+    first_cell: u32,
+    n_cells: usize,
+    /// Piece item of every option.
+    opt_piece: Vec<u32>,
+    /// Cells of every option (cell indices, flat: `cell_off[o]..cell_off[o + 1]`).
+    cell_off: Vec<u32>,
+    cells: Vec<u32>,
+    /// The cell mask of every option, when the model has at most 64 cells (the board is then
+    /// the model's own cell numbering and nothing is renumbered).
+    opt_mask: Option<Vec<u64>>,
+    /// Total coverage the piece items need.
+    piece_need: u64,
+}
+
+impl TailTables {
+    /// The tables, when every option holds exactly one piece item (items below the
+    /// geometry's first cell) plus that piece's volume in cells and every cell needs one
+    /// covering.
+    pub fn build(m: &ExactCover) -> Option<TailTables> {
+        let g = m.geometry.as_ref()?;
+        let first = g.first_cell as usize;
+        if m.items[first..].iter().any(|i| i.need != 1) {
+            return None;
+        }
+        let n_cells = m.items.len() - first;
+        let mut opt_piece = Vec::with_capacity(m.options.len());
+        let mut cell_off = vec![0u32];
+        let mut cells = Vec::new();
+        for items in &m.options {
+            let [p, rest @ ..] = &items[..] else {
+                return None;
+            };
+            // Items are ascending: the piece item comes first, the cells after it.
+            if *p as usize >= first
+                || rest.first().is_none_or(|&c| (c as usize) < first)
+                || rest.len() != g.piece_sizes[*p as usize] as usize
+            {
+                return None;
+            }
+            opt_piece.push(*p);
+            cells.extend(rest.iter().map(|&c| c - first as u32));
+            cell_off.push(cells.len() as u32);
+        }
+        let opt_mask = (n_cells <= 64).then(|| {
+            (0..opt_piece.len())
+                .map(|o| {
+                    cells[cell_off[o] as usize..cell_off[o + 1] as usize]
+                        .iter()
+                        .fold(0u64, |m, &c| m | 1 << c)
+                })
+                .collect()
+        });
+        Some(TailTables {
+            first_cell: first as u32,
+            n_cells,
+            opt_piece,
+            cell_off,
+            cells,
+            opt_mask,
+            piece_need: m.items[..first].iter().map(|i| u64::from(i.need)).sum(),
+        })
+    }
+
+    fn cells_of(&self, o: usize) -> &[u32] {
+        &self.cells[self.cell_off[o] as usize..self.cell_off[o + 1] as usize]
+    }
+}
+
+/// What [`Tail::load`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Load {
+    /// The board is loaded; [`Tail::search`] searches it.
+    Ready,
+    /// The node has no completion: a free cell no live option covers, or a piece still
+    /// needed without a live option.
+    Dead,
+    /// More free cells or live options than a leaf board holds.
+    TooBig,
+}
+
+/// What the leaf search reports to.
+pub(crate) trait TailSink {
+    /// A completion: the options chosen in the leaf search (model indices, in search order).
+    /// Returns `false` to stop.
+    fn cover(&mut self, options: &[u32]) -> bool;
+    /// Called every [`CHECK_EVERY`] nodes with the nodes the leaf search visited so far;
+    /// returns `false` to stop.
+    fn check(&mut self, nodes: u64) -> bool;
+}
+
+/// How often (in nodes) the search, the leaf search included, publishes progress and looks
+/// at the stop flags.
+pub(crate) const CHECK_EVERY: u64 = 4096;
+
+/// Scratch of one searcher's leaf searches, reused from load to load.
+#[derive(Default)]
+pub(crate) struct Tail {
+    /// Board bit of every model cell (valid for the current board's cells only), when the
+    /// board is renumbered.
+    local: Vec<u8>,
+    /// Slot of every piece item (valid for the current board's pieces only).
+    slot: Vec<u8>,
+    /// Piece items of the slots, and the copies each still needs.
+    pieces: Vec<u32>,
+    left: Vec<u32>,
+    /// Model option, cell mask and slot of every local option.
+    option: Vec<u32>,
+    mask: Vec<u64>,
+    opt_slot: Vec<u8>,
+    /// Local options covering each board cell, and of each slot.
+    cover: Vec<[u64; MAX_WORDS]>,
+    of_slot: Vec<[u64; MAX_WORDS]>,
+    /// The board's model cells, when renumbered.
+    board: Vec<u32>,
+    /// The free cells.
+    free: u64,
+    chosen: Vec<u32>,
+    /// Nodes visited by the current leaf search.
+    pub nodes: u64,
+    next_check: u64,
+    stopped: bool,
+}
+
+impl Tail {
+    /// Loads the board of a node: `live` calls its argument with every word of the node's
+    /// live-option bitset that may be non-zero (word index, bits; called twice), `rem` gives
+    /// the coverage a piece item still needs (options of pieces needing none are dropped),
+    /// `need_left` is the node's total coverage still needed and `chosen` the number of
+    /// options chosen above it (forced ones included).
+    pub fn load(
+        &mut self,
+        t: &TailTables,
+        live: impl Fn(&mut dyn FnMut(usize, u64)),
+        rem: impl Fn(u32) -> u32,
+        need_left: u64,
+        chosen: usize,
+    ) -> Load {
+        // Each chosen option covers one piece unit, so the rest of `need_left` is cells.
+        let pieces_left = t.piece_need.saturating_sub(chosen as u64);
+        let cells_left = need_left.saturating_sub(pieces_left);
+        if cells_left > MAX_TAIL_CELLS {
+            return Load::TooBig;
+        }
+        let mut n = 0;
+        live(&mut |_, bits| n += bits.count_ones());
+        if n > MAX_TAIL_OPTIONS {
+            return Load::TooBig;
+        }
+        if self.slot.len() != t.first_cell as usize {
+            self.slot = vec![u8::MAX; t.first_cell as usize];
+            self.local = vec![u8::MAX; t.n_cells];
+            self.cover = vec![[0; MAX_WORDS]; 64];
+            self.of_slot = vec![[0; MAX_WORDS]; 64];
+        }
+        for &p in &self.pieces {
+            self.slot[p as usize] = u8::MAX;
+        }
+        self.pieces.clear();
+        self.left.clear();
+        self.option.clear();
+        self.opt_slot.clear();
+        let (slot, pieces, left, option, opt_slot) = (
+            &mut self.slot,
+            &mut self.pieces,
+            &mut self.left,
+            &mut self.option,
+            &mut self.opt_slot,
+        );
+        live(&mut |w, mut bits| {
+            while bits != 0 {
+                let o = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let p = t.opt_piece[o];
+                let mut s = slot[p as usize];
+                if s == u8::MAX {
+                    let r = rem(p);
+                    if r == 0 {
+                        continue;
+                    }
+                    // At most 64 pieces: each covers at least one of at most 64 cells.
+                    s = pieces.len() as u8;
+                    slot[p as usize] = s;
+                    left.push(r);
+                    pieces.push(p);
+                }
+                opt_slot.push(s);
+                option.push(o as u32);
+            }
+        });
+        // Every piece still needed has a live option when the needs seen add up to all.
+        let seen: u64 = self.left.iter().map(|&r| u64::from(r)).sum();
+        if seen != pieces_left || self.pieces.len() > 64 {
+            return Load::Dead;
+        }
+        self.mask.clear();
+        match &t.opt_mask {
+            Some(masks) => {
+                self.mask
+                    .extend(self.option.iter().map(|&o| masks[o as usize]));
+            }
+            None => {
+                // Number the cells the live options cover, in order of first appearance.
+                for &c in &self.board {
+                    self.local[c as usize] = u8::MAX;
+                }
+                self.board.clear();
+                for &o in &self.option {
+                    let mut m = 0u64;
+                    for &c in t.cells_of(o as usize) {
+                        let l = &mut self.local[c as usize];
+                        if *l == u8::MAX {
+                            if self.board.len() == 64 {
+                                return Load::Dead;
+                            }
+                            *l = self.board.len() as u8;
+                            self.board.push(c);
+                        }
+                        m |= 1 << *l;
+                    }
+                    self.mask.push(m);
+                }
+            }
+        }
+        for s in &mut self.of_slot[..self.pieces.len()] {
+            *s = [0; MAX_WORDS];
+        }
+        let union = self.mask.iter().fold(0u64, |a, &m| a | m);
+        let mut u = union;
+        while u != 0 {
+            self.cover[u.trailing_zeros() as usize] = [0; MAX_WORDS];
+            u &= u - 1;
+        }
+        for (j, (&m, &s)) in self.mask.iter().zip(&self.opt_slot).enumerate() {
+            let (w, bit) = (j >> 6, 1u64 << (j & 63));
+            self.of_slot[s as usize][w] |= bit;
+            let mut u = m;
+            while u != 0 {
+                self.cover[u.trailing_zeros() as usize][w] |= bit;
+                u &= u - 1;
+            }
+        }
+        // Live options cover free cells only, so the free cells are their union exactly when
+        // it has as many cells as are free; otherwise a free cell has no option.
+        self.free = union;
+        if u64::from(union.count_ones()) == cells_left {
+            Load::Ready
+        } else {
+            Load::Dead
+        }
+    }
+
+    /// Searches the loaded board, reporting every completion to `sink`, with option bitsets
+    /// as narrow as the board's options allow; returns `false` when the sink stopped the
+    /// search. `nodes_before` is the caller's node count: checks come whenever the sum
+    /// crosses a multiple of [`CHECK_EVERY`], as in the caller's own search.
+    pub fn search(&mut self, nodes_before: u64, sink: &mut impl TailSink) -> bool {
+        self.nodes = 0;
+        self.next_check = CHECK_EVERY - nodes_before % CHECK_EVERY;
+        self.stopped = false;
+        self.chosen.clear();
+        let mut left = [0u32; 64];
+        left[..self.left.len()].copy_from_slice(&self.left);
+        let open = (0..self.pieces.len()).fold(0u64, |a, s| a | 1 << s);
+        match self.option.len().div_ceil(64) {
+            0 | 1 => self.rec::<1>(first(self.option.len()), self.free, open, &mut left, sink),
+            2 => self.rec::<2>(first(self.option.len()), self.free, open, &mut left, sink),
+            3 | 4 => self.rec::<4>(first(self.option.len()), self.free, open, &mut left, sink),
+            _ => self.rec::<8>(first(self.option.len()), self.free, open, &mut left, sink),
+        }
+        !self.stopped
+    }
+
+    /// One node: `live` options, `free` cells, `open` slots (pieces still needed, `left[s]`
+    /// copies each).
+    fn rec<const W: usize>(
+        &mut self,
+        live: Opts<W>,
+        free: u64,
+        open: u64,
+        left: &mut [u32; 64],
+        sink: &mut impl TailSink,
+    ) {
+        if free == 0 {
+            if !sink.cover(&self.chosen) {
+                self.stopped = true;
+            }
+            return;
+        }
+        // The item of fewest live options: a free cell, or a slot needing one more copy
+        // (slots needing several are only checked). A count of one cannot be beaten by a
+        // useful choice, and zero ends the node.
+        let mut best = u32::MAX;
+        let mut best_cell = 0;
+        let mut f = free;
+        while f != 0 {
+            let c = f.trailing_zeros() as usize;
+            f &= f - 1;
+            let n = count(&and(&live, &self.cover[c]));
+            if n < best {
+                best = n;
+                best_cell = c;
+                if n <= 1 {
+                    break;
+                }
+            }
+        }
+        if best == 0 {
+            return;
+        }
+        let mut branch = and(&live, &self.cover[best_cell]);
+        if best > 1 {
+            let mut a = open;
+            while a != 0 {
+                let s = a.trailing_zeros() as usize;
+                a &= a - 1;
+                let opts = and(&live, &self.of_slot[s]);
+                let n = count(&opts);
+                if n < left[s] {
+                    return;
+                }
+                if left[s] == 1 && n < best {
+                    best = n;
+                    branch = opts;
+                }
+            }
+        }
+        for (w, &bits) in branch.iter().enumerate() {
+            let mut b = bits;
+            while b != 0 {
+                let j = w * 64 + b.trailing_zeros() as usize;
+                b &= b - 1;
+                self.nodes += 1;
+                if self.nodes >= self.next_check {
+                    self.next_check += CHECK_EVERY;
+                    if !sink.check(self.nodes) {
+                        self.stopped = true;
+                        return;
+                    }
+                }
+                let m = self.mask[j];
+                let s = self.opt_slot[j] as usize;
+                // The child keeps the live options sharing no cell with j, and none of j's
+                // piece once its last copy is placed.
+                let mut child = live;
+                child[w] &= !(1 << (j & 63));
+                let mut u = m;
+                while u != 0 {
+                    let cov = &self.cover[u.trailing_zeros() as usize];
+                    u &= u - 1;
+                    for (c, &k) in child.iter_mut().zip(cov) {
+                        *c &= !k;
+                    }
+                }
+                left[s] -= 1;
+                let o = if left[s] == 0 {
+                    for (c, &k) in child.iter_mut().zip(&self.of_slot[s]) {
+                        *c &= !k;
+                    }
+                    open & !(1 << s)
+                } else {
+                    open
+                };
+                self.chosen.push(self.option[j]);
+                self.rec::<W>(child, free & !m, o, left, sink);
+                self.chosen.pop();
+                left[s] += 1;
+                if self.stopped {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// The option bitset of the first `n` options.
+fn first<const W: usize>(n: usize) -> Opts<W> {
+    std::array::from_fn(|w| {
+        let lo = w * 64;
+        if n >= lo + 64 {
+            u64::MAX
+        } else if n > lo {
+            (1u64 << (n - lo)) - 1
+        } else {
+            0
+        }
+    })
+}

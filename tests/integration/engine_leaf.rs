@@ -1,0 +1,238 @@
+//! The exact engine's leaf search (the compact search that takes over subtrees with at most
+//! 512 live options and 64 free cells) against the engine without it and against dancing
+//! links: the same solutions on bundled puzzles, random polycube models with copies, and a
+//! model of more than 64 cells (renumbered boards); the same order and nodes for every thread
+//! count and shard split; node budgets and interrupts still heard inside it.
+
+use cubesat::counting::{Reducer, UpTo};
+use cubesat::run::{EngineChoice, Instance, RunOptions, count};
+use cubesat_xc::dlx::Dlx;
+use cubesat_xc::exact::ExactEngine;
+use cubesat_xc::{ExactCover, Progress, Shard};
+use std::sync::Arc;
+
+fn model_of(text: &str) -> ExactCover {
+    let puzzle = cubesat::puzzle::json::parse_puzzle(text, "test").unwrap();
+    Instance::new(puzzle).unwrap().model
+}
+
+fn bundled_model(name: &str) -> ExactCover {
+    Instance::new(cubesat::puzzle::bundled(name).unwrap())
+        .unwrap()
+        .model
+}
+
+/// Every solution in engine order, and the nodes.
+fn listing(e: &ExactEngine, threads: usize, leaf: bool, excluded: &[u32]) -> (Vec<Vec<u32>>, u64) {
+    let mut v = Vec::new();
+    let st = e
+        .query()
+        .threads(threads)
+        .leaf_search(leaf)
+        .exclude(excluded)
+        .enumerate(|s| {
+            v.push(s.to_vec());
+            true
+        })
+        .unwrap();
+    assert_eq!(st.solutions as usize, v.len());
+    (v, st.nodes)
+}
+
+fn sorted(mut v: Vec<Vec<u32>>) -> Vec<Vec<u32>> {
+    v.sort();
+    v
+}
+
+/// The leaf search finds what the engine without it finds, each solution valid, in an order
+/// and with nodes that do not depend on the thread count.
+fn check(m: &ExactCover, excluded: &[u32], what: &str) -> usize {
+    let e = ExactEngine::new(m).unwrap();
+    assert!(e.has_leaf_search(), "{what}: the leaf search should apply");
+    let (with, nodes) = listing(&e, 1, true, excluded);
+    let (without, _) = listing(&e, 1, false, excluded);
+    for s in &with {
+        m.check_solution(s).unwrap();
+    }
+    let want = sorted(without);
+    assert_eq!(sorted(with.clone()), want, "{what}");
+    for threads in [2, 3] {
+        assert_eq!(
+            listing(&e, threads, true, excluded),
+            (with.clone(), nodes),
+            "{what}, {threads} threads"
+        );
+    }
+    let c = e.query().exclude(excluded).threads(2).count().unwrap();
+    assert_eq!((c.solutions, c.nodes), (with.len() as u64, nodes), "{what}");
+    with.len()
+}
+
+#[test]
+fn bundled_puzzles_with_and_without_the_leaf_search() {
+    for (name, n) in [
+        ("soma", 11_520),
+        ("pentominoes-3x20", 8),
+        ("tetracubes-2x4x4", 11_120),
+        ("tetracubes-two-2x2x4", 1_280),
+        ("wooden-cube", 384),
+    ] {
+        assert_eq!(check(&bundled_model(name), &[], name), n, "{name}");
+    }
+    // The Tetris Cube's first subtree of 64, its path forced: big enough that leaf searches
+    // start several levels down.
+    let inst = Instance::new(cubesat::puzzle::bundled("tetris-cube").unwrap()).unwrap();
+    let r = Reducer::new(&inst.puzzle, &inst.table, UpTo::Rotation, true).unwrap();
+    let e = ExactEngine::new(&inst.model).unwrap();
+    let sub = e.query().exclude(r.excluded()).subproblems(64).unwrap();
+    let mut m = inst.model.clone();
+    m.forced = sub[5].chosen.clone();
+    m.forced.sort_unstable();
+    let mut ex = r.excluded().to_vec();
+    ex.extend(&sub[5].excluded);
+    assert!(check(&m, &ex, "tetris subtree") > 0);
+}
+
+/// A tiny deterministic generator (xorshift), so failures reproduce.
+struct Rng(u64);
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+/// Random boxes filled by random polyominoes and polycubes, several with copies (pieces of
+/// need > 1, which the leaf search only checks and never branches on): the same solutions as
+/// dancing links, with and without the leaf search.
+#[test]
+fn random_polycube_models_with_copies() {
+    let shapes: &[&str] = &[
+        "[[0,0,0],[1,0,0]]",
+        "[[0,0,0],[1,0,0],[2,0,0]]",
+        "[[0,0,0],[1,0,0],[0,1,0]]",
+        "[[0,0,0],[1,0,0],[2,0,0],[2,1,0]]",
+        "[[0,0,0],[1,0,0],[1,1,0],[2,0,0]]",
+        "[[0,0,0],[0,1,0],[1,0,0],[1,0,1]]",
+        "[[0,0,0],[1,0,0],[1,1,0],[2,1,0]]",
+    ];
+    let size = |s: &str| s.matches('[').count() as u32 - 1;
+    let mut rng = Rng(0x5eed);
+    let mut solved = 0;
+    for round in 0..80 {
+        let (x, y, z) = (2 + rng.below(4), 2 + rng.below(2), 1 + rng.below(2));
+        let volume = (x * y * z) as u32;
+        let mut pieces = Vec::new();
+        let mut total = 0;
+        for i in 0..8 {
+            let s = shapes[rng.below(shapes.len() as u64) as usize];
+            let count = 1 + rng.below(3) as u32;
+            if total + size(s) * count <= volume {
+                total += size(s) * count;
+                pieces.push(format!(r#"{{"name":"p{i}","count":{count},"cells":{s}}}"#));
+            }
+        }
+        if total < volume {
+            pieces.push(format!(
+                r#"{{"name":"m","count":{},"cells":[[0,0,0]]}}"#,
+                volume - total
+            ));
+        }
+        let text = format!(
+            r#"{{"target":{{"box":[{x},{y},{z}]}},"pieces":[{}]}}"#,
+            pieces.join(",")
+        );
+        let m = model_of(&text);
+        let e = ExactEngine::new(&m).unwrap();
+        let want = sorted({
+            let mut v = Vec::new();
+            Dlx::new(&m)
+                .unwrap()
+                .enumerate(|s| {
+                    v.push(s.to_vec());
+                    true
+                })
+                .unwrap();
+            v
+        });
+        let (with, _) = listing(&e, 1, true, &[]);
+        assert_eq!(sorted(with.clone()), want, "round {round}: {text}");
+        assert_eq!(listing(&e, 2, true, &[]).0, with, "round {round}");
+        solved += usize::from(!want.is_empty());
+    }
+    assert!(solved > 20, "too few solvable models ({solved})");
+}
+
+/// A 3x23 box of 23 identical straight trominoes: 69 cells, so leaf boards are renumbered
+/// (at most 64 free cells), and one piece item needs 23 copies. Its tilings follow
+/// a(n) = a(n-1) + a(n-3): 1, 1, 1, 2, 3, 4, 6, ..., a(23) = 4,023.
+#[test]
+fn a_model_of_more_than_64_cells_with_one_piece_of_23_copies() {
+    let text = r#"{"target":{"box":[23,3,1]},"pieces":[{"name":"I","count":23,"cells":[[0,0,0],[1,0,0],[2,0,0]]}]}"#;
+    let m = model_of(text);
+    assert!(m.items.len() > 64);
+    let mut a = vec![1u64, 1, 1];
+    for n in 3..=23 {
+        a.push(a[n - 1] + a[n - 3]);
+    }
+    assert_eq!(a[23], 4_023);
+    assert_eq!(check(&m, &[], "3x23 trominoes") as u64, a[23]);
+    // The run the CLI makes: every tiling counted once, copies never told apart.
+    let inst = Instance::new(cubesat::puzzle::json::parse_puzzle(text, "t").unwrap()).unwrap();
+    let opts = RunOptions {
+        engine: EngineChoice::Exact,
+        up_to: UpTo::None,
+        ..RunOptions::default()
+    };
+    assert_eq!(count(&inst, &opts).unwrap().count, a[23]);
+}
+
+/// The shards of a count with the leaf search add up to the whole run: solutions and nodes.
+#[test]
+fn shards_add_up_with_the_leaf_search() {
+    let m = bundled_model("tetracubes-2x4x4");
+    let e = ExactEngine::new(&m).unwrap();
+    let whole = e.query().count().unwrap();
+    for n in [2, 5] {
+        let (mut sols, mut nodes) = (0, 0);
+        for k in 0..n {
+            let c = e.query().shard(Shard::new(k, n).unwrap()).count().unwrap();
+            sols += c.solutions;
+            nodes += c.nodes;
+        }
+        assert_eq!((sols, nodes), (whole.solutions, whole.nodes), "{n} shards");
+    }
+}
+
+/// A stop and an interrupt are heard inside leaf searches: a listing that stops at its first
+/// solution reports one, and a count interrupted from its tenth solution on stops early.
+#[test]
+fn stops_and_interrupts_are_heard_inside_the_leaf_search() {
+    let m = bundled_model("pentominoes-6x10");
+    let e = ExactEngine::new(&m).unwrap();
+    let mut seen = 0;
+    let st = e
+        .query()
+        .enumerate(|_| {
+            seen += 1;
+            false
+        })
+        .unwrap();
+    assert!(st.stopped && st.solutions == 1 && seen == 1, "{st:?}");
+    let p = Arc::new(Progress::new());
+    let mut n = 0;
+    let st = e
+        .query()
+        .progress(p.clone())
+        .enumerate(|_| {
+            n += 1;
+            if n == 10 {
+                p.interrupt();
+            }
+            true
+        })
+        .unwrap();
+    assert!(st.interrupted && st.solutions < 9_356, "{st:?}");
+}
