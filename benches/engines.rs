@@ -1,60 +1,102 @@
-//! Engine benchmark: the dancing-links baseline against the bitset engine (nodes, seconds,
-//! ratio), the engine's first-solution time and its 1-versus-2-thread speed-up.
+//! Engine benchmark: the dancing-links baseline against the bitset engine on the same model
+//! and query, in one process (nodes, wall and CPU seconds, the ratio), the engine with its
+//! leaf search off, the first-solution time and the 1-versus-2-thread speed-up.
 //!
-//! Workload: first non-flag argument or `CUBESAT_BENCH`: `tetris` (default; Tetris Cube with
-//! one asymmetric piece restricted to one placement per rotation orbit: 9,839 solutions),
-//! `soma`, `pento6x10`, `pento3x20`. Flags: `--no-dlx` (or `CUBESAT_BENCH_NO_DLX=1`) skips the
-//! baseline, `--no-off` the unpruned engine run, `--no-2` the two-thread run; `--first-only`
-//! stops after the first-solution timings; `--part N [--part-index K]` runs only subtree K
-//! (default 0) of N, its path forced, for quick comparisons (`--expect M` gives its count
-//! instead of recounting it first, so that only the measured runs show in a profile);
-//! `--subs` times each of 64
-//! subtrees. CPU seconds are printed next to wall seconds because the machine may be shared.
+//! Workloads (first non-flag arguments, or `CUBESAT_BENCH`; default `tetris`): `tetris`,
+//! `bedlam`, `pento8x8` (the 8x8 board with a square), `solid345` (solid pentominoes
+//! 3x4x5), `pento6x10`, `soma`, `pento3x20`, counted up to rotation exactly as `cubesat solve
+//! --count` counts them (the rotation reduction's excluded options and class weights) and
+//! checked against their published counts; and models of more than 128 items with pieces of
+//! many copies, checked against the baseline: `conway` (Conway's puzzle: thirteen 1x2x4,
+//! one 2x2x2, one 1x2x2 and three 1x1x3 blocks in a 5x5x5 box), `bricks` (sixteen 1x2x4
+//! bricks in a 4x4x8 box) and `y25` (25 Y pentacubes in a 5x5x5 box, 2,528 up to rotation;
+//! one subtree of its split unless `--whole`). `all` runs every workload and ends with a
+//! Markdown table.
 //!
-//! Models come from the real pipeline: the bundled puzzle, `solver::Instance` and, for
-//! `tetris`, the exact rotation restriction of `counting::Reducer`.
+//! Flags: `--no-dlx` skips the baseline, `--no-leaf` the run without leaf search, `--no-2`
+//! the two-thread run, `--first-only` stops after the first-solution timings; `--part N
+//! [--part-index K]` runs only subtree K (default 0) of N, its path forced (the baseline's
+//! count is then the check); `--whole` runs a general-path workload whole. CPU seconds are
+//! printed next to wall seconds because the machine may be shared.
 //!
-//! `cargo bench --bench engines -- soma`
+//! `cargo bench --bench engines -- pento6x10 bedlam`
 
 use cubesat::counting::{Reducer, UpTo};
 use cubesat::run::Instance;
-use cubesat_xc::ExactCover;
 use cubesat_xc::dlx::Dlx;
 use cubesat_xc::exact::ExactEngine;
+use cubesat_xc::{Engine, ExactCover, Query};
 use std::time::Instant;
 
-/// A workload: the model built by the real puzzle pipeline, the options every query excludes
-/// and the expected count.
+/// A workload: the model built by the real puzzle pipeline, the rotation reduction, the
+/// expected count (when known for the whole model) and the default subtree to run.
 struct Workload {
-    model: ExactCover,
-    excluded: Vec<u32>,
-    expected: u64,
+    inst: Instance,
+    reducer: Reducer,
+    expected: Option<u64>,
+    part: Option<(usize, usize)>,
 }
 
 fn workload(name: &str) -> anyhow::Result<Option<Workload>> {
-    let (bundled, reduced, expected) = match name {
-        "tetris" => ("tetris-cube", true, 9_839),
-        "soma" => ("soma", false, 11_520),
-        "pento6x10" => ("pentominoes-6x10", false, 9_356),
-        "pento3x20" => ("pentominoes-3x20", false, 8),
+    let bundled = |n: &str| cubesat::puzzle::bundled(n);
+    let (puzzle, expected, part) = match name {
+        "tetris" => (bundled("tetris-cube")?, Some(9_839), None),
+        "bedlam" => (bundled("bedlam")?, Some(19_186), None),
+        "pento8x8" => (bundled("pentominoes-8x8-square")?, Some(16_146), None),
+        "solid345" => (bundled("solid-pentominoes-3x4x5")?, Some(7_880), None),
+        "pento6x10" => (bundled("pentominoes-6x10")?, Some(2_339), None),
+        "soma" => (bundled("soma")?, Some(480), None),
+        "pento3x20" => (bundled("pentominoes-3x20")?, Some(2), None),
+        "y25" => (
+            cubesat::puzzle::json::parse_puzzle(
+                r#"{"name": "25 Y pentacubes 5x5x5", "target": {"box": [5, 5, 5]}, "pieces": [{"name": "Y", "count": 25, "cells": [[0, 0, 0], [1, 0, 0], [2, 0, 0], [3, 0, 0], [1, 1, 0]]}]}"#,
+                "y25",
+            )?,
+            Some(2_528),
+            Some((256, 3)),
+        ),
+        "conway" => (
+            cubesat::puzzle::json::parse_puzzle(
+                r#"{"name": "Conway's puzzle", "target": {"box": [5, 5, 5]}, "pieces": [
+                    {"name": "A", "count": 13, "cells": [[0, 0, 0], [1, 0, 0], [2, 0, 0], [3, 0, 0], [0, 1, 0], [1, 1, 0], [2, 1, 0], [3, 1, 0]]},
+                    {"name": "B", "cells": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0], [0, 0, 1], [1, 0, 1], [0, 1, 1], [1, 1, 1]]},
+                    {"name": "C", "cells": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]]},
+                    {"name": "D", "count": 3, "cells": [[0, 0, 0], [1, 0, 0], [2, 0, 0]]}]}"#,
+                "conway",
+            )?,
+            None,
+            None,
+        ),
+        "bricks" => (
+            cubesat::puzzle::json::parse_puzzle(
+                r#"{"name": "1x2x4 bricks in 4x4x8", "target": {"box": [8, 4, 4]}, "pieces": [{"name": "A", "count": 16, "cells": [[0, 0, 0], [1, 0, 0], [2, 0, 0], [3, 0, 0], [0, 1, 0], [1, 1, 0], [2, 1, 0], [3, 1, 0]]}]}"#,
+                "bricks",
+            )?,
+            None,
+            None,
+        ),
         _ => return Ok(None),
     };
-    let inst = Instance::new(cubesat::puzzle::bundled(bundled)?)?;
-    let excluded = if reduced {
-        // One asymmetric piece restricted to one placement per rotation orbit; the restriction
-        // is exact, so the plain count of the restricted search is the reduced count.
-        let r = Reducer::new(&inst.puzzle, &inst.table, UpTo::Rotation, true)?;
-        anyhow::ensure!(r.restriction_is_exact(), "{name}: restriction is not exact");
-        r.excluded().to_vec()
-    } else {
-        Vec::new()
-    };
+    let inst = Instance::new(puzzle)?;
+    let reducer = Reducer::new(&inst.puzzle, &inst.table, UpTo::Rotation, true)?;
     Ok(Some(Workload {
-        model: inst.model,
-        excluded,
+        inst,
+        reducer,
         expected,
+        part,
     }))
 }
+
+const ALL: &[&str] = &[
+    "tetris",
+    "bedlam",
+    "solid345",
+    "pento8x8",
+    "pento6x10",
+    "conway",
+    "bricks",
+    "y25",
+];
 
 /// Process CPU seconds (all threads) from `/proc/self/stat`, when available: on a shared
 /// machine it is a steadier measure of work than wall time.
@@ -78,173 +120,236 @@ fn timed<T>(f: impl FnOnce() -> T) -> (T, f64, f64) {
     )
 }
 
-fn main() -> anyhow::Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let flag = |f: &str| args.iter().any(|a| a == f);
-    let name = args
-        .iter()
-        .enumerate()
-        .find(|&(i, a)| {
-            // Not a flag, nor the value of one.
-            !a.starts_with('-')
-                && (i == 0
-                    || !matches!(args[i - 1].as_str(), "--part" | "--part-index" | "--expect"))
-        })
-        .map(|(_, a)| a.clone())
-        .or_else(|| std::env::var("CUBESAT_BENCH").ok())
-        .unwrap_or_else(|| "tetris".into());
-    let part_index: usize = args
-        .iter()
-        .position(|a| a == "--part-index")
-        .and_then(|i| args.get(i + 1)?.parse().ok())
-        .unwrap_or(0);
-    let part: Option<usize> = args
-        .iter()
-        .position(|a| a == "--part")
-        .and_then(|i| args.get(i + 1)?.parse().ok());
-    let no_dlx = flag("--no-dlx") || std::env::var("CUBESAT_BENCH_NO_DLX").is_ok_and(|v| v == "1");
+/// One row of the summary table.
+struct Row {
+    name: String,
+    what: String,
+    count: u64,
+    dlx: Option<(f64, u64)>,
+    exact: (f64, u64),
+    no_leaf: Option<f64>,
+}
+
+struct Flags {
+    no_dlx: bool,
+    no_leaf: bool,
+    no_2: bool,
+    first_only: bool,
+    whole: bool,
+    part: Option<(usize, usize)>,
+}
+
+fn run(name: &str, flags: &Flags) -> anyhow::Result<Row> {
     let t_process = Instant::now();
-    let Some(Workload {
-        mut model,
-        excluded,
-        mut expected,
-    }) = workload(&name)?
-    else {
-        anyhow::bail!("unknown workload {name:?} (tetris, soma, pento6x10, pento3x20)");
+    let Some(w) = workload(name)? else {
+        anyhow::bail!(
+            "unknown workload {name:?} (all, {}, soma, pento3x20)",
+            ALL.join(", ")
+        );
     };
     let build_s = t_process.elapsed().as_secs_f64();
-    if let Some(n) = part {
-        // A smaller, same-shaped workload: one of n subtrees, its path forced into the
-        // model (the DFS-order exclusions are dropped, so the count is recomputed).
-        let sub = ExactEngine::new(&model)?
+    let excluded = w.reducer.excluded().to_vec();
+    let mut model: ExactCover = w.inst.model.clone();
+    let mut expected = w.expected;
+    let mut what = "whole".to_string();
+    let part = flags.part.or(if flags.whole { None } else { w.part });
+    let mut sub_excluded = Vec::new();
+    if let Some((n, k)) = part {
+        // A smaller, same-shaped workload: one subtree of the split, its path forced into
+        // the model and its DFS-order exclusions kept; the baseline's count is the check.
+        let subs = ExactEngine::new(&model)?
             .query()
             .exclude(&excluded)
-            .subproblems(n)?
-            .into_iter()
-            .nth(part_index);
-        let sub = sub.ok_or_else(|| anyhow::anyhow!("no subproblem"))?;
-        model.forced = sub.chosen;
+            .subproblems(n)?;
+        let sub = subs
+            .get(k)
+            .ok_or_else(|| anyhow::anyhow!("no subtree {k} of {}", subs.len()))?;
+        model.forced = sub.chosen.clone();
         model.forced.sort_unstable();
-        expected = match args
-            .iter()
-            .position(|a| a == "--expect")
-            .and_then(|i| args.get(i + 1)?.parse().ok())
-        {
-            Some(n) => n,
-            None => {
-                ExactEngine::new(&model)?
-                    .query()
-                    .exclude(&excluded)
-                    .count()?
-                    .solutions
-            }
-        };
-        println!(
-            "part: subtree {part_index} of {n}, forced {:?}",
-            model.forced
-        );
+        sub_excluded = sub.excluded.clone();
+        expected = None;
+        what = format!("subtree {k} of {} ({n} asked)", subs.len());
     }
+    let mut all_excluded = excluded.clone();
+    all_excluded.extend(&sub_excluded);
+    let weight = |s: &[u32]| w.reducer.weight(s);
     println!(
-        "workload {name}: {} items, {} options ({} excluded), expected {expected} solutions",
+        "workload {name} ({}; {what}): {} items, {} options ({} excluded)",
+        w.inst.puzzle.name,
         model.items.len(),
         model.options.len(),
-        excluded.len()
+        all_excluded.len()
     );
 
     let t = Instant::now();
     let engine = ExactEngine::new(&model)?;
-    let first = engine.query().exclude(&excluded).first()?;
+    let first = engine.query().exclude(&all_excluded).first()?;
     let first_s = t.elapsed().as_secs_f64();
     println!(
-        "engine first solution (prepare + preprocess + search): {:.2} ms, found {}",
+        "first solution: {:.2} ms in the engine (prepare, preprocess, search), {:.2} ms since process start; found {}",
         first_s * 1e3,
+        (build_s + first_s) * 1e3,
         first.is_some()
     );
-    println!(
-        "first solution since process start (puzzle, placements, model, engine, search): {:.2} ms",
-        (build_s + first_s) * 1e3
-    );
-    let t = Instant::now();
-    let again = engine.query().exclude(&excluded).first()?;
-    println!(
-        "engine first solution, prepared engine: {:.2} ms",
-        t.elapsed().as_secs_f64() * 1e3
-    );
-    assert_eq!(first, again);
-    println!(
-        "preprocessing removed {} of {} options",
-        engine.removed_options().len(),
-        model.options.len()
-    );
-
-    if flag("--first-only") {
-        return Ok(());
+    if flags.first_only {
+        return Ok(Row {
+            name: name.into(),
+            what,
+            count: 0,
+            dlx: None,
+            exact: (0.0, 0),
+            no_leaf: None,
+        });
     }
+    let query = Query {
+        excluded: all_excluded.clone(),
+        ..Query::default()
+    };
+
     let mut dlx = None;
-    if !no_dlx {
-        let (d, s, c) = timed(|| Dlx::new(&model)?.exclude(&excluded)?.count());
+    if !flags.no_dlx {
+        let (d, s, c) = timed(|| Engine::count(&Dlx::new(&model)?, &query, &weight));
         let d = d?;
+        let nodes = d.nodes.unwrap_or(0);
         println!(
-            "dlx baseline: {} solutions, {} nodes, {s:.3} s (cpu {c:.2} s)",
-            d.solutions, d.nodes
+            "dlx baseline: {} ({} solutions before the symmetry filter), {nodes} nodes, {s:.3} s (cpu {c:.2} s)",
+            d.total, d.solutions
         );
-        assert_eq!(d.solutions, expected);
-        dlx = Some((s, c));
+        if let Some(e) = expected {
+            anyhow::ensure!(d.total == e, "dlx counted {} instead of {e}", d.total);
+        }
+        expected = Some(d.total);
+        dlx = Some((c, nodes));
     }
 
-    if !flag("--no-off") {
-        let (r, s, c) = timed(|| engine.query().exclude(&excluded).pruning(false).count());
+    let mut no_leaf = None;
+    if !flags.no_leaf {
+        let e = engine.clone().with_leaf_search(false);
+        let (r, s, c) = timed(|| e.count(&query, &weight));
         let r = r?;
         println!(
-            "engine 1 thread, pruning off: {} solutions, {} nodes, {s:.3} s (cpu {c:.2} s)",
-            r.solutions, r.nodes
+            "engine 1 thread, leaf search off: {}, {} nodes, {s:.3} s (cpu {c:.2} s)",
+            r.total,
+            r.nodes.unwrap_or(0)
         );
-        assert_eq!(r.solutions, expected);
+        if let Some(e) = expected {
+            anyhow::ensure!(
+                r.total == e,
+                "the engine counted {} instead of {e}",
+                r.total
+            );
+        }
+        no_leaf = Some(c);
     }
 
-    let (r1, s1, c1) = timed(|| engine.query().exclude(&excluded).threads(1).count());
+    let (r1, s1, c1) = timed(|| engine.count(&query, &weight));
     let r1 = r1?;
+    let n1 = r1.nodes.unwrap_or(0);
     println!(
-        "engine 1 thread: {} solutions, {} nodes, {s1:.3} s (cpu {c1:.2} s)",
-        r1.solutions, r1.nodes
+        "engine 1 thread: {}, {n1} nodes, {s1:.3} s (cpu {c1:.2} s)",
+        r1.total
     );
-    assert_eq!(r1.solutions, expected);
-    if let Some((d, dc)) = dlx {
-        println!(
-            "speed-up over dlx (1 thread): {:.1}x wall, {:.1}x cpu",
-            d / s1,
-            dc / c1.max(0.01)
+    if let Some(e) = expected {
+        anyhow::ensure!(
+            r1.total == e,
+            "the engine counted {} instead of {e}",
+            r1.total
         );
     }
-    if flag("--no-2") {
-        return Ok(());
+    if let Some((dc, _)) = dlx {
+        println!(
+            "speed-up over dlx (1 thread, cpu): {:.1}x",
+            dc / c1.max(0.001)
+        );
     }
+    if let Some(nc) = no_leaf {
+        println!(
+            "speed-up of the leaf search (cpu): {:.2}x",
+            nc / c1.max(0.001)
+        );
+    }
+    if !flags.no_2 {
+        let q2 = Query {
+            threads: 2,
+            ..query.clone()
+        };
+        let (r2, s2, c2) = timed(|| engine.count(&q2, &weight));
+        let r2 = r2?;
+        println!(
+            "engine 2 threads: {}, {} nodes, {s2:.3} s (cpu {c2:.2} s); 1 vs 2 threads: {:.2}x wall",
+            r2.total,
+            r2.nodes.unwrap_or(0),
+            s1 / s2.max(0.001)
+        );
+        anyhow::ensure!(
+            (r2.total, r2.nodes) == (r1.total, r1.nodes),
+            "two threads counted differently"
+        );
+    }
+    Ok(Row {
+        name: name.into(),
+        what,
+        count: r1.total,
+        dlx,
+        exact: (c1, n1),
+        no_leaf,
+    })
+}
 
-    if flag("--subs") {
-        let subs = engine.query().exclude(&excluded).subproblems(64)?;
-        for (i, sp) in subs.iter().enumerate() {
-            let (r, s, _) = timed(|| {
-                engine
-                    .query()
-                    .force(&sp.chosen)
-                    .exclude(&excluded)
-                    .exclude(&sp.excluded)
-                    .count()
+fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let flag = |f: &str| args.iter().any(|a| a == f);
+    let value = |f: &str| -> Option<usize> {
+        let i = args.iter().position(|a| a == f)?;
+        args.get(i + 1)?.parse().ok()
+    };
+    let mut names: Vec<String> = args
+        .iter()
+        .enumerate()
+        .filter(|&(i, a)| {
+            // Not a flag, nor the value of one; `cargo bench` passes `--bench` too.
+            !a.starts_with('-')
+                && (i == 0 || !matches!(args[i - 1].as_str(), "--part" | "--part-index"))
+        })
+        .map(|(_, a)| a.clone())
+        .collect();
+    if names.is_empty() {
+        names.push(std::env::var("CUBESAT_BENCH").unwrap_or_else(|_| "tetris".into()));
+    }
+    if names.iter().any(|n| n == "all") {
+        names = ALL.iter().map(|s| s.to_string()).collect();
+    }
+    let flags = Flags {
+        no_dlx: flag("--no-dlx"),
+        no_leaf: flag("--no-leaf"),
+        no_2: flag("--no-2"),
+        first_only: flag("--first-only"),
+        whole: flag("--whole"),
+        part: value("--part").map(|n| (n, value("--part-index").unwrap_or(0))),
+    };
+    let mut rows = Vec::new();
+    for n in &names {
+        rows.push(run(n, &flags)?);
+        println!();
+    }
+    if rows.len() > 1 && !flags.first_only {
+        println!(
+            "| workload | run | count | dancing links (cpu s, nodes) | engine (cpu s, nodes) | engine / dlx | leaf search off (cpu s) |"
+        );
+        println!("| --- | --- | --- | --- | --- | --- | --- |");
+        for r in &rows {
+            let dlx = r
+                .dlx
+                .map_or("-".to_string(), |(c, n)| format!("{c:.2}, {n}"));
+            let ratio = r.dlx.map_or("-".to_string(), |(c, _)| {
+                format!("{:.1}x", c / r.exact.0.max(0.001))
             });
+            let off = r.no_leaf.map_or("-".to_string(), |c| format!("{c:.2}"));
             println!(
-                "sub {i}: chosen {:?} weight {:.4} nodes {} {s:.3}s",
-                sp.chosen, sp.weight, r?.nodes
+                "| {} | {} | {} | {dlx} | {:.2}, {} | {ratio} | {off} |",
+                r.name, r.what, r.count, r.exact.0, r.exact.1
             );
         }
     }
-    let (r2, s2, c2) = timed(|| engine.query().exclude(&excluded).threads(2).count());
-    let r2 = r2?;
-    println!(
-        "engine 2 threads: {} solutions, {} nodes, {s2:.3} s (cpu {c2:.2} s)",
-        r2.solutions, r2.nodes
-    );
-    assert_eq!(r2.solutions, expected);
-    assert_eq!(r2.nodes, r1.nodes);
-    println!("1 vs 2 threads: {:.2}x", s1 / s2);
     Ok(())
 }

@@ -4,31 +4,61 @@
 
 use super::prepare::{Level, Prepared, RegionScratch};
 use super::sliced::{
-    LANES, Live, MAX_OPTS, MAX_PLANES, OptTable, SlicedScratch, SlicedState, SlicedTables, WORDS,
-    ZERO, add_masks, andn, count_sum, each_bit, pad, sub_masks,
+    LANES, Live, MAX_MULTI, MAX_OPTS, MAX_PLANES, OptTable, SlicedScratch, SlicedState,
+    SlicedTables, WORDS, ZERO, add_masks, andn, count_sum, each_bit, pad, sub_masks,
 };
 
 impl SlicedTables {
-    /// The tables, when `p` qualifies: byte layout and stored conflicts (so that siblings can
-    /// be derived from each other), every primary item needing exactly one covering, at most
-    /// `64 * LANES` items and every count below `1 << MAX_PLANES`.
+    /// The tables, when `p` qualifies: stored conflicts (so that siblings can
+    /// be derived from each other), at most `64 * LANES` primary items of need one, at most
+    /// [`MAX_MULTI`] of larger need (and then every option holding an item of need one), and
+    /// every count below `1 << MAX_PLANES`.
     pub fn build(p: &Prepared) -> Option<SlicedTables> {
         let m = &p.model;
-        if p.prim8.is_none()
-            || p.conflict.is_none()
-            || !p.multi.is_empty()
-            || m.items.len() > 64 * LANES
-            || p.words > WORDS
-            || m.items.iter().any(|i| i.need > 1)
+        if p.conflict.is_none() || p.words > WORDS {
+            return None;
+        }
+        let mut lane = vec![u8::MAX; m.items.len()];
+        let mut lane_item = Vec::new();
+        let mut multi = Vec::new();
+        for (i, it) in m.items.iter().enumerate() {
+            match it.need {
+                0 => {}
+                1 => {
+                    if lane_item.len() == 64 * LANES {
+                        return None;
+                    }
+                    lane[i] = lane_item.len() as u8;
+                    lane_item.push(i as u32);
+                }
+                _ => multi.push(i as u32),
+            }
+        }
+        if multi.len() > MAX_MULTI {
+            return None;
+        }
+        // A state whose lanes are all covered is then complete or dead: every option holds a
+        // lane, so none can still serve a multiplicity item alone.
+        if !multi.is_empty()
+            && (0..p.n_opts).any(|o| p.prim_of(o).iter().all(|&i| lane[i as usize] == u8::MAX))
         {
             return None;
         }
-        let mut count = vec![0usize; m.items.len()];
+        let mut count = vec![0usize; lane_item.len()];
         let mut opt: Box<OptTable> = vec![ZERO; MAX_OPTS].into_boxed_slice().try_into().ok()?;
+        let mut opt_multi = vec![0u16; p.n_opts];
         for (o, l) in opt.iter_mut().enumerate().take(p.n_opts) {
             for &i in p.prim_of(o) {
-                l[i as usize >> 6] |= 1 << (i & 63);
-                count[i as usize] += 1;
+                match lane[i as usize] {
+                    u8::MAX => {
+                        let k = multi.iter().position(|&j| j == i)?;
+                        opt_multi[o] |= 1 << k;
+                    }
+                    b => {
+                        l[b as usize >> 6] |= 1 << (b & 63);
+                        count[b as usize] += 1;
+                    }
+                }
             }
         }
         let max = count.into_iter().max().unwrap_or(0);
@@ -44,16 +74,28 @@ impl SlicedTables {
                 })
                 .collect()
         };
-        let item_opts = padded(&p.item_mask, m.items.len());
+        let item_opts: Vec<Live> = lane_item
+            .iter()
+            .map(|&i| padded(p.mask(i as usize), 1)[0])
+            .collect();
         let item_words = item_opts
             .iter()
             .map(|l| (0..WORDS).filter(|&w| l[w] != 0).fold(0, |a, w| a | 1 << w))
+            .collect();
+        let multi_opts = multi
+            .iter()
+            .map(|&i| padded(p.mask(i as usize), 1)[0])
             .collect();
         (planes <= MAX_PLANES).then(|| SlicedTables {
             opt,
             conf: padded(conf, p.n_opts),
             item_opts,
             item_words,
+            lane,
+            lane_item,
+            multi,
+            multi_opts,
+            opt_multi,
             planes: planes.max(1),
             fast_geo: p
                 .geo
@@ -113,16 +155,19 @@ impl Prepared {
         if st.fast_geo {
             s.occ = lv.occ[0];
         }
-        for i in 0..self.model.items.len() {
-            let c = lv.counts[i];
+        for (b, &i) in st.lane_item.iter().enumerate() {
+            let c = lv.counts[i as usize];
             for (k, plane) in s.planes.iter_mut().enumerate().take(st.planes) {
                 if c >> k & 1 != 0 {
-                    plane[i >> 6] |= 1 << (i & 63);
+                    plane[b >> 6] |= 1 << (b & 63);
                 }
             }
-            if lv.rem[i] > 0 {
-                s.open[i >> 6] |= 1 << (i & 63);
+            if lv.rem[i as usize] > 0 {
+                s.open[b >> 6] |= 1 << (b & 63);
             }
+        }
+        for (k, &i) in st.multi.iter().enumerate() {
+            s.mrem[k] = lv.rem[i as usize];
         }
     }
 
@@ -150,13 +195,15 @@ impl Prepared {
         // it is doubled because the survivor walk needs no final subtraction.
         let est = count_sum(&ps.planes, xm, st.planes).saturating_mul(2);
         let killed_mode = est <= parent.n_live.saturating_sub(est);
-        let (idx, _, d) = sc.bufs();
+        let (idx, _, d, buf) = sc.bufs();
+        let sat = st.saturated(ps, x, buf);
         let mut n = 0usize;
         each_bit(ps.active, |w| {
             let pl = ps.live[w];
-            let v = pl & !row[w];
+            let r = row[w] | sat.map_or(0, |s| s[w]);
+            let v = pl & !r;
             cs.live[w] = v;
-            let k = if killed_mode { pl & row[w] } else { v };
+            let k = if killed_mode { pl & r } else { v };
             each_bit(k, |b| {
                 idx[n as u16 as usize] = (w * 64 + b) as u16;
                 n += 1;
@@ -173,6 +220,7 @@ impl Prepared {
             child.n_live = n as u32;
         }
         cs.open = andn(ps.open, xm);
+        cs.mrem = st.mrem_after(ps, x);
         child.need_left = parent.need_left - self.prim_of(x).len() as u64;
         self.apply_geo_sliced(st, parent, child, x);
     }
@@ -192,11 +240,12 @@ impl Prepared {
         };
         let (ps, cs) = (&parent.s, &mut child.s);
         let row = &st.conf[x];
-        let (add, del, sum) = sc.bufs();
+        let (add, del, sum, buf) = sc.bufs();
+        let sat = st.saturated(ps, x, buf);
         let (mut na, mut nd) = (0usize, 0usize);
         // Words outside the parent's active set are zero in both children.
         each_bit(ps.active, |w| {
-            let new = ps.live[w] & !row[w];
+            let new = ps.live[w] & !(row[w] | sat.map_or(0, |s| s[w]));
             let old = cs.live[w];
             cs.live[w] = new;
             each_bit(new & !old, |b| {
@@ -213,6 +262,7 @@ impl Prepared {
         add_masks(&st.opt, pad(add, na), &mut cs.planes, st.planes);
         sub_masks(&st.opt, del, nd, &mut cs.planes, sum, st.planes);
         cs.open = andn(ps.open, st.opt[x]);
+        cs.mrem = st.mrem_after(ps, x);
         child.need_left = parent.need_left - self.prim_of(x).len() as u64;
         self.apply_geo_sliced(st, parent, child, x);
     }

@@ -6,11 +6,17 @@
 //! counts are updated by walking the killed options, and the search branches on the primary
 //! item with the fewest choices. An item with need `k > 1` branches on the smallest option it
 //! uses, and later branches exclude the earlier options, so every multiset of options is found
-//! once. Models whose primary items all need one covering (up to 128 items and 4,096
-//! options) keep the per-item counts bit-sliced instead, updated with carry-save adders over
-//! the options' item masks (the `sliced` module); the search tree is the same. With pruning on, options that cannot be in any solution are removed up front and
-//! every node checks that each connected region of free cells can still be filled by a
-//! sub-multiset of the remaining pieces (see [`ExactQuery::pruning`]).
+//! once. Models with at most 128 items of need one and 4,096 options keep the per-item
+//! counts bit-sliced instead, updated with carry-save adders over the options' item masks
+//! (the `sliced` module); their items of larger need (at most 16, each option holding an item
+//! of need one) keep plain remaining counts and are never branched on, which is the only way
+//! their tree differs from the general path's. With pruning on, options that cannot be in any
+//! solution are removed up front and every node checks that each connected region of free
+//! cells can still be filled by a sub-multiset of the remaining pieces (see
+//! [`ExactQuery::pruning`]). Near the leaves of polycube models, a node with at most 512 live
+//! options and 64 free cells hands its subtree to the leaf search (the `tail` module,
+//! [`ExactQuery::leaf_search`]): the same fewest-options rule on a renumbered board of a few
+//! words, where most of the nodes are.
 //!
 //! ```no_run
 //! # fn demo(model: &cubesat_xc::ExactCover) -> cubesat_xc::Result<()> {
@@ -244,9 +250,9 @@ impl ExactEngine {
         })
     }
 
-    /// True when the search keeps its per-item counts bit-sliced (models whose primary items
-    /// all need one covering, with at most 128 items and 4,096 options); for tests that compare
-    /// it with the general path.
+    /// True when the search keeps its per-item counts bit-sliced (models with at most 128
+    /// items of need one, 16 of larger need and 4,096 options); for tests that compare it with
+    /// the general path.
     #[doc(hidden)]
     pub fn uses_sliced_counters(&self) -> bool {
         self.prep.sliced.is_some()

@@ -4,7 +4,7 @@
 
 use super::prepare::{Level, Prepared, RegionScratch};
 use super::sliced::{FIRST_HINTS, Hints, SlicedScratch, andn, each_bit};
-use super::tail::{CHECK_EVERY, Load, MAX_TAIL_OPTIONS, Tail, TailSink};
+use super::tail::{At, CHECK_EVERY, Load, MAX_TAIL_OPTIONS, Tail, TailSink};
 use crate::control::Progress;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -240,14 +240,18 @@ impl<'a> Searcher<'a> {
         let chosen = self.base.len() + self.chosen.len();
         let mut tail = std::mem::take(&mut self.tail);
         let load = match &p.sliced {
-            Some(_) => {
+            Some(st) => {
                 let s = &lv.s;
                 tail.load(
                     t,
                     |f| each_bit(s.active, |w| f(w, s.live[w])),
-                    |i| (s.open[i as usize >> 6] >> (i & 63) & 1) as u32,
-                    lv.need_left,
-                    chosen,
+                    |i| st.rem(s.open, &s.mrem, i),
+                    At {
+                        need_left: lv.need_left,
+                        chosen,
+                        occ: &lv.occ,
+                        option: None,
+                    },
                 )
             }
             None => tail.load(
@@ -258,8 +262,12 @@ impl<'a> Searcher<'a> {
                     }
                 },
                 |i| lv.rem[i as usize],
-                lv.need_left,
-                chosen,
+                At {
+                    need_left: lv.need_left,
+                    chosen,
+                    occ: &lv.occ,
+                    option: None,
+                },
             ),
         };
         self.tail = tail;
@@ -286,12 +294,17 @@ impl<'a> Searcher<'a> {
                 let s = &lv.s;
                 let row = &st.conf[x];
                 let open = andn(s.open, st.opt[x]);
+                let mrem = st.mrem_after(s, x);
                 tail.load(
                     t,
                     |f| each_bit(s.active, |w| f(w, s.live[w] & !row[w])),
-                    |i| (open[i as usize >> 6] >> (i & 63) & 1) as u32,
-                    need_left,
-                    chosen,
+                    |i| st.rem(open, &mrem, i),
+                    At {
+                        need_left,
+                        chosen,
+                        occ: &lv.occ,
+                        option: Some(x),
+                    },
                 )
             }
             None => {
@@ -309,8 +322,12 @@ impl<'a> Searcher<'a> {
                         }
                     },
                     rem,
-                    need_left,
-                    chosen,
+                    At {
+                        need_left,
+                        chosen,
+                        occ: &lv.occ,
+                        option: Some(x),
+                    },
                 )
             }
         };
@@ -408,7 +425,10 @@ impl<'a> Searcher<'a> {
         };
         let dead = match (best, &p.sliced) {
             (None, _) => true,
-            (Some(_), Some(st)) => self.pruning && !p.regions_ok_sliced(st, lv, &mut self.region),
+            (Some(_), Some(st)) => {
+                st.multi_starved(&lv.s)
+                    || self.pruning && !p.regions_ok_sliced(st, lv, &mut self.region)
+            }
             (Some(_), None) => self.pruning && !p.regions_ok(lv, &mut self.region),
         };
         // Every primary item of a sliced model needs one covering.

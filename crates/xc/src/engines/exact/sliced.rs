@@ -1,6 +1,9 @@
-//! Bit-sliced (vertical) per-item live-option counters of the bitset engine, for models whose
-//! primary items all need exactly one covering, with at most 128 items and 4,096 options (and
-//! stored conflict bitsets); everything else keeps the byte counters. It owns the arithmetic
+//! Bit-sliced (vertical) per-item live-option counters of the bitset engine, for models with
+//! at most 128 primary items of need one, at most 16 of larger need and 4,096 options (and
+//! stored conflict bitsets); everything else keeps the byte counters. The items of need one
+//! are numbered by lane (their position among such items); an item of larger need (a piece
+//! with copies) keeps only its remaining need, is never branched on, and is checked by a
+//! popcount of its live options. It owns the arithmetic
 //! (carry-save accumulation of option item masks, plane addition and subtraction), the
 //! fewest-options scan over the planes and the test that tells a starved child without
 //! building it; `descend` builds these tables from the prepared model and keeps them on the
@@ -45,6 +48,8 @@ pub(crate) const FIRST_HINTS: Hints = [0, 1, 2, 3, 4, 5];
 pub(crate) const WORDS: usize = 64;
 /// A live-option bitset.
 pub(crate) type Live = [u64; WORDS];
+/// The most items of need above one (multiplicity items) a sliced model may have.
+pub(crate) const MAX_MULTI: usize = 16;
 
 /// The search state of the sliced path, held inline in a level (no heap indirection).
 #[derive(Clone, Debug)]
@@ -59,6 +64,8 @@ pub(crate) struct SlicedState {
     pub open: Lanes,
     /// Occupied cells, when the geometry fits one word (see [`SlicedTables::fast_geo`]).
     pub occ: u64,
+    /// Coverage each multiplicity item still needs.
+    pub mrem: [u32; MAX_MULTI],
 }
 
 impl Default for SlicedState {
@@ -69,6 +76,7 @@ impl Default for SlicedState {
             planes: [ZERO; MAX_PLANES],
             open: ZERO,
             occ: 0,
+            mrem: [0; MAX_MULTI],
         }
     }
 }
@@ -106,14 +114,22 @@ pub(super) fn csa(a: Lanes, b: Lanes, c: Lanes) -> (Lanes, Lanes) {
 
 /// Tables of the sliced path.
 pub(crate) struct SlicedTables {
-    /// Primary items of every option as an item bitset.
+    /// Primary items of need one of every option as a lane bitset.
     pub opt: Box<OptTable>,
     /// Conflict bitset of every option (the prepared tables' conflict rows).
     pub conf: Vec<Live>,
-    /// Options of every item.
+    /// Options of every lane.
     pub item_opts: Vec<Live>,
-    /// The words of `item_opts` that are not zero, per item.
+    /// The words of `item_opts` that are not zero, per lane.
     pub item_words: Vec<u64>,
+    /// Lane of every item of need one (`u8::MAX` for the others), and item of every lane.
+    pub lane: Vec<u8>,
+    pub lane_item: Vec<u32>,
+    /// The multiplicity items, their options, and the multiplicity items of every option (a
+    /// bitset over their positions).
+    pub multi: Vec<u32>,
+    pub multi_opts: Vec<Live>,
+    pub opt_multi: Vec<u16>,
     /// Planes in use: every item's initial count is below `1 << planes`.
     pub planes: usize,
     /// The geometry has one-word cell sets, shift adjacency and a stored achievable-sum
@@ -186,15 +202,26 @@ pub(super) fn pad(buf: &mut IdxBuf, n: usize) -> &[u16] {
 
 /// Index buffers and a spare counter of the sliced walks (one per search, reused at every
 /// node; allocated on first use, and only the touched part of them is ever paged in).
-#[derive(Default)]
 pub(crate) struct SlicedScratch {
     bufs: Option<(Box<IdxBuf>, Box<IdxBuf>)>,
     sum: Planes,
+    /// The options of several multiplicity items saturated at once.
+    sat: Live,
+}
+
+impl Default for SlicedScratch {
+    fn default() -> Self {
+        SlicedScratch {
+            bufs: None,
+            sum: [ZERO; MAX_PLANES],
+            sat: [0; WORDS],
+        }
+    }
 }
 
 impl SlicedScratch {
     #[inline]
-    pub(super) fn bufs(&mut self) -> (&mut IdxBuf, &mut IdxBuf, &mut Planes) {
+    pub(super) fn bufs(&mut self) -> (&mut IdxBuf, &mut IdxBuf, &mut Planes, &mut Live) {
         let (a, d) = self.bufs.get_or_insert_with(|| {
             let buf = || -> Box<IdxBuf> {
                 match vec![0u16; MAX_OPTS].into_boxed_slice().try_into() {
@@ -204,7 +231,7 @@ impl SlicedScratch {
             };
             (buf(), buf())
         });
-        (a, d, &mut self.sum)
+        (a, d, &mut self.sum, &mut self.sat)
     }
 }
 
@@ -340,13 +367,101 @@ impl SlicedTables {
         hints[0] = j;
     }
 
-    /// The lowest item of fewest options in `s` (see [`fewest`]).
+    /// The lowest lane of fewest options in `s` (see [`fewest`]); `None` also when no lane is
+    /// open (a node that still needs coverage then needs it of multiplicity items alone, which
+    /// no option serves without a lane: it is dead).
     #[inline]
     pub(crate) fn fewest(&self, s: &SlicedState) -> Option<usize> {
+        if !nonzero(s.open) {
+            return None;
+        }
         fewest(&s.planes, s.open, self.planes)
     }
 
-    /// Appends the live options of item `i` in `s`, ascending, and narrows the active words
+    /// True when a multiplicity item of `s` has fewer live options than it still needs.
+    #[inline]
+    pub(crate) fn multi_starved(&self, s: &SlicedState) -> bool {
+        self.multi_opts.iter().zip(&s.mrem).any(|(m, &r)| {
+            if r == 0 {
+                return false;
+            }
+            let mut n = 0;
+            let mut words = s.active;
+            while words != 0 {
+                let w = words.trailing_zeros() as usize;
+                words &= words - 1;
+                n += (s.live[w] & m[w]).count_ones();
+            }
+            n < r
+        })
+    }
+
+    /// The coverage primary item `i` still needs in a state whose open lanes are `open` and
+    /// whose multiplicity items need `mrem`.
+    #[inline]
+    pub(crate) fn rem(&self, open: Lanes, mrem: &[u32; MAX_MULTI], i: u32) -> u32 {
+        match self.lane[i as usize] {
+            u8::MAX => self
+                .multi
+                .iter()
+                .position(|&m| m == i)
+                .map_or(0, |k| mrem[k]),
+            l => (open[l as usize >> 6] >> (l & 63) & 1) as u32,
+        }
+    }
+
+    /// The options option `x` kills besides its conflicts: those of the multiplicity items
+    /// whose last needed covering `x` is (into `buf`), or `None`.
+    #[inline]
+    pub(crate) fn saturated<'b>(
+        &'b self,
+        s: &SlicedState,
+        x: usize,
+        buf: &'b mut Live,
+    ) -> Option<&'b Live> {
+        let mut m = self.opt_multi[x];
+        let mut first: Option<usize> = None;
+        let mut merged = false;
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if s.mrem[k] != 1 {
+                continue;
+            }
+            match first {
+                None => first = Some(k),
+                Some(f) => {
+                    if !merged {
+                        *buf = self.multi_opts[f];
+                        merged = true;
+                    }
+                    for (b, &o) in buf.iter_mut().zip(&self.multi_opts[k]) {
+                        *b |= o;
+                    }
+                }
+            }
+        }
+        match (first, merged) {
+            (None, _) => None,
+            (Some(_), true) => Some(buf),
+            (Some(f), false) => Some(&self.multi_opts[f]),
+        }
+    }
+
+    /// The multiplicity needs after choosing `x` in `s`.
+    #[inline]
+    pub(crate) fn mrem_after(&self, s: &SlicedState, x: usize) -> [u32; MAX_MULTI] {
+        let mut r = s.mrem;
+        let mut m = self.opt_multi[x];
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
+            r[k] -= 1;
+        }
+        r
+    }
+
+    /// Appends the live options of lane `i` in `s`, ascending, and narrows the active words
     /// of `s` to the non-zero ones: the descend steps only pass the parent's set on (a
     /// superset), and a node refines it once, here, before its children use it.
     #[inline]

@@ -110,6 +110,20 @@ impl TailTables {
     }
 }
 
+/// Where a board is loaded from ([`Tail::load`]).
+pub(crate) struct At<'a> {
+    /// The node's total coverage still needed.
+    pub need_left: u64,
+    /// Options chosen above the node, forced ones included.
+    pub chosen: usize,
+    /// The node's occupied cells (a cell bitset), or empty when the search does not keep
+    /// them; for models of more than 64 cells they number the board's cells.
+    pub occ: &'a [u64],
+    /// An option chosen on top of the node whose cells are occupied too (the node is then
+    /// this option's child, loaded from its parent).
+    pub option: Option<usize>,
+}
+
 /// What [`Tail::load`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Load {
@@ -169,16 +183,20 @@ impl Tail {
     /// Loads the board of a node: `live` calls its argument with every word of the node's
     /// live-option bitset that may be non-zero (word index, bits; called twice), `rem` gives
     /// the coverage a piece item still needs (options of pieces needing none are dropped),
-    /// `need_left` is the node's total coverage still needed and `chosen` the number of
-    /// options chosen above it (forced ones included).
+    /// and `at` says where the node is.
     pub fn load(
         &mut self,
         t: &TailTables,
         live: impl Fn(&mut dyn FnMut(usize, u64)),
         rem: impl Fn(u32) -> u32,
-        need_left: u64,
-        chosen: usize,
+        at: At,
     ) -> Load {
+        let At {
+            need_left,
+            chosen,
+            occ,
+            option: chosen_option,
+        } = at;
         // Each chosen option covers one piece unit, so the rest of `need_left` is cells.
         let pieces_left = t.piece_need.saturating_sub(chosen as u64);
         let cells_left = need_left.saturating_sub(pieces_left);
@@ -241,6 +259,37 @@ impl Tail {
             Some(masks) => {
                 self.mask
                     .extend(self.option.iter().map(|&o| masks[o as usize]));
+            }
+            None if occ.len() == t.n_cells.div_ceil(64) => {
+                // Number the free cells in order: then every live option's cells have numbers
+                // (live options cover free cells only) and no lookup needs a test.
+                let skip = chosen_option.map_or(&[][..], |x| t.cells_of(x));
+                let mut k = 0;
+                for (w, &o) in occ.iter().enumerate() {
+                    let mut free = !o;
+                    if w == occ.len() - 1 && !t.n_cells.is_multiple_of(64) {
+                        free &= (1u64 << (t.n_cells % 64)) - 1;
+                    }
+                    while free != 0 {
+                        let c = w * 64 + free.trailing_zeros() as usize;
+                        free &= free - 1;
+                        if skip.contains(&(c as u32)) {
+                            continue;
+                        }
+                        if k == 64 {
+                            return Load::TooBig;
+                        }
+                        self.local[c] = k as u8;
+                        k += 1;
+                    }
+                }
+                for &o in &self.option {
+                    let m = t
+                        .cells_of(o as usize)
+                        .iter()
+                        .fold(0u64, |m, &c| m | 1 << self.local[c as usize]);
+                    self.mask.push(m);
+                }
             }
             None => {
                 // Number the cells the live options cover, in order of first appearance.
