@@ -230,7 +230,9 @@ impl PlacementTable {
             .copied()
             .find(|&id| {
                 let p = &self.placements[id as usize];
-                p.piece == piece && p.cells == cells && p.colours == colours
+                // Element-wise: these slices are a few items long, shorter than a library
+                // comparison's call (called for every symmetry and placement).
+                p.piece == piece && p.cells.iter().eq(cells) && p.colours.iter().eq(colours)
             })
     }
 

@@ -10,10 +10,11 @@
 //! times is then exactly a completion of the node, and branching on a free cell, or on a piece
 //! needing one more copy, finds each completion once.
 //!
-//! Measured (one thread, the count up to rotation, 2026-11-24): the leaf search roughly halves
-//! the exact engine's time on the Tetris Cube, Bedlam, the 6x10 and 8x8 pentomino boards and
-//! the 3x4x5 solid pentominoes (figures in `benches/README.md`). A dead-region test at every
-//! leaf node, as the upper search runs, cost more instructions than the nodes it saved.
+//! Measured (one thread, the count up to rotation, 2026-11-24; `benches/README.md`): the leaf
+//! search takes 1.7-2.5x off the Tetris Cube, Bedlam, the 6x10 and 8x8 pentomino boards and
+//! the 3x4x5 solid pentominoes, and is neutral on boxes of more than 64 cells, whose boards
+//! are renumbered. A dead-region test at every leaf node, as the upper search runs, cost more
+//! instructions than the nodes it saved.
 
 use crate::model::ExactCover;
 
