@@ -431,7 +431,7 @@ impl<'a> Searcher<'a> {
             }
             (Some(_), None) => self.pruning && !p.regions_ok(lv, &mut self.region),
         };
-        // Every primary item of a sliced model needs one covering.
+        // The sliced path branches on lanes only: items of need one.
         let need = match best {
             Some(i) if p.sliced.is_none() => lv.rem[i] as usize,
             Some(_) => 1,
