@@ -5,7 +5,8 @@
 //!
 //! `cargo bench --bench sat_count -- [PUZZLE ...]` (bundled names; default
 //! `pentominoes-6x10 tetris-cube`). `--exact-budget N` sets the SAT engine's per-cube budget
-//! (0: every cube to varisat).
+//! (0: every cube to varisat); `--cubes N` the cubes its cut asks for (default the engine's
+//! enumeration split).
 
 use cpu_time::ProcessTime;
 use cubesat::puzzle::bundled;
@@ -14,6 +15,7 @@ use cubesat::run::{EngineChoice, Instance, RunOptions, count};
 fn main() -> anyhow::Result<()> {
     let mut puzzles = Vec::new();
     let mut budget = None;
+    let mut cubes = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -23,6 +25,10 @@ fn main() -> anyhow::Result<()> {
                     .next()
                     .ok_or_else(|| anyhow::anyhow!("--exact-budget N"))?;
                 budget = Some(n.parse()?);
+            }
+            "--cubes" => {
+                let n = args.next().ok_or_else(|| anyhow::anyhow!("--cubes N"))?;
+                cubes = Some(n.parse()?);
             }
             _ => puzzles.push(a),
         }
@@ -39,6 +45,7 @@ fn main() -> anyhow::Result<()> {
                 engine,
                 threads: 1,
                 sat_exact_budget: budget,
+                sat_cubes: cubes,
                 ..RunOptions::default()
             };
             let start = ProcessTime::now();

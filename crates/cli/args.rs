@@ -153,11 +153,13 @@ pub struct SolveArgs {
     /// SAT engine: split the search into at least N cubes (the exact-cover engine's top
     /// subtrees, fixing at most half of a solution), each cube's residual CNF solved by its own
     /// varisat solver with blocking clauses; 0 = one instance with blocking clauses only.
-    /// Default: 32768 for a limited listing, 1048576 with --all or --count.
+    /// Default: 1024 for a limited listing, 16384 with --all or --count (32768 and 1048576
+    /// with --exact-budget 0 or --no-prune, where no cube is cut deeper later).
     #[arg(long, value_name = "N")]
     pub cubes: Option<usize>,
-    /// SAT engine: the exact engine first searches each cube for at most about N nodes
-    /// (checked every 4096), and only the cubes it cannot close go to varisat; 0 sends
+    /// SAT engine: the exact engine first searches the whole query, then each cube, for at
+    /// most about N nodes (checked every 4096); a cube it cannot close is cut one choice
+    /// deeper while it fixes under half a solution, and only then goes to varisat; 0 sends
     /// every cube to varisat. Default: 4096. Off with --no-prune.
     #[arg(long = "exact-budget", value_name = "N")]
     pub exact_budget: Option<u64>,

@@ -3,7 +3,11 @@
 use cubesat::counting::UpTo;
 use cubesat::puzzle::bundled;
 use cubesat::run::{EngineChoice, Instance, RunOptions, count};
+use cubesat_xc::Subproblem;
 use cubesat_xc::encoding::AtMostOne;
+use cubesat_xc::exact::ExactEngine;
+use cubesat_xc::sat::{Conquer, DEFAULT_EXACT_BUDGET, conquer_cubes};
+use std::ops::ControlFlow;
 
 /// Counts `name` in every mode with the SAT engine; `budget` is the exact engine's node
 /// budget per cube (`Some(0)`: every cube the lookahead leaves goes to varisat).
@@ -72,7 +76,7 @@ fn exact_first_then_varisat_counts_like_the_exact_engine() {
         }
     }
     // Cut into about 22,000 cubes, a few of 6x10's are larger than the first check
-    // interval (4,096 nodes): the exact engine gives them up and varisat solves them.
+    // interval (4,096 nodes): the exact engine gives them up, and they are cut deeper.
     let inst = Instance::new(bundled("pentominoes-6x10").unwrap()).unwrap();
     let opts = RunOptions {
         engine: EngineChoice::Sat,
@@ -82,8 +86,41 @@ fn exact_first_then_varisat_counts_like_the_exact_engine() {
     };
     let r = count(&inst, &opts).unwrap();
     assert_eq!(r.count, 2339, "{}", r.engine);
-    let both = !r.engine.contains("varisat solved 0:") && !r.engine.contains("closed 0 ");
-    assert!(both, "no run used both methods");
+    let number = |after: &str| -> u64 {
+        let tail = &r.engine[r.engine.find(after).unwrap() + after.len()..];
+        tail.split(' ').next().unwrap().parse().unwrap()
+    };
+    let cubes: u64 = {
+        let head = &r.engine[..r.engine.find(" cubes: ").unwrap()];
+        head.rsplit(' ').next().unwrap().parse().unwrap()
+    };
+    let closed = number("the exact engine closed ");
+    assert!(closed > cubes, "no cube was cut deeper: {}", r.engine);
+    // Where no cube may be cut deeper, those go to varisat.
+    let cubes = ExactEngine::new(&inst.model)
+        .unwrap()
+        .query()
+        .subproblems_within(8192, 6)
+        .unwrap();
+    let mut solutions = 0;
+    let (_, st) = conquer_cubes(
+        &inst.model,
+        &cubes,
+        &Conquer {
+            lookahead: true,
+            exact_budget: 1,
+            split_below: 0,
+            ..Conquer::default()
+        },
+        || false,
+        |_, sols| {
+            solutions += sols.len();
+            ControlFlow::Continue(())
+        },
+    )
+    .unwrap();
+    assert_eq!(solutions, 4 * 2339, "{st:?}");
+    assert!(st.cubes_exact > 0 && st.cubes_solved > 0, "{st:?}");
 }
 
 /// The SAT engine's first Tetris Cube solution (the search split into the default number of
@@ -118,7 +155,7 @@ fn tetris_cube_first_solution_verifies() {
 /// the whole frontier first.
 #[test]
 fn an_interrupt_stops_the_cube_cut() {
-    use cubesat_xc::sat::{CUBES_ENUMERATION, CubeAndConquer, SatConfig};
+    use cubesat_xc::sat::{CUBES_ENUMERATION_VARISAT, CubeAndConquer, SatConfig};
     use cubesat_xc::{Engine, Progress, Query};
     use std::sync::Arc;
 
@@ -138,7 +175,8 @@ fn an_interrupt_stops_the_cube_cut() {
         cut.len()
     );
 
-    let engine = CubeAndConquer::new(&inst.model, SatConfig::default(), CUBES_ENUMERATION).unwrap();
+    let engine =
+        CubeAndConquer::new(&inst.model, SatConfig::default(), CUBES_ENUMERATION_VARISAT).unwrap();
     let query = Query {
         threads: 1,
         progress: Some(progress),
@@ -147,4 +185,78 @@ fn an_interrupt_stops_the_cube_cut() {
     let counted = engine.count(&query, &|_| 1).unwrap();
     assert!(counted.interrupted);
     assert_eq!(counted.total, 0);
+}
+
+/// A cube the exact engine cannot close within its budget is cut one choice deeper, and each
+/// child is tried the same way, before varisat sees it: the whole of 3x20 given as one cube
+/// (no symmetry restriction: a tree larger than the budget) is closed by the exact engine
+/// alone in many pieces, with every solution once, the exact engine's own set.
+#[test]
+fn cubes_too_large_for_the_budget_are_cut_deeper() {
+    let inst = Instance::new(bundled("pentominoes-3x20").unwrap()).unwrap();
+    let m = &inst.model;
+    let mut want = Vec::new();
+    let whole = ExactEngine::new(m)
+        .unwrap()
+        .query()
+        .enumerate(|s| {
+            want.push(s.to_vec());
+            true
+        })
+        .unwrap();
+    assert!(whole.nodes > DEFAULT_EXACT_BUDGET, "{whole:?}");
+    want.sort();
+    assert_eq!(want.len(), 8);
+    let mut got = Vec::new();
+    let (_, st) = conquer_cubes(
+        m,
+        &[Subproblem::default()],
+        &Conquer {
+            lookahead: true,
+            exact_budget: DEFAULT_EXACT_BUDGET,
+            split_below: 6,
+            threads: 1,
+            ..Conquer::default()
+        },
+        || false,
+        |_, sols| {
+            got.extend_from_slice(sols);
+            ControlFlow::Continue(())
+        },
+    )
+    .unwrap();
+    got.sort();
+    assert_eq!(got, want, "{st:?}");
+    assert!(st.cubes_exact > 1, "{st:?}");
+    assert_eq!(st.cubes_solved, 0, "{st:?}");
+}
+
+/// The UNSAT benchmark instances of encodings/README.md (the Tetris Cube with two hints)
+/// have no solution by every engine, the SAT engine with and without the exact engine's
+/// first attempt.
+#[test]
+fn the_unsat_benchmark_instances_have_no_solution() {
+    for k in ["a", "b"] {
+        let path = format!(
+            "{}/encodings/instances/tetris-cube-unsat-{k}.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let puzzle = cubesat::puzzle::json::read_puzzle_file(path.as_ref()).unwrap();
+        let inst = Instance::new(puzzle).unwrap();
+        for (engine, budget) in [
+            (EngineChoice::Exact, None),
+            (EngineChoice::Dlx, None),
+            (EngineChoice::Sat, None),
+            (EngineChoice::Sat, Some(0)),
+        ] {
+            let opts = RunOptions {
+                engine,
+                up_to: UpTo::None,
+                sat_exact_budget: budget,
+                ..RunOptions::default()
+            };
+            let r = count(&inst, &opts).unwrap();
+            assert_eq!(r.count, 0, "{k} {}", r.engine);
+        }
+    }
 }

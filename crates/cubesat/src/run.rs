@@ -16,7 +16,8 @@ use cubesat_xc::dlx::Dlx;
 use cubesat_xc::encoding::AtMostOne;
 use cubesat_xc::exact::ExactEngine;
 use cubesat_xc::sat::{
-    CUBES_ENUMERATION, CUBES_LISTING, CubeAndConquer, DEFAULT_EXACT_BUDGET, SatConfig,
+    CUBES_ENUMERATION, CUBES_ENUMERATION_VARISAT, CUBES_LISTING, CUBES_LISTING_VARISAT,
+    CubeAndConquer, DEFAULT_EXACT_BUDGET, SatConfig,
 };
 use cubesat_xc::{Engine, ExactCover, Progress, Query, Shard};
 
@@ -122,7 +123,8 @@ pub struct RunOptions {
     /// engine's top subtrees), each cube's residual model solved by a fresh solver with
     /// blocking clauses ([`CubeAndConquer`]); 0 or 1 searches the whole instance with
     /// blocking clauses alone; `None` picks [`CUBES_LISTING`] for a limited run and
-    /// [`CUBES_ENUMERATION`] otherwise.
+    /// [`CUBES_ENUMERATION`] otherwise ([`CUBES_LISTING_VARISAT`] and
+    /// [`CUBES_ENUMERATION_VARISAT`] when varisat gets every cube).
     pub sat_cubes: Option<usize>,
     /// For the SAT engine with pruning on: the exact engine's node budget per cube, before the
     /// cube goes to varisat (0 = every cube to varisat); `None` is
@@ -227,12 +229,14 @@ fn engine<'a>(
                 amo: opts.amo,
                 ..SatConfig::default()
             };
-            let cubes = opts.sat_cubes.unwrap_or(if opts.limit.is_some() {
-                CUBES_LISTING
-            } else {
-                CUBES_ENUMERATION
-            });
             let budget = opts.sat_exact_budget.unwrap_or(DEFAULT_EXACT_BUDGET);
+            let exact_first = budget > 0 && opts.prune;
+            let cubes = opts.sat_cubes.unwrap_or(match (opts.limit, exact_first) {
+                (None, true) => CUBES_ENUMERATION,
+                (None, false) => CUBES_ENUMERATION_VARISAT,
+                (Some(_), true) => CUBES_LISTING,
+                (Some(_), false) => CUBES_LISTING_VARISAT,
+            });
             Box::new(
                 CubeAndConquer::new(&inst.model, config, cubes)?
                     .lookahead(opts.prune)

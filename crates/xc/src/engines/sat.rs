@@ -12,19 +12,23 @@
 //!
 //! [`conquer_cubes`] is the cube-and-conquer path of `--engine sat`: the exact engine first
 //! searches each cube within a small node budget ([`Conquer::exact_budget`]; most cubes are
-//! a few hundred nodes, cheaper than building any solver), and each cube it cannot close
-//! becomes its own small residual model ([`ExactCover::residual`]), probed by the lookahead,
-//! encoded into a fresh solver and enumerated with blocking clauses; on as many threads as
-//! asked, reported in cube order. The statistics say how many cubes each method closed.
+//! a few hundred nodes, cheaper than building any solver), cutting a cube it cannot close one
+//! choice deeper while the cube fixes under half a solution ([`Conquer::split_below`]); each
+//! cube left becomes its own small residual model ([`ExactCover::residual`]), probed by the
+//! lookahead, encoded into a fresh solver and enumerated with blocking clauses; on as many
+//! threads as asked, reported in cube order. [`CubeAndConquer`] gives the whole query the
+//! same first attempt before it cuts anything. The statistics say how many cubes each method
+//! closed.
 
 use crate::control::{self, Event, Subproblem};
 use crate::encoding::{AtMostOne, CnfConfig, CnfEncoder, ForcedMode};
-use crate::engines::exact::{CubeSearch, ExactEngine};
+use crate::engines::exact::{CubeSearch, ExactEngine, WithinEnd};
 use crate::engines::{Engine, Query, Stats};
 use crate::error::{Error, Result};
 use crate::model::ExactCover;
 use crate::shard::{SUBTREES_PER_SHARD, deal};
 use cpu_time::ThreadTime;
+use std::collections::HashSet;
 use std::ops::ControlFlow;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -361,6 +365,12 @@ pub struct Conquer {
     /// about this many nodes, and only the cubes it cannot close go to a varisat solver
     /// (0 = every cube the lookahead leaves goes to varisat).
     pub exact_budget: u64,
+    /// With the exact engine's first attempt on: a cube of fewer than this many chosen
+    /// options that the exact engine cannot close within its budget is split into its
+    /// children (the exact engine's branches one choice deeper), each tried the same way,
+    /// before any of them goes to varisat; 0 never splits. A shallow cut then costs little:
+    /// only the subtrees too large for the exact engine are cut deeper.
+    pub split_below: usize,
 }
 
 /// What [`conquer_cubes`] did, summed over its cubes.
@@ -414,18 +424,34 @@ impl ConquerStats {
     }
 }
 
-/// Solves one cube: its residual model in a fresh solver, every solution enumerated with
-/// blocking clauses, lifted back to `model` and checked there. With `lookahead` (an exact
-/// engine over `model`), the cube is probed first.
-fn conquer_one(
-    model: &ExactCover,
+/// What every cube of one [`conquer_cubes`] run shares.
+struct Conquering<'a> {
+    model: &'a ExactCover,
     config: SatConfig,
-    cube: &Subproblem,
-    excluded: &[u32],
-    lookahead: Option<&ExactEngine>,
-    first: Option<&CubeSearch>,
+    /// The run-wide exclusions (with the preprocessing's removals).
+    excluded: &'a [u32],
+    /// The exact engine over `model`, for the lookahead and for cutting cubes deeper.
+    lookahead: Option<&'a ExactEngine>,
+    /// The exact engine's first attempt at each cube, from the shared root.
+    first: Option<&'a CubeSearch>,
     exact_budget: u64,
-) -> Result<CubeResult> {
+    split_below: usize,
+}
+
+/// Solves one cube: its residual model in a fresh solver, every solution enumerated with
+/// blocking clauses, lifted back to the model and checked there. With the lookahead on, the
+/// exact engine tries the cube first within its budget (cutting it deeper when it is too
+/// large), and then probes it.
+fn conquer_one(run: &Conquering, cube: &Subproblem) -> Result<CubeResult> {
+    let &Conquering {
+        model,
+        config,
+        excluded,
+        lookahead,
+        first,
+        exact_budget,
+        split_below,
+    } = run;
     let mut st = ConquerStats::default();
     let mut out = Vec::new();
     if let Some(first) = first {
@@ -440,6 +466,19 @@ fn conquer_one(
             return Ok((found, st));
         }
         st.exact_nodes = exact_budget;
+        let children = match lookahead {
+            Some(exact) if cube.chosen.len() < split_below => split_cube(exact, cube, excluded)?,
+            _ => None,
+        };
+        if let Some(children) = children {
+            let mut found = Vec::new();
+            for child in &children {
+                let (sols, cst) = conquer_one(run, child)?;
+                st.add(&cst);
+                found.extend(sols);
+            }
+            return Ok((found, st));
+        }
     }
     if let Some(exact) = lookahead {
         // One level of lookahead before the SAT solver sees the cube, on the whole model's
@@ -496,6 +535,35 @@ fn conquer_one(
     Ok((found, st))
 }
 
+/// The children of `cube`: the exact engine's branches one choice below it, each with the
+/// cube's choices and exclusions added (together they partition the cube's solutions), or
+/// `None` when the cube cannot be cut deeper.
+fn split_cube(
+    exact: &ExactEngine,
+    cube: &Subproblem,
+    excluded: &[u32],
+) -> Result<Option<Vec<Subproblem>>> {
+    let children = exact
+        .query()
+        .force(&cube.chosen)
+        .exclude(excluded)
+        .exclude(&cube.excluded)
+        .subproblems_within(2, 1)?;
+    if children.iter().any(|c| c.chosen.is_empty()) {
+        return Ok(None);
+    }
+    Ok(Some(
+        children
+            .into_iter()
+            .map(|c| Subproblem {
+                chosen: cube.chosen.iter().chain(&c.chosen).copied().collect(),
+                excluded: cube.excluded.iter().chain(&c.excluded).copied().collect(),
+                weight: cube.weight * c.weight,
+            })
+            .collect(),
+    ))
+}
+
 /// Cube and conquer: every cube (chosen and excluded options; together the cubes must
 /// partition the solutions, as the exact engine's subproblems do) is turned into its residual
 /// model, which a fresh varisat solver enumerates with blocking clauses. A residual model
@@ -522,6 +590,7 @@ pub fn conquer_cubes(
         lookahead,
         threads,
         exact_budget,
+        split_below,
     } = *how;
     let mut total = ConquerStats::default();
     let exact = if lookahead {
@@ -545,17 +614,16 @@ pub fn conquer_cubes(
     // lookahead in about a tenth of a millisecond, a few take the SAT solver hundreds), and a
     // slow cube holds up only the delivery of later ones. Each worker builds its own solvers:
     // varisat's are not `Send`.
-    let work = |i: usize, _: &mut dyn FnMut(()), _: &AtomicBool| {
-        conquer_one(
-            model,
-            config,
-            &cubes[i],
-            excluded,
-            exact.as_ref(),
-            first.as_ref(),
-            exact_budget,
-        )
+    let run = Conquering {
+        model,
+        config,
+        excluded,
+        lookahead: exact.as_ref(),
+        first: first.as_ref(),
+        exact_budget,
+        split_below,
     };
+    let work = |i: usize, _: &mut dyn FnMut(()), _: &AtomicBool| conquer_one(&run, &cubes[i]);
     let mut error = None;
     let complete = control::ordered(
         cubes.len(),
@@ -588,14 +656,25 @@ pub fn conquer_cubes(
 /// The solutions of one cube (lifted to the whole model) and what solving it took.
 type CubeResult = (Vec<Vec<u32>>, ConquerStats);
 
-/// Cubes [`CubeAndConquer`] is best asked for in a limited listing: cutting the tree costs
-/// time before the first cube is solved, so a listing wants a shallow cut (figures in
-/// benches/README.md).
-pub const CUBES_LISTING: usize = 32_768;
-/// Cubes [`CubeAndConquer`] is best asked for when it enumerates everything: deeper cubes
-/// leave varisat smaller residual problems, the exact engine's lookahead refutes most of them
-/// before any solver is built, and the cut is paid once (benches/README.md).
-pub const CUBES_ENUMERATION: usize = 1 << 20;
+/// Cubes [`CubeAndConquer`] is best asked for in a limited listing with the exact engine's
+/// first attempt on: cutting the tree costs time before the first cube is solved, and a cube
+/// too large for the exact engine's budget is cut deeper when its turn comes
+/// ([`Conquer::split_below`]), so a listing wants a shallow cut (figures in
+/// encodings/README.md).
+pub const CUBES_LISTING: usize = 1024;
+/// Cubes [`CubeAndConquer`] is best asked for in a limited listing when varisat solves every
+/// cube (an exact budget of 0): no cube is cut deeper later, so the cut must leave varisat
+/// small cubes from the start.
+pub const CUBES_LISTING_VARISAT: usize = 32_768;
+/// Cubes [`CubeAndConquer`] is best asked for when it enumerates everything with the exact
+/// engine's first attempt on: a deeper cut costs more than the cubes it saves from being cut
+/// later (the Tetris Cube 1.37x the exact engine's CPU time with 16,384 asked, 2.28x with
+/// 2^20; benches/README.md).
+pub const CUBES_ENUMERATION: usize = 16_384;
+/// Cubes [`CubeAndConquer`] is best asked for when it enumerates everything and varisat solves
+/// every cube: deeper cubes leave varisat smaller residual problems, the exact engine's
+/// lookahead refutes most of them before any solver is built, and the cut is paid once.
+pub const CUBES_ENUMERATION_VARISAT: usize = 1 << 20;
 /// The most cubes a split may ask for: every cube's path is held in memory.
 pub const MAX_CUBES: usize = 1 << 22;
 
@@ -707,6 +786,44 @@ impl Engine for CubeAndConquer<'_> {
         excluded.extend_from_slice(&query.excluded);
         excluded.sort_unstable();
         excluded.dedup();
+        let mut solutions = 0;
+        // The exact engine's first attempt at the whole query, streamed: a small puzzle ends
+        // here, and a listing's first solutions come before any cut. What it delivered before
+        // its budget ran out is skipped when the cubes find it again.
+        let mut delivered = HashSet::new();
+        let mut root_nodes = 0;
+        let root = if self.lookahead && self.exact_budget > 0 && shards == 1 {
+            exact
+                .query()
+                .preprocess(false)
+                .exclude(&excluded)
+                .cube_search()?
+        } else {
+            None
+        };
+        if let Some(search) = root {
+            let within = search.search_within(&query.forced, &[], self.exact_budget, |s| {
+                if query.is_interrupted() {
+                    return false;
+                }
+                solutions += 1;
+                delivered.insert(sorted(s));
+                sink(s).is_continue()
+            })?;
+            root_nodes = within.nodes;
+            let ended = match within.ended {
+                WithinEnd::Closed => Some(Ended::Exhausted),
+                WithinEnd::Stopped => Some(Ended::Stopped),
+                WithinEnd::OverBudget => None,
+            };
+            if let Some(ended) = ended {
+                let summary = format!(
+                    "sat (the exact engine's first attempt at the whole query ended it in {root_nodes} nodes (budget {}): no cube cut, varisat solved 0)",
+                    self.exact_budget
+                );
+                return Ok(stats(query, solutions, ended, summary));
+            }
+        }
         // The cut itself can take seconds (a million cubes of the Tetris Cube): it hears
         // the query's interrupt too.
         let mut cut = exact.query();
@@ -746,8 +863,9 @@ impl Engine for CubeAndConquer<'_> {
             lookahead: self.lookahead,
             threads: query.threads,
             exact_budget: self.exact_budget,
+            // The half-solution bound of the cut holds for the cubes split later too.
+            split_below: min_solution_options(self.model) / 2 + query.forced.len(),
         };
-        let mut solutions = 0;
         let wall = Instant::now();
         let (outcome, st) = conquer_cubes(
             self.model,
@@ -762,6 +880,9 @@ impl Engine for CubeAndConquer<'_> {
                     if query.is_interrupted() {
                         return ControlFlow::Break(());
                     }
+                    if !delivered.is_empty() && delivered.contains(&sorted(s)) {
+                        continue;
+                    }
                     solutions += 1;
                     if sink(s).is_break() {
                         return ControlFlow::Break(());
@@ -775,8 +896,10 @@ impl Engine for CubeAndConquer<'_> {
             solutions,
             outcome,
             format!(
-                "sat ({} at-most-one, {} cubes: the lookahead refuted {} and dropped {} options, the exact engine closed {} in {} nodes (budget {} each), varisat solved {}: {} residual CNFs of {} clauses in all, largest {}, {} solve calls; CPU {:.1} s building and {:.1} s solving, summed over threads; {:.1} s wall for the cubes)",
+                "sat ({} at-most-one, the exact engine's first attempt at the whole query gave up after {} nodes with {} solutions, {} cubes: the lookahead refuted {} and dropped {} options, the exact engine closed {} in {} nodes (budget {} each), varisat solved {}: {} residual CNFs of {} clauses in all, largest {}, {} solve calls; CPU {:.1} s building and {:.1} s solving, summed over threads; {:.1} s wall for the cubes)",
                 self.config.amo.name(),
+                root_nodes,
+                delivered.len(),
                 cubes.len(),
                 st.cubes_refuted,
                 st.lookahead_removed,
@@ -794,6 +917,13 @@ impl Engine for CubeAndConquer<'_> {
             ),
         ))
     }
+}
+
+/// A solution's options in ascending order, as the exact engine gives them.
+fn sorted(s: &[u32]) -> Vec<u32> {
+    let mut v = s.to_vec();
+    v.sort_unstable();
+    v
 }
 
 /// The statistics of a run that delivered `solutions` and ended so.

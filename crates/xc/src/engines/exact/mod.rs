@@ -81,6 +81,26 @@ pub struct CountResult {
     pub interrupted: bool,
 }
 
+/// How a [`CubeSearch::search_within`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WithinEnd {
+    /// Every solution of the cube was delivered.
+    Closed,
+    /// The budget ran out first.
+    OverBudget,
+    /// The caller's function stopped it.
+    Stopped,
+}
+
+/// What a [`CubeSearch::search_within`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Within {
+    /// Why it ended.
+    pub ended: WithinEnd,
+    /// Nodes visited.
+    pub nodes: u64,
+}
+
 /// Searches the cubes of one query on one thread, each within a node budget (see
 /// [`ExactQuery::cube_search`]): a cheap first attempt before a costlier method, such as the
 /// SAT engine's cubes.
@@ -105,6 +125,24 @@ impl CubeSearch {
         excluded: &[u32],
         budget: u64,
     ) -> Result<Option<(Vec<Vec<u32>>, u64)>> {
+        let mut found = Vec::new();
+        let within = self.search_within(chosen, excluded, budget, |s| {
+            found.push(s.to_vec());
+            true
+        })?;
+        Ok((within.ended == WithinEnd::Closed).then_some((found, within.nodes)))
+    }
+
+    /// [`CubeSearch::enumerate_within`] streaming each solution to `f` as it is found, until
+    /// `f` returns `false` or the budget runs out: the caller sees the solutions of a cube
+    /// the budget does not close too.
+    pub fn search_within(
+        &self,
+        chosen: &[u32],
+        excluded: &[u32],
+        budget: u64,
+        f: impl FnMut(&[u32]) -> bool,
+    ) -> Result<Within> {
         // Options the shared root chose already (the query's forced ones) are not chosen
         // again: they are no longer live there.
         let mut chosen: Vec<u32> = chosen
@@ -126,7 +164,10 @@ impl CubeSearch {
             self.prep.cube_root(&self.shared, &chosen, excluded)
         };
         let Some(root) = root else {
-            return Ok(Some((Vec::new(), 0)));
+            return Ok(Within {
+                ended: WithinEnd::Closed,
+                nodes: 0,
+            });
         };
         chosen.sort_unstable();
         chosen.dedup();
@@ -134,14 +175,13 @@ impl CubeSearch {
         base.extend_from_slice(&chosen);
         base.sort_unstable();
         base.dedup();
-        struct Collect(Vec<Vec<u32>>);
-        impl Sink for Collect {
+        struct Call<F>(F);
+        impl<F: FnMut(&[u32]) -> bool> Sink for Call<F> {
             fn solution(&mut self, sol: &[u32]) -> bool {
-                self.0.push(sol.to_vec());
-                true
+                (self.0)(sol)
             }
         }
-        let mut sink = Collect(Vec::new());
+        let mut sink = Call(f);
         let mut s = Searcher::new(&self.prep, self.pruning, root, base)
             .with_leaf(self.leaf)
             .with_budget(budget);
@@ -151,7 +191,17 @@ impl CubeSearch {
                 "the exact engine produced an invalid solution {bad:?}"
             )));
         }
-        Ok((!s.over_budget).then_some((sink.0, s.nodes)))
+        let ended = if s.over_budget {
+            WithinEnd::OverBudget
+        } else if s.stopped {
+            WithinEnd::Stopped
+        } else {
+            WithinEnd::Closed
+        };
+        Ok(Within {
+            ended,
+            nodes: s.nodes,
+        })
     }
 
     /// The sliced root of the cube whose choices are `chosen` (in path order), reusing the
