@@ -1,8 +1,9 @@
 //! The exact engine's leaf search (the compact search that takes over subtrees with at most
-//! 512 live options and 64 free cells) against the engine without it and against dancing
-//! links: the same solutions on bundled puzzles, random polycube models with copies, and a
-//! model of more than 64 cells (renumbered boards); the same order and nodes for every thread
-//! count and shard split; node budgets and interrupts still heard inside it.
+//! 512 live options and 112 free cells) against the engine without it and
+//! against dancing links: the same solutions on bundled puzzles, random polycube models with
+//! copies, and models of more than 64 cells (renumbered boards of one or two words); the same
+//! order and nodes for every thread count and shard split; node budgets and interrupts still
+//! heard inside it.
 
 use cubesat::counting::{Reducer, UpTo};
 use cubesat::run::{EngineChoice, Instance, RunOptions, count};
@@ -166,7 +167,7 @@ fn random_polycube_models_with_copies() {
 }
 
 /// A 3x23 box of 23 identical straight trominoes: 69 cells, so leaf boards are renumbered
-/// (at most 64 free cells), and one piece item needs 23 copies. Its tilings follow
+/// (two words at the root, one from 64 free cells on), and one piece item needs 23 copies. Its tilings follow
 /// a(n) = a(n-1) + a(n-3): 1, 1, 1, 2, 3, 4, 6, ..., a(23) = 4,023.
 #[test]
 fn a_model_of_more_than_64_cells_with_one_piece_of_23_copies() {
@@ -187,6 +188,48 @@ fn a_model_of_more_than_64_cells_with_one_piece_of_23_copies() {
         ..RunOptions::default()
     };
     assert_eq!(count(&inst, &opts).unwrap().count, a[23]);
+}
+
+/// Conway's puzzle (thirteen 1x2x4 blocks, one 2x2x2, one 1x2x2 and three 1x1x3 in a 5x5x5
+/// box): 125 cells, so once a node has at most 512 live options and 112 free cells its board
+/// takes two words.
+/// The leaf search finds what the engine without it and dancing links find, on a part of
+/// the tree (one cell's covering fixed) and, counted up to rotation, on the whole.
+#[test]
+fn a_model_of_more_than_64_cells_on_boards_of_two_words() {
+    let text = r#"{"target": {"box": [5, 5, 5]}, "pieces": [
+        {"name": "A", "count": 13, "cells": [[0, 0, 0], [1, 0, 0], [2, 0, 0], [3, 0, 0], [0, 1, 0], [1, 1, 0], [2, 1, 0], [3, 1, 0]]},
+        {"name": "B", "cells": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0], [0, 0, 1], [1, 0, 1], [0, 1, 1], [1, 1, 1]]},
+        {"name": "C", "cells": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]]},
+        {"name": "D", "count": 3, "cells": [[0, 0, 0], [1, 0, 0], [2, 0, 0]]}]}"#;
+    let m = model_of(text);
+    assert!(m.items.len() > 128 && m.options.len() > 512);
+    // Every option but the first few covering the corner cell's item is excluded there.
+    let corner = m.geometry.as_ref().unwrap().first_cell;
+    let covering: Vec<u32> = (0..m.options.len() as u32)
+        .filter(|&o| m.options[o as usize].contains(&corner))
+        .collect();
+    let excluded = &covering[1..];
+    let n = check(&m, excluded, "Conway, one corner covering");
+    let query = cubesat_xc::Query {
+        excluded: excluded.to_vec(),
+        ..cubesat_xc::Query::default()
+    };
+    let dlx = cubesat_xc::Engine::count(&Dlx::new(&m).unwrap(), &query, &|_| 1).unwrap();
+    assert_eq!(n as u64, dlx.total);
+    assert!(n > 0);
+    let inst = Instance::new(cubesat::puzzle::json::parse_puzzle(text, "t").unwrap()).unwrap();
+    let counts: Vec<u64> = [EngineChoice::Exact, EngineChoice::Dlx]
+        .into_iter()
+        .map(|engine| {
+            let opts = RunOptions {
+                engine,
+                ..RunOptions::default()
+            };
+            count(&inst, &opts).unwrap().count
+        })
+        .collect();
+    assert_eq!(counts[0], counts[1]);
 }
 
 /// The shards of a count with the leaf search add up to the whole run: solutions and nodes.

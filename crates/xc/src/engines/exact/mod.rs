@@ -14,7 +14,7 @@
 //! solution are removed up front and every node checks that each connected region of free
 //! cells can still be filled by a sub-multiset of the remaining pieces (see
 //! [`ExactQuery::pruning`]). Near the leaves of polycube models, a node with at most 512 live
-//! options and 64 free cells hands its subtree to the leaf search (the `tail` module,
+//! options and 112 free cells hands its subtree to the leaf search (the `tail` module,
 //! [`ExactQuery::leaf_search`]): the same fewest-options rule on a renumbered board of a few
 //! words, where most of the nodes are.
 //!
@@ -433,7 +433,7 @@ impl ExactQuery {
 
     /// Turns the leaf search on (default) or off. Models whose options each hold one piece
     /// and its cells, every cell needed once, hand each subtree whose node has at most 512
-    /// live options and 64 free cells to a compact search on a renumbered board, with the same
+    /// live options and 112 free cells to a compact search on a renumbered board, with the same
     /// fewest-options rule and no region test (about twice as fast on the bundled puzzles).
     /// The solutions are the same either way; their order and the node counts differ.
     pub fn leaf_search(mut self, on: bool) -> Self {

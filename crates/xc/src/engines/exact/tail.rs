@@ -1,8 +1,8 @@
 //! The leaf search of the bitset engine: once a node has at most [`MAX_TAIL_OPTIONS`] live
-//! options and 64 free cells, its options are renumbered onto a bitset of one to eight words
-//! and its cells onto one 64-bit board, and the subtree is searched there with the same
-//! fewest-options rule, each count the popcount of a few words instead of the bit-sliced
-//! bookkeeping the whole model's state needs.
+//! options and 112 free cells, its options are renumbered onto a bitset of one to eight words
+//! and its cells onto a board of one word (two past 64 cells), and the subtree
+//! is searched there with the same fewest-options rule, each count the popcount of a few
+//! words instead of the bit-sliced bookkeeping the whole model's state needs.
 //!
 //! Sound only for models whose options each hold one piece item and that piece's cells, every
 //! cell needing exactly one covering ([`TailTables::build`] checks it): a set of live options
@@ -12,16 +12,96 @@
 //!
 //! Measured (one thread, the count up to rotation, 2026-11-24; `benches/README.md`): the leaf
 //! search takes 1.7-2.5x off the Tetris Cube, Bedlam, the 6x10 and 8x8 pentomino boards and
-//! the 3x4x5 solid pentominoes, and is neutral on boxes of more than 64 cells, whose boards
-//! are renumbered. A dead-region test at every leaf node, as the upper search runs, cost more
-//! instructions than the nodes it saved.
+//! the 3x4x5 solid pentominoes; boards of two words take 1.9x off Conway's puzzle (125 cells,
+//! more than 128 items) and of the 25 Y pentacubes in 5x5x5, and cost the 1x2x4 bricks in
+//! 4x4x8 about 20% when they took all 128 cells from the root (each node scans every free
+//! cell), hence 112. A dead-region test at
+//! every leaf node, as the upper search runs, cost more instructions than the nodes it saved.
 
 use crate::model::ExactCover;
 
-/// The most cells a leaf board holds: one word.
-pub(crate) const MAX_TAIL_CELLS: u64 = 64;
+/// The most free cells a leaf board takes (boards of more than 64 take two words).
+const MAX_TAIL_CELLS: u64 = 112;
 /// Words of the widest option bitset of the leaf search.
 const MAX_WORDS: usize = 8;
+
+/// A board of cells: one word, or two for boards of more than 64 cells.
+trait Board:
+    Copy
+    + Eq
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::BitOr<Output = Self>
+    + std::ops::Not<Output = Self>
+{
+    const ZERO: Self;
+    /// The board of cell `i` alone.
+    fn bit(i: u8) -> Self;
+    /// A board of one word's cells.
+    fn from_u64(w: u64) -> Self;
+    /// The lowest set bit's index.
+    fn low(self) -> usize;
+    /// Without its lowest set bit.
+    fn drop_low(self) -> Self;
+    /// The options' cell masks of the loaded board.
+    fn masks(t: &Tail) -> &[Self];
+    fn masks_mut(t: &mut Tail) -> &mut Vec<Self>;
+}
+
+impl Board for u64 {
+    const ZERO: Self = 0;
+    #[inline(always)]
+    fn bit(i: u8) -> Self {
+        1 << i
+    }
+    #[inline(always)]
+    fn from_u64(w: u64) -> Self {
+        w
+    }
+    #[inline(always)]
+    fn low(self) -> usize {
+        self.trailing_zeros() as usize
+    }
+    #[inline(always)]
+    fn drop_low(self) -> Self {
+        self & (self - 1)
+    }
+    #[inline(always)]
+    fn masks(t: &Tail) -> &[Self] {
+        &t.mask
+    }
+    #[inline(always)]
+    fn masks_mut(t: &mut Tail) -> &mut Vec<Self> {
+        &mut t.mask
+    }
+}
+
+impl Board for u128 {
+    const ZERO: Self = 0;
+    #[inline(always)]
+    fn bit(i: u8) -> Self {
+        1 << i
+    }
+    #[inline(always)]
+    fn from_u64(w: u64) -> Self {
+        w.into()
+    }
+    #[inline(always)]
+    fn low(self) -> usize {
+        self.trailing_zeros() as usize
+    }
+    #[inline(always)]
+    fn drop_low(self) -> Self {
+        self & (self - 1)
+    }
+    #[inline(always)]
+    fn masks(t: &Tail) -> &[Self] {
+        &t.wide_mask
+    }
+    #[inline(always)]
+    fn masks_mut(t: &mut Tail) -> &mut Vec<Self> {
+        &mut t.wide_mask
+    }
+}
 /// The most live options a leaf search takes. Loading costs about as much per option as a
 /// leaf node, so a larger board serves more nodes per load; eight words measured best on the
 /// 6x10 board (four and sixteen words were slower).
@@ -162,9 +242,11 @@ pub(crate) struct Tail {
     /// Piece items of the slots, and the copies each still needs.
     pieces: Vec<u32>,
     left: Vec<u32>,
-    /// Model option, cell mask and slot of every local option.
+    /// Model option, cell mask (on a board of one word, or of two in `wide_mask`) and slot of
+    /// every local option.
     option: Vec<u32>,
     mask: Vec<u64>,
+    wide_mask: Vec<u128>,
     opt_slot: Vec<u8>,
     /// Local options covering each board cell, and of each slot.
     cover: Vec<[u64; MAX_WORDS]>,
@@ -172,7 +254,9 @@ pub(crate) struct Tail {
     /// The board's model cells, when renumbered.
     board: Vec<u32>,
     /// The free cells.
-    free: u64,
+    free: u128,
+    /// Whether the board takes two words.
+    wide: bool,
     chosen: Vec<u32>,
     /// Nodes visited by the current leaf search.
     pub nodes: u64,
@@ -204,6 +288,7 @@ impl Tail {
         if cells_left > MAX_TAIL_CELLS {
             return Load::TooBig;
         }
+        let wide = cells_left > 64;
         let mut n = 0;
         live(&mut |_, bits| n += bits.count_ones());
         if n > MAX_TAIL_OPTIONS {
@@ -212,9 +297,10 @@ impl Tail {
         if self.slot.len() != t.first_cell as usize {
             self.slot = vec![u8::MAX; t.first_cell as usize];
             self.local = vec![u8::MAX; t.n_cells];
-            self.cover = vec![[0; MAX_WORDS]; 64];
+            self.cover = vec![[0; MAX_WORDS]; 128];
             self.of_slot = vec![[0; MAX_WORDS]; 64];
         }
+        self.wide = wide;
         for &p in &self.pieces {
             self.slot[p as usize] = u8::MAX;
         }
@@ -240,8 +326,8 @@ impl Tail {
                     if r == 0 {
                         continue;
                     }
-                    // At most 64 pieces: each covers at least one of at most 64 cells.
-                    s = pieces.len() as u8;
+                    // Slots past 64 end the load below, before any is used.
+                    s = pieces.len().min(255) as u8;
                     slot[p as usize] = s;
                     left.push(r);
                     pieces.push(p);
@@ -252,19 +338,65 @@ impl Tail {
         });
         // Every piece still needed has a live option when the needs seen add up to all.
         let seen: u64 = self.left.iter().map(|&r| u64::from(r)).sum();
-        if seen != pieces_left || self.pieces.len() > 64 {
+        if seen != pieces_left {
             return Load::Dead;
         }
-        self.mask.clear();
+        // A slot is a bit of one word; at most 64 cells hold at most 64 pieces.
+        if self.pieces.len() > 64 {
+            return Load::TooBig;
+        }
+        let skip = chosen_option.map_or(&[][..], |x| t.cells_of(x));
+        let union = if wide {
+            self.load_masks::<u128>(t, occ, skip)
+        } else {
+            self.load_masks::<u64>(t, occ, skip).map(u128::from)
+        };
+        let union = match union {
+            Ok(u) => u,
+            Err(load) => return load,
+        };
+        // Live options cover free cells only, so the free cells are their union exactly when
+        // it has as many cells as are free; otherwise a free cell has no option.
+        self.free = union;
+        if u64::from(union.count_ones()) == cells_left {
+            Load::Ready
+        } else {
+            Load::Dead
+        }
+    }
+
+    /// The cell masks of the loaded options on a board of `B`, the options of every cell and
+    /// slot, and the union of the masks; the load's end when the board is too small. `skip`
+    /// holds the cells of an option chosen on top of the node.
+    fn load_masks<B: Board>(
+        &mut self,
+        t: &TailTables,
+        occ: &[u64],
+        skip: &[u32],
+    ) -> Result<B, Load> {
+        let mut masks = std::mem::take(B::masks_mut(self));
+        masks.clear();
+        let union = self.fill_masks(&mut masks, t, occ, skip);
+        *B::masks_mut(self) = masks;
+        union
+    }
+
+    /// [`Tail::load_masks`] into `masks`.
+    fn fill_masks<B: Board>(
+        &mut self,
+        masks: &mut Vec<B>,
+        t: &TailTables,
+        occ: &[u64],
+        skip: &[u32],
+    ) -> Result<B, Load> {
+        let board_cells = 64 * std::mem::size_of::<B>() / 8;
         match &t.opt_mask {
-            Some(masks) => {
-                self.mask
-                    .extend(self.option.iter().map(|&o| masks[o as usize]));
+            Some(cells) => {
+                masks.extend(self.option.iter().map(|&o| B::from_u64(cells[o as usize])));
             }
             None if occ.len() == t.n_cells.div_ceil(64) => {
                 // Number the free cells in order: then every live option's cells have numbers
                 // (live options cover free cells only) and no lookup needs a test.
-                let skip = chosen_option.map_or(&[][..], |x| t.cells_of(x));
                 let mut k = 0;
                 for (w, &o) in occ.iter().enumerate() {
                     let mut free = !o;
@@ -277,8 +409,8 @@ impl Tail {
                         if skip.contains(&(c as u32)) {
                             continue;
                         }
-                        if k == 64 {
-                            return Load::TooBig;
+                        if k == board_cells {
+                            return Err(Load::TooBig);
                         }
                         self.local[c] = k as u8;
                         k += 1;
@@ -288,8 +420,8 @@ impl Tail {
                     let m = t
                         .cells_of(o as usize)
                         .iter()
-                        .fold(0u64, |m, &c| m | 1 << self.local[c as usize]);
-                    self.mask.push(m);
+                        .fold(B::ZERO, |m, &c| m | B::bit(self.local[c as usize]));
+                    masks.push(m);
                 }
             }
             None => {
@@ -299,48 +431,41 @@ impl Tail {
                 }
                 self.board.clear();
                 for &o in &self.option {
-                    let mut m = 0u64;
+                    let mut m = B::ZERO;
                     for &c in t.cells_of(o as usize) {
                         let l = &mut self.local[c as usize];
                         if *l == u8::MAX {
-                            if self.board.len() == 64 {
-                                return Load::Dead;
+                            if self.board.len() == board_cells {
+                                return Err(Load::Dead);
                             }
                             *l = self.board.len() as u8;
                             self.board.push(c);
                         }
-                        m |= 1 << *l;
+                        m = m | B::bit(*l);
                     }
-                    self.mask.push(m);
+                    masks.push(m);
                 }
             }
         }
         for s in &mut self.of_slot[..self.pieces.len()] {
             *s = [0; MAX_WORDS];
         }
-        let union = self.mask.iter().fold(0u64, |a, &m| a | m);
+        let union = masks.iter().fold(B::ZERO, |a, &m| a | m);
         let mut u = union;
-        while u != 0 {
-            self.cover[u.trailing_zeros() as usize] = [0; MAX_WORDS];
-            u &= u - 1;
+        while u != B::ZERO {
+            self.cover[u.low()] = [0; MAX_WORDS];
+            u = u.drop_low();
         }
-        for (j, (&m, &s)) in self.mask.iter().zip(&self.opt_slot).enumerate() {
+        for (j, (&m, &s)) in masks.iter().zip(&self.opt_slot).enumerate() {
             let (w, bit) = (j >> 6, 1u64 << (j & 63));
             self.of_slot[s as usize][w] |= bit;
             let mut u = m;
-            while u != 0 {
-                self.cover[u.trailing_zeros() as usize][w] |= bit;
-                u &= u - 1;
+            while u != B::ZERO {
+                self.cover[u.low()][w] |= bit;
+                u = u.drop_low();
             }
         }
-        // Live options cover free cells only, so the free cells are their union exactly when
-        // it has as many cells as are free; otherwise a free cell has no option.
-        self.free = union;
-        if u64::from(union.count_ones()) == cells_left {
-            Load::Ready
-        } else {
-            Load::Dead
-        }
+        Ok(union)
     }
 
     /// Searches the loaded board, reporting every completion to `sink`, with option bitsets
@@ -355,26 +480,31 @@ impl Tail {
         let mut left = [0u32; 64];
         left[..self.left.len()].copy_from_slice(&self.left);
         let open = (0..self.pieces.len()).fold(0u64, |a, s| a | 1 << s);
-        match self.option.len().div_ceil(64) {
-            0 | 1 => self.rec::<1>(first(self.option.len()), self.free, open, &mut left, sink),
-            2 => self.rec::<2>(first(self.option.len()), self.free, open, &mut left, sink),
-            3 | 4 => self.rec::<4>(first(self.option.len()), self.free, open, &mut left, sink),
-            _ => self.rec::<8>(first(self.option.len()), self.free, open, &mut left, sink),
+        let (n, free) = (self.option.len(), self.free);
+        match (self.wide, n.div_ceil(64)) {
+            (false, 0 | 1) => self.rec::<1, u64>(first(n), free as u64, open, &mut left, sink),
+            (false, 2) => self.rec::<2, u64>(first(n), free as u64, open, &mut left, sink),
+            (false, 3 | 4) => self.rec::<4, u64>(first(n), free as u64, open, &mut left, sink),
+            (false, _) => self.rec::<8, u64>(first(n), free as u64, open, &mut left, sink),
+            (true, 0 | 1) => self.rec::<1, u128>(first(n), free, open, &mut left, sink),
+            (true, 2) => self.rec::<2, u128>(first(n), free, open, &mut left, sink),
+            (true, 3 | 4) => self.rec::<4, u128>(first(n), free, open, &mut left, sink),
+            (true, _) => self.rec::<8, u128>(first(n), free, open, &mut left, sink),
         }
         !self.stopped
     }
 
     /// One node: `live` options, `free` cells, `open` slots (pieces still needed, `left[s]`
     /// copies each).
-    fn rec<const W: usize>(
+    fn rec<const W: usize, B: Board>(
         &mut self,
         live: Opts<W>,
-        free: u64,
+        free: B,
         open: u64,
         left: &mut [u32; 64],
         sink: &mut impl TailSink,
     ) {
-        if free == 0 {
+        if free == B::ZERO {
             if !sink.cover(&self.chosen) {
                 self.stopped = true;
             }
@@ -386,9 +516,9 @@ impl Tail {
         let mut best = u32::MAX;
         let mut best_cell = 0;
         let mut f = free;
-        while f != 0 {
-            let c = f.trailing_zeros() as usize;
-            f &= f - 1;
+        while f != B::ZERO {
+            let c = f.low();
+            f = f.drop_low();
             let n = count(&and(&live, &self.cover[c]));
             if n < best {
                 best = n;
@@ -431,16 +561,16 @@ impl Tail {
                         return;
                     }
                 }
-                let m = self.mask[j];
+                let m = B::masks(self)[j];
                 let s = self.opt_slot[j] as usize;
                 // The child keeps the live options sharing no cell with j, and none of j's
                 // piece once its last copy is placed.
                 let mut child = live;
                 child[w] &= !(1 << (j & 63));
                 let mut u = m;
-                while u != 0 {
-                    let cov = &self.cover[u.trailing_zeros() as usize];
-                    u &= u - 1;
+                while u != B::ZERO {
+                    let cov = &self.cover[u.low()];
+                    u = u.drop_low();
                     for (c, &k) in child.iter_mut().zip(cov) {
                         *c &= !k;
                     }
@@ -455,7 +585,7 @@ impl Tail {
                     open
                 };
                 self.chosen.push(self.option[j]);
-                self.rec::<W>(child, free & !m, o, left, sink);
+                self.rec::<W, B>(child, free & !m, o, left, sink);
                 self.chosen.pop();
                 left[s] += 1;
                 if self.stopped {
