@@ -42,66 +42,47 @@ trait Board:
     fn low(self) -> usize;
     /// Without its lowest set bit.
     fn drop_low(self) -> Self;
-    /// The options' cell masks of the loaded board.
+    /// The options' cell masks of the loaded board, and for loading them.
     fn masks(t: &Tail) -> &[Self];
     fn masks_mut(t: &mut Tail) -> &mut Vec<Self>;
 }
 
-impl Board for u64 {
-    const ZERO: Self = 0;
-    #[inline(always)]
-    fn bit(i: u8) -> Self {
-        1 << i
-    }
-    #[inline(always)]
-    fn from_u64(w: u64) -> Self {
-        w
-    }
-    #[inline(always)]
-    fn low(self) -> usize {
-        self.trailing_zeros() as usize
-    }
-    #[inline(always)]
-    fn drop_low(self) -> Self {
-        self & (self - 1)
-    }
-    #[inline(always)]
-    fn masks(t: &Tail) -> &[Self] {
-        &t.mask
-    }
-    #[inline(always)]
-    fn masks_mut(t: &mut Tail) -> &mut Vec<Self> {
-        &mut t.mask
-    }
+/// [`Board`] for an unsigned word type whose loaded masks live in the given [`Tail`] field.
+macro_rules! board {
+    ($t:ty, $field:ident) => {
+        impl Board for $t {
+            const ZERO: Self = 0;
+            #[inline(always)]
+            fn bit(i: u8) -> Self {
+                1 << i
+            }
+            #[inline(always)]
+            fn from_u64(w: u64) -> Self {
+                w.into()
+            }
+            #[inline(always)]
+            fn low(self) -> usize {
+                self.trailing_zeros() as usize
+            }
+            #[inline(always)]
+            fn drop_low(self) -> Self {
+                self & (self - 1)
+            }
+            #[inline(always)]
+            fn masks(t: &Tail) -> &[Self] {
+                &t.$field
+            }
+            #[inline(always)]
+            fn masks_mut(t: &mut Tail) -> &mut Vec<Self> {
+                &mut t.$field
+            }
+        }
+    };
 }
 
-impl Board for u128 {
-    const ZERO: Self = 0;
-    #[inline(always)]
-    fn bit(i: u8) -> Self {
-        1 << i
-    }
-    #[inline(always)]
-    fn from_u64(w: u64) -> Self {
-        w.into()
-    }
-    #[inline(always)]
-    fn low(self) -> usize {
-        self.trailing_zeros() as usize
-    }
-    #[inline(always)]
-    fn drop_low(self) -> Self {
-        self & (self - 1)
-    }
-    #[inline(always)]
-    fn masks(t: &Tail) -> &[Self] {
-        &t.wide_mask
-    }
-    #[inline(always)]
-    fn masks_mut(t: &mut Tail) -> &mut Vec<Self> {
-        &mut t.wide_mask
-    }
-}
+board!(u64, mask);
+board!(u128, wide_mask);
+
 /// The most live options a leaf search takes. Loading costs about as much per option as a
 /// leaf node, so a larger board serves more nodes per load; eight words measured best on the
 /// 6x10 board (four and sixteen words were slower).
