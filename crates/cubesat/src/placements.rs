@@ -41,8 +41,11 @@ pub struct PlacementTable {
     orientation_colours: Vec<Vec<Vec<u8>>>,
     /// Placements by fingerprint of (piece, cells); [`PlacementTable::find`] confirms the
     /// cells, so a fingerprint collision costs a comparison, never a wrong answer. Keyed by a
-    /// number so that lookups (done for every symmetry and placement) allocate nothing.
-    lookup: HashMap<u64, Vec<u32>, BuildHasherDefault<Fingerprinted>>,
+    /// number so that lookups (done for every symmetry and placement) allocate nothing. It
+    /// holds the first placement of each fingerprint, `same_print` the next one of the same
+    /// fingerprint (`u32::MAX` ends the chain): no list per key to allocate and follow.
+    lookup: HashMap<u64, u32, BuildHasherDefault<Fingerprinted>>,
+    same_print: Vec<u32>,
     hints: Vec<u32>,
 }
 
@@ -107,8 +110,8 @@ impl PlacementTable {
         let mut placements = Vec::new();
         let mut by_piece = vec![Vec::new(); puzzle.pieces.len()];
         let mut by_cell = vec![Vec::new(); target.cells().len()];
-        let mut lookup: HashMap<u64, Vec<u32>, BuildHasherDefault<Fingerprinted>> =
-            HashMap::default();
+        let mut lookup: HashMap<u64, u32, BuildHasherDefault<Fingerprinted>> = HashMap::default();
+        let mut same_print = Vec::new();
         for (pi, orients) in orientations.iter().enumerate() {
             for (oi, shape) in orients.iter().enumerate() {
                 let anchor = shape.cells()[0];
@@ -145,10 +148,9 @@ impl PlacementTable {
                         by_cell[t as usize].push(id);
                     }
                     by_piece[pi].push(id);
-                    lookup
-                        .entry(fingerprint(pi as u32, &cells))
-                        .or_default()
-                        .push(id);
+                    // Newest first: the chain stays valid as placements are added.
+                    let next = lookup.insert(fingerprint(pi as u32, &cells), id);
+                    same_print.push(next.unwrap_or(u32::MAX));
                     placements.push(Placement {
                         piece: pi as u32,
                         orientation: oi as u32,
@@ -165,6 +167,7 @@ impl PlacementTable {
             orientations,
             orientation_colours,
             lookup,
+            same_print,
             hints: Vec::new(),
         };
         let mut hints = Vec::new();
@@ -224,16 +227,21 @@ impl PlacementTable {
     /// The placement of `piece` covering exactly `cells` (ascending) with these colours
     /// (aligned with `cells`; empty for an uncoloured piece), if any.
     pub fn find_coloured(&self, piece: u32, cells: &[u32], colours: &[u8]) -> Option<u32> {
-        self.lookup
-            .get(&fingerprint(piece, cells))?
-            .iter()
-            .copied()
-            .find(|&id| {
-                let p = &self.placements[id as usize];
-                // Element-wise: these slices are a few items long, shorter than a library
-                // comparison's call (called for every symmetry and placement).
-                p.piece == piece && p.cells.iter().eq(cells) && p.colours.iter().eq(colours)
-            })
+        self.same_fingerprint(piece, cells).find(|&id| {
+            let p = &self.placements[id as usize];
+            // Element-wise: these slices are a few items long, shorter than a library
+            // comparison's call (called for every symmetry and placement).
+            p.piece == piece && p.cells.iter().eq(cells) && p.colours.iter().eq(colours)
+        })
+    }
+
+    /// The placements whose fingerprint is that of (`piece`, `cells`).
+    fn same_fingerprint(&self, piece: u32, cells: &[u32]) -> impl Iterator<Item = u32> + '_ {
+        let first = self.lookup.get(&fingerprint(piece, cells)).copied();
+        std::iter::successors(first, |&id| {
+            let next = self.same_print[id as usize];
+            (next != u32::MAX).then_some(next)
+        })
     }
 
     /// The placements fixed by hints, ascending.
@@ -243,14 +251,10 @@ impl PlacementTable {
 
     /// The placement of `piece` covering exactly `cells` (ascending), if any.
     pub fn find(&self, piece: u32, cells: &[u32]) -> Option<u32> {
-        self.lookup
-            .get(&fingerprint(piece, cells))?
-            .iter()
-            .copied()
-            .find(|&id| {
-                let p = &self.placements[id as usize];
-                p.piece == piece && p.cells == cells
-            })
+        self.same_fingerprint(piece, cells).find(|&id| {
+            let p = &self.placements[id as usize];
+            p.piece == piece && p.cells == cells
+        })
     }
 
     /// Reasons, found without a search, why the puzzle has no solution: a piece that fits
