@@ -527,8 +527,10 @@ impl Tail {
                     for &c in t.cells_of(o as usize) {
                         let l = &mut self.local[c as usize];
                         if *l == u8::MAX {
+                            // Live options cover free cells only, so this cannot happen; the
+                            // upper search would still be right if it did.
                             if self.board.len() == board_cells {
-                                return Err(Load::Dead);
+                                return Err(Load::TooBig);
                             }
                             *l = self.board.len() as u8;
                             self.board.push(c);
