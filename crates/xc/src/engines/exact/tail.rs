@@ -1,10 +1,10 @@
 //! The leaf search of the bitset engine: once a node has at most [`MAX_TAIL_OPTIONS`] live
 //! options and 112 free cells, its options are renumbered onto a bitset of one to eight words
-//! and its cells onto a board of one word (two past 64 cells), and the subtree
-//! is searched there with the same fewest-options rule, each count the popcount of a few
-//! words instead of the bit-sliced bookkeeping the whole model's state needs. The search is
-//! compiled twice, for the baseline x86-64 target and with the POPCNT instruction, and the
-//! second runs where the CPU has it (11-17% off every family below: the counts are popcounts).
+//! and its cells onto a board of one word (two past 64 cells), and the subtree is searched
+//! there with the same fewest-options rule, each count the popcount of a few words instead of
+//! the bit-sliced bookkeeping the whole model's state needs. The search is compiled twice,
+//! for the baseline x86-64 target and with the POPCNT instruction, and the second runs where
+//! the CPU has it (11-17% off every family below: the counts are popcounts).
 //!
 //! Sound only for models whose options each hold one piece item and that piece's cells, every
 //! cell needing exactly one covering ([`TailTables::build`] checks it): a set of live options
@@ -15,10 +15,10 @@
 //! Measured (one thread, the count up to rotation, 2026-11-24; `benches/README.md`): the leaf
 //! search takes 1.7-2.5x off the Tetris Cube, Bedlam, the 6x10 and 8x8 pentomino boards and
 //! the 3x4x5 solid pentominoes; boards of two words take 1.9x off Conway's puzzle (125 cells,
-//! more than 128 items) and of the 25 Y pentacubes in 5x5x5, and cost the 1x2x4 bricks in
+//! more than 128 items) and off the 25 Y pentacubes in 5x5x5, and cost the 1x2x4 bricks in
 //! 4x4x8 about 20% when they took all 128 cells from the root (each node scans every free
-//! cell), hence 112. A dead-region test at
-//! every leaf node, as the upper search runs, cost more instructions than the nodes it saved.
+//! cell), hence 112. A dead-region test at every leaf node, as the upper search runs, cost
+//! more instructions than the nodes it saved.
 
 use crate::model::ExactCover;
 
