@@ -789,8 +789,9 @@ impl Engine for CubeAndConquer<'_> {
         let mut solutions = 0;
         // The exact engine's first attempt at the whole query, streamed: a small puzzle ends
         // here, and a listing's first solutions come before any cut. What it delivered before
-        // its budget ran out is skipped when the cubes find it again.
-        let mut delivered = HashSet::new();
+        // its budget ran out is skipped when the cubes find it again (both give solutions in
+        // ascending option order, so they compare as they come).
+        let mut delivered: HashSet<Vec<u32>> = HashSet::new();
         let mut root_nodes = 0;
         let root = if self.lookahead && self.exact_budget > 0 && shards == 1 {
             exact
@@ -807,7 +808,7 @@ impl Engine for CubeAndConquer<'_> {
                     return false;
                 }
                 solutions += 1;
-                delivered.insert(sorted(s));
+                delivered.insert(s.to_vec());
                 sink(s).is_continue()
             })?;
             root_nodes = within.nodes;
@@ -880,7 +881,7 @@ impl Engine for CubeAndConquer<'_> {
                     if query.is_interrupted() {
                         return ControlFlow::Break(());
                     }
-                    if !delivered.is_empty() && delivered.contains(&sorted(s)) {
+                    if !delivered.is_empty() && delivered.contains(s.as_slice()) {
                         continue;
                     }
                     solutions += 1;
@@ -917,13 +918,6 @@ impl Engine for CubeAndConquer<'_> {
             ),
         ))
     }
-}
-
-/// A solution's options in ascending order, as the exact engine gives them.
-fn sorted(s: &[u32]) -> Vec<u32> {
-    let mut v = s.to_vec();
-    v.sort_unstable();
-    v
 }
 
 /// The statistics of a run that delivered `solutions` and ended so.
