@@ -34,8 +34,13 @@ impl Reporter {
                 bar
             });
             let mut last_line = Instant::now();
-            while !flag.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(100));
+            loop {
+                // Parked rather than asleep, so that `finish` wakes it at once: a short run
+                // does not wait for the next tick to end.
+                std::thread::park_timeout(Duration::from_millis(100));
+                if flag.load(Ordering::Relaxed) {
+                    break;
+                }
                 let line = status(&progress, start.elapsed(), &what);
                 match &bar {
                     Some(b) => {
@@ -63,6 +68,7 @@ impl Reporter {
     pub fn finish(mut self) {
         self.stop.store(true, Ordering::Relaxed);
         if let Some(t) = self.thread.take() {
+            t.thread().unpark();
             let _ = t.join();
         }
     }
