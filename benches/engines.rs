@@ -17,10 +17,12 @@
 //! the two-thread run, `--first-only` stops after the first-solution timings; `--part N
 //! [--part-index K]` runs only subtree K (default 0) of N, its path forced (the baseline's
 //! count is then the check); `--whole` runs a general-path workload whole. CPU seconds are
-//! printed next to wall seconds because the machine may be shared.
+//! printed next to wall seconds because the machine may be shared; a measurement that takes
+//! under a second is repeated (up to a second in all, at most 15 runs) and its medians kept.
 //!
 //! `cargo bench --bench engines -- pento6x10 bedlam`
 
+use cpu_time::ProcessTime;
 use cubesat::counting::{Reducer, UpTo};
 use cubesat::run::Instance;
 use cubesat_xc::dlx::Dlx;
@@ -98,26 +100,50 @@ const ALL: &[&str] = &[
     "y25",
 ];
 
-/// Process CPU seconds (all threads) from `/proc/self/stat`, when available: on a shared
-/// machine it is a steadier measure of work than wall time.
-fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
-    let rest = stat.rsplit_once(')')?.1;
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
-    Some(ticks / 100.0)
+/// Wall and process CPU seconds (all threads) of `f`.
+fn timed<T>(f: impl FnOnce() -> T) -> (T, f64, f64) {
+    let (t, c) = (Instant::now(), ProcessTime::now());
+    let r = f();
+    (r, t.elapsed().as_secs_f64(), c.elapsed().as_secs_f64())
 }
 
-/// Wall and CPU seconds of `f`.
-fn timed<T>(f: impl FnOnce() -> T) -> (T, f64, f64) {
-    let (t, c) = (Instant::now(), cpu_seconds().unwrap_or(0.0));
-    let r = f();
-    (
-        r,
-        t.elapsed().as_secs_f64(),
-        cpu_seconds().unwrap_or(0.0) - c,
-    )
+/// A run shorter than this is repeated and its median taken: one sub-second run on a shared
+/// machine is mostly noise, and the thread start-up and the split are a larger share of it.
+const SHORT_RUN_S: f64 = 1.0;
+/// Most runs of one short measurement.
+const MAX_REPEATS: usize = 15;
+
+/// [`timed`], repeated while the runs so far took less than [`SHORT_RUN_S`] in all (at most
+/// [`MAX_REPEATS`] runs): the first run's result, the median wall and median CPU seconds, and
+/// the number of runs. Every run must give the same result.
+fn timed_median<T: PartialEq + std::fmt::Debug>(
+    mut f: impl FnMut() -> anyhow::Result<T>,
+) -> anyhow::Result<(T, f64, f64, usize)> {
+    let (first, s, c) = timed(&mut f);
+    let first = first?;
+    let (mut walls, mut cpus) = (vec![s], vec![c]);
+    while walls.iter().sum::<f64>() < SHORT_RUN_S && walls.len() < MAX_REPEATS {
+        let (r, s, c) = timed(&mut f);
+        let r = r?;
+        anyhow::ensure!(r == first, "a repeated run gave {r:?} instead of {first:?}");
+        walls.push(s);
+        cpus.push(c);
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let n = walls.len();
+    Ok((first, median(&mut walls), median(&mut cpus), n))
+}
+
+/// How a measurement was taken, for the printed line.
+fn runs(n: usize) -> String {
+    if n > 1 {
+        format!(", median of {n} runs")
+    } else {
+        String::new()
+    }
 }
 
 /// One row of the summary table.
@@ -208,12 +234,14 @@ fn run(name: &str, flags: &Flags) -> anyhow::Result<Row> {
 
     let mut dlx = None;
     if !flags.no_dlx {
-        let (d, s, c) = timed(|| Engine::count(&Dlx::new(&model)?, &query, &weight));
-        let d = d?;
+        let (d, s, c, n) =
+            timed_median(|| Ok(Engine::count(&Dlx::new(&model)?, &query, &weight)?))?;
         let nodes = d.nodes.unwrap_or(0);
         println!(
-            "dlx baseline: {} ({} solutions before the symmetry filter), {nodes} nodes, {s:.3} s (cpu {c:.2} s)",
-            d.total, d.solutions
+            "dlx baseline: {} ({} solutions before the symmetry filter), {nodes} nodes, {s:.3} s (cpu {c:.3} s{})",
+            d.total,
+            d.solutions,
+            runs(n)
         );
         if let Some(e) = expected {
             anyhow::ensure!(d.total == e, "dlx counted {} instead of {e}", d.total);
@@ -225,12 +253,12 @@ fn run(name: &str, flags: &Flags) -> anyhow::Result<Row> {
     let mut no_leaf = None;
     if !flags.no_leaf {
         let e = engine.clone().with_leaf_search(false);
-        let (r, s, c) = timed(|| e.count(&query, &weight));
-        let r = r?;
+        let (r, s, c, n) = timed_median(|| Ok(e.count(&query, &weight)?))?;
         println!(
-            "engine 1 thread, leaf search off: {}, {} nodes, {s:.3} s (cpu {c:.2} s)",
+            "engine 1 thread, leaf search off: {}, {} nodes, {s:.3} s (cpu {c:.3} s{})",
             r.total,
-            r.nodes.unwrap_or(0)
+            r.nodes.unwrap_or(0),
+            runs(n)
         );
         if let Some(e) = expected {
             anyhow::ensure!(
@@ -242,12 +270,12 @@ fn run(name: &str, flags: &Flags) -> anyhow::Result<Row> {
         no_leaf = Some(c);
     }
 
-    let (r1, s1, c1) = timed(|| engine.count(&query, &weight));
-    let r1 = r1?;
+    let (r1, s1, c1, k1) = timed_median(|| Ok(engine.count(&query, &weight)?))?;
     let n1 = r1.nodes.unwrap_or(0);
     println!(
-        "engine 1 thread: {}, {n1} nodes, {s1:.3} s (cpu {c1:.2} s)",
-        r1.total
+        "engine 1 thread: {}, {n1} nodes, {s1:.3} s (cpu {c1:.3} s{})",
+        r1.total,
+        runs(k1)
     );
     if let Some(e) = expected {
         anyhow::ensure!(
@@ -259,13 +287,13 @@ fn run(name: &str, flags: &Flags) -> anyhow::Result<Row> {
     if let Some((dc, _)) = dlx {
         println!(
             "speed-up over dlx (1 thread, cpu): {:.1}x",
-            dc / c1.max(0.001)
+            dc / c1.max(1e-6)
         );
     }
     if let Some(nc) = no_leaf {
         println!(
             "speed-up of the leaf search (cpu): {:.2}x",
-            nc / c1.max(0.001)
+            nc / c1.max(1e-6)
         );
     }
     if !flags.no_2 {
@@ -273,13 +301,13 @@ fn run(name: &str, flags: &Flags) -> anyhow::Result<Row> {
             threads: 2,
             ..query.clone()
         };
-        let (r2, s2, c2) = timed(|| engine.count(&q2, &weight));
-        let r2 = r2?;
+        let (r2, s2, c2, k2) = timed_median(|| Ok(engine.count(&q2, &weight)?))?;
         println!(
-            "engine 2 threads: {}, {} nodes, {s2:.3} s (cpu {c2:.2} s); 1 vs 2 threads: {:.2}x wall",
+            "engine 2 threads: {}, {} nodes, {s2:.3} s (cpu {c2:.3} s{}); 1 vs 2 threads: {:.2}x wall",
             r2.total,
             r2.nodes.unwrap_or(0),
-            s1 / s2.max(0.001)
+            runs(k2),
+            s1 / s2.max(1e-6)
         );
         anyhow::ensure!(
             (r2.total, r2.nodes) == (r1.total, r1.nodes),
@@ -340,13 +368,13 @@ fn main() -> anyhow::Result<()> {
         for r in &rows {
             let dlx = r
                 .dlx
-                .map_or("-".to_string(), |(c, n)| format!("{c:.2}, {n}"));
+                .map_or("-".to_string(), |(c, n)| format!("{c:.3}, {n}"));
             let ratio = r.dlx.map_or("-".to_string(), |(c, _)| {
-                format!("{:.1}x", c / r.exact.0.max(0.001))
+                format!("{:.1}x", c / r.exact.0.max(1e-6))
             });
-            let off = r.no_leaf.map_or("-".to_string(), |c| format!("{c:.2}"));
+            let off = r.no_leaf.map_or("-".to_string(), |c| format!("{c:.3}"));
             println!(
-                "| {} | {} | {} | {dlx} | {:.2}, {} | {ratio} | {off} |",
+                "| {} | {} | {} | {dlx} | {:.3}, {} | {ratio} | {off} |",
                 r.name, r.what, r.count, r.exact.0, r.exact.1
             );
         }
