@@ -594,11 +594,14 @@ impl Tail {
             };
         }
         #[cfg(target_arch = "x86_64")]
-        if !force_baseline() && std::is_x86_feature_detected!("popcnt") {
-            // SAFETY: `rec_popcnt` needs only the POPCNT instruction, which this CPU has.
-            unsafe { dispatch!(rec_popcnt) };
-            return !self.stopped;
+        match body() {
+            // SAFETY: `body` names a body only when this CPU has every feature it is compiled
+            // with (run-time detection).
+            Body::Avx512 => unsafe { dispatch!(rec_avx512) },
+            Body::Popcnt => unsafe { dispatch!(rec_popcnt) },
+            Body::Baseline => dispatch!(rec),
         }
+        #[cfg(not(target_arch = "x86_64"))]
         dispatch!(rec);
         !self.stopped
     }
@@ -609,20 +612,54 @@ impl Tail {
         #[target_feature(enable = "popcnt")]
         rec_popcnt
     );
+    // Eight-word option sets are one AVX-512 register: the per-cell counts become one AND and
+    // one VPOPCNTQ each (the compiler vectorises the same body).
+    #[cfg(target_arch = "x86_64")]
+    leaf_node!(
+        #[target_feature(enable = "popcnt,avx2,avx512f,avx512vl,avx512bw,avx512vpopcntdq")]
+        rec_avx512
+    );
 }
 
-/// Whether this thread's leaf searches must take the baseline body (set by tests).
-#[cfg(test)]
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-fn force_baseline() -> bool {
-    tests::portable()
+/// The compiled bodies of the leaf search, from the most portable.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Body {
+    Baseline,
+    Popcnt,
+    Avx512,
 }
 
-#[cfg(not(test))]
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+/// The fastest body this CPU runs (capped in tests).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn body() -> Body {
+    let best = if std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512vl")
+        && std::is_x86_feature_detected!("avx512bw")
+        && std::is_x86_feature_detected!("avx512vpopcntdq")
+        && std::is_x86_feature_detected!("avx2")
+        && std::is_x86_feature_detected!("popcnt")
+    {
+        Body::Avx512
+    } else if std::is_x86_feature_detected!("popcnt") {
+        Body::Popcnt
+    } else {
+        Body::Baseline
+    };
+    best.min(body_cap())
+}
+
+/// The most capable body this thread's leaf searches may take (set by tests).
+#[cfg(all(test, target_arch = "x86_64"))]
+fn body_cap() -> Body {
+    tests::cap()
+}
+
+#[cfg(all(not(test), target_arch = "x86_64"))]
 #[inline(always)]
-fn force_baseline() -> bool {
-    false
+fn body_cap() -> Body {
+    Body::Avx512
 }
 
 /// The option bitset of the first `n` options.
@@ -640,30 +677,42 @@ fn first<const W: usize>(n: usize) -> Opts<W> {
 }
 
 #[cfg(test)]
+#[cfg(target_arch = "x86_64")]
 mod tests {
+    use super::{Body, body};
     use crate::exact::ExactEngine;
     use crate::fixtures;
     use std::cell::Cell;
 
     thread_local! {
-        /// Makes this thread's leaf searches take the baseline body even where the CPU has
-        /// POPCNT, so that both bodies are tested.
-        static PORTABLE: Cell<bool> = const { Cell::new(false) };
+        /// Caps the body this thread's leaf searches take, so that every body the CPU has
+        /// is tested.
+        static CAP: Cell<Body> = const { Cell::new(Body::Avx512) };
     }
 
-    pub(super) fn portable() -> bool {
-        PORTABLE.with(Cell::get)
+    pub(super) fn cap() -> Body {
+        CAP.with(Cell::get)
     }
 
-    /// Both bodies of the leaf search visit the same nodes and find the same solutions in the
-    /// same order (one thread: the searches run on this thread).
+    /// Every body of the leaf search this CPU runs visits the same nodes and finds the same
+    /// solutions in the same order (one thread: the searches run on this thread).
     #[test]
-    fn the_popcnt_and_baseline_bodies_agree() {
+    fn every_body_agrees_with_the_baseline() {
+        let bodies: Vec<Body> = [Body::Baseline, Body::Popcnt, Body::Avx512]
+            .into_iter()
+            .filter(|&b| {
+                CAP.with(|c| c.set(b));
+                let ok = body() == b;
+                CAP.with(|c| c.set(Body::Avx512));
+                ok
+            })
+            .collect();
+        eprintln!("leaf search bodies compared: {bodies:?}");
         for name in ["soma", "pentominoes-6x10"] {
             let m = fixtures::model(name);
             let e = ExactEngine::new(&m).unwrap();
-            let run = |portable: bool| {
-                PORTABLE.with(|p| p.set(portable));
+            let run = |b: Body| {
+                CAP.with(|c| c.set(b));
                 let mut sols = Vec::new();
                 let st = e
                     .query()
@@ -672,12 +721,14 @@ mod tests {
                         true
                     })
                     .unwrap();
-                PORTABLE.with(|p| p.set(false));
+                CAP.with(|c| c.set(Body::Avx512));
                 (sols, st.nodes)
             };
-            let (fast, slow) = (run(false), run(true));
-            assert!(!fast.0.is_empty(), "{name}");
-            assert_eq!(fast, slow, "{name}");
+            let baseline = run(Body::Baseline);
+            assert!(!baseline.0.is_empty(), "{name}");
+            for &b in &bodies[1..] {
+                assert_eq!(run(b), baseline, "{name}, {b:?}");
+            }
         }
     }
 }
