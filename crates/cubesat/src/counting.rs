@@ -357,20 +357,41 @@ impl Reducer {
         let in_r = |s: &[u32]| s.iter().all(|&p| self.allowed[p as usize]);
         let reflects = group.reflection.iter().any(|&r| r) && self.reflects(solution);
         let mut images: Vec<Vec<u32>> = Vec::new();
+        // One image at a time in a buffer on the stack for solutions of up to 64 placements:
+        // a count weighs every solution it finds, often hundreds of thousands.
+        let mut stack = [0u32; 64];
+        let mut heap = Vec::new();
+        let s: &mut [u32] = match stack.get_mut(..solution.len()) {
+            Some(s) => s,
+            None => {
+                heap.resize(solution.len(), 0);
+                &mut heap
+            }
+        };
         for (e, img) in group.images.iter().enumerate().skip(1) {
             if group.reflection[e] && !reflects {
                 continue;
             }
-            let mut s: Vec<u32> = solution.iter().map(|&p| img[p as usize]).collect();
+            let mut least = u32::MAX;
+            for (d, &p) in s.iter_mut().zip(solution) {
+                *d = img[p as usize];
+                least = least.min(*d);
+            }
             if s.contains(&crate::symmetry::UNMAPPED) {
                 continue;
             }
+            // Both are sorted before they are compared, so their least placements decide
+            // unless equal: an image starting above the solution is not smaller, and needs
+            // no sort unless orbit sizes are wanted.
+            if !self.weights && solution.first().is_some_and(|&f| least > f) {
+                continue;
+            }
             s.sort_unstable();
-            if s.as_slice() < solution && in_r(&s) {
+            if &*s < solution && in_r(s) {
                 return 0;
             }
             if self.weights {
-                images.push(s);
+                images.push(s.to_vec());
             }
         }
         if !self.weights {

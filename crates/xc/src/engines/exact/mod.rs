@@ -246,7 +246,8 @@ pub const MAX_ENGINE_BYTES: u64 = 4 << 30;
 
 impl ExactEngine {
     /// An upper estimate of the bytes the engine needs for `model`: the per-item option
-    /// bitsets, the conflict rows it stores (bounded), and one search thread's levels (one
+    /// bitsets, the conflict rows and the solution check's option bitsets it stores (both
+    /// bounded), and one search thread's levels (one
     /// per depth, each a live-option bitset and per-item counters; the depth is at most the
     /// coverage the primary items need, divided by the fewest primary items an option holds).
     pub fn memory_estimate(model: &ExactCover) -> u64 {
@@ -255,6 +256,7 @@ impl ExactEngine {
         let words = opts.div_ceil(64).max(1);
         let masks = items * words * 8;
         let conflicts = (opts * words * 8).min(prepare::CONFLICT_BYTES_LIMIT as u64);
+        let checks = (opts * items.div_ceil(64) * 8).min(prepare::CHECK_BYTES_LIMIT as u64);
         let need: u64 = model.items.iter().map(|i| u64::from(i.need)).sum();
         let narrowest = (0..model.options.len())
             .map(|o| model.primaries(o))
@@ -263,7 +265,7 @@ impl ExactEngine {
             .max(1) as u64;
         let depth = need.div_ceil(narrowest) + 1;
         let level = words * 8 + items * 12;
-        masks + conflicts + depth * level
+        masks + conflicts + checks + depth * level
     }
 
     /// Prepares `model`; an invalid model is an error, and so is one whose tables would take

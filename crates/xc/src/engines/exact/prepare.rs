@@ -114,11 +114,87 @@ pub(crate) struct Prepared {
     pub tail: Option<TailTables>,
     /// Options removed by preprocessing (computed on first use of pruning).
     removed: OnceLock<Vec<u64>>,
+    /// The items' needs in the form the solution check reads them.
+    pub check: CheckTables,
+}
+
+/// Above this many bytes the solution check does not store each option's items as a
+/// bitset and walks the model's item lists instead.
+pub(crate) const CHECK_BYTES_LIMIT: usize = 16 << 20;
+
+/// What the engine's check of every solution reads: the model's items and options in two
+/// forms, both built here from the model alone (not from the search's tables).
+pub(crate) struct CheckTables {
+    /// Need of every item.
+    pub need: Vec<u32>,
+    /// Items needing exactly one covering, and items needing none (at most one), as bitsets
+    /// over the items (`words` words).
+    pub required: Vec<u64>,
+    pub optional: Vec<u64>,
+    pub words: usize,
+    /// Items needing more than one covering.
+    pub multi: Vec<u32>,
+    /// Each option's items needing at most one covering (options × `words`), and its items
+    /// needing several (flat, `multi_off`), when the bitsets fit [`CHECK_BYTES_LIMIT`].
+    pub opt_bits: Option<Vec<u64>>,
+    pub multi_off: Vec<u32>,
+    pub opt_multi: Vec<u32>,
+}
+
+impl CheckTables {
+    /// The tables of `model`, the options' bitsets only when `bitsets` allows them.
+    fn new(model: &ExactCover, bitsets: bool) -> CheckTables {
+        let need: Vec<u32> = model.items.iter().map(|i| i.need).collect();
+        let words = need.len().div_ceil(64).max(1);
+        let (mut required, mut optional) = (vec![0u64; words], vec![0u64; words]);
+        let mut multi = Vec::new();
+        for (i, &n) in need.iter().enumerate() {
+            match n {
+                0 => set_bit(&mut optional, i),
+                1 => set_bit(&mut required, i),
+                _ => multi.push(i as u32),
+            }
+        }
+        let n_opts = model.options.len();
+        let (mut multi_off, mut opt_multi) = (vec![0u32], Vec::new());
+        let mut opt_bits = (bitsets
+            && n_opts.saturating_mul(words).saturating_mul(8) <= CHECK_BYTES_LIMIT)
+            .then(|| vec![0u64; n_opts * words]);
+        for (o, items) in model.options.iter().enumerate() {
+            for &i in items {
+                if need[i as usize] > 1 {
+                    opt_multi.push(i);
+                } else if let Some(bits) = &mut opt_bits {
+                    set_bit(&mut bits[o * words..(o + 1) * words], i as usize);
+                }
+            }
+            multi_off.push(opt_multi.len() as u32);
+        }
+        // An option naming an item twice is no exact cover's part; the bitset would hide the
+        // repeat, so such a model is checked through its lists.
+        if model
+            .options
+            .iter()
+            .any(|items| items.windows(2).any(|w| w[0] >= w[1]))
+        {
+            opt_bits = None;
+        }
+        CheckTables {
+            need,
+            required,
+            optional,
+            words,
+            multi,
+            opt_bits,
+            multi_off,
+            opt_multi,
+        }
+    }
 }
 
 impl Prepared {
-    /// Prepares `model`; `fast_layouts` allows the byte layout, the conflict matrix and the
-    /// shift flood fill (tests turn it off to exercise the general paths on small models).
+    /// Prepares `model`; `fast_layouts` allows the byte layout, the conflict matrix, the
+    /// solution check's option bitsets and the shift flood fill (tests turn it off to exercise the general paths on small models).
     pub fn new(model: &ExactCover, fast_layouts: bool) -> Prepared {
         let n_items = model.items.len();
         let n_opts = model.options.len();
@@ -169,6 +245,7 @@ impl Prepared {
             sliced: None,
             tail: None,
             removed: OnceLock::new(),
+            check: CheckTables::new(model, fast_layouts),
         };
         if fast_layouts
             && n_items < PAD_ITEM as usize

@@ -27,7 +27,10 @@ pub(crate) struct Searcher<'a> {
     /// Options chosen at the root (forced), ascending.
     base: Vec<u32>,
     sol: Vec<u32>,
+    /// Scratch of [`Searcher::verify`]: coverings of the items needing several, and the
+    /// items needing at most one seen so far (a bitset).
     cover: Vec<u32>,
+    seen: Vec<u64>,
     region: RegionScratch,
     sliced: SlicedScratch,
     tail: Tail,
@@ -68,6 +71,7 @@ impl<'a> Searcher<'a> {
             base,
             sol: Vec::new(),
             cover: vec![0; p.model.items.len()],
+            seen: vec![0; p.check.required.len()],
             region: RegionScratch::default(),
             sliced: SlicedScratch::default(),
             tail: Tail::default(),
@@ -162,22 +166,66 @@ impl<'a> Searcher<'a> {
         self.interrupted || self.stopped
     }
 
+    /// Whether `sol` is an exact cover of the model, as the model itself says
+    /// ([`super::prepare::CheckTables`]): ascending options, the forced ones among them,
+    /// every item covered as often as it needs (at most once when it needs none). Items
+    /// needing at most one covering are checked as bits, a word of them at a time where the
+    /// options' bitsets are stored, and those needing several counted: a count may check
+    /// hundreds of thousands of solutions, each of many options.
     fn verify(&mut self) -> bool {
         let m = &self.p.model;
-        self.cover.fill(0);
+        let c = &self.p.check;
+        if !self.sol.windows(2).all(|w| w[0] < w[1])
+            || !m.forced.iter().all(|f| self.sol.binary_search(f).is_ok())
+            || self
+                .sol
+                .last()
+                .is_some_and(|&o| o as usize >= m.options.len())
+        {
+            return false;
+        }
+        self.seen.fill(0);
+        for &i in &c.multi {
+            self.cover[i as usize] = 0;
+        }
         for &o in &self.sol {
-            for &i in &m.options[o as usize] {
+            let o = o as usize;
+            for &i in &c.opt_multi[c.multi_off[o] as usize..c.multi_off[o + 1] as usize] {
                 self.cover[i as usize] += 1;
             }
+            match &c.opt_bits {
+                Some(bits) => {
+                    let row = &bits[o * c.words..(o + 1) * c.words];
+                    for (s, &b) in self.seen.iter_mut().zip(row) {
+                        if *s & b != 0 {
+                            return false;
+                        }
+                        *s |= b;
+                    }
+                }
+                None => {
+                    for &i in &m.options[o] {
+                        let i = i as usize;
+                        if c.need[i] > 1 {
+                            continue;
+                        }
+                        let (w, bit) = (i >> 6, 1u64 << (i & 63));
+                        if self.seen[w] & bit != 0 {
+                            return false;
+                        }
+                        self.seen[w] |= bit;
+                    }
+                }
+            }
         }
-        let ok_items = m
-            .items
+        self.seen
             .iter()
-            .zip(&self.cover)
-            .all(|(it, &c)| if it.need == 0 { c <= 1 } else { c == it.need });
-        ok_items
-            && self.sol.windows(2).all(|w| w[0] < w[1])
-            && m.forced.iter().all(|f| self.sol.binary_search(f).is_ok())
+            .zip(&c.optional)
+            .zip(&c.required)
+            .all(|((&s, &opt), &req)| s & !opt == req)
+            && c.multi
+                .iter()
+                .all(|&i| self.cover[i as usize] == c.need[i as usize])
     }
 
     /// The general fewest-options scan over the counters of the open items (see
@@ -582,5 +630,83 @@ impl Sink for FrontierSink {
         }
         self.leaves
             .push((chosen.to_vec(), excluded.to_vec(), weight));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Searcher;
+    use crate::engines::exact::prepare::Prepared;
+    use crate::model::{ExactCover, Item};
+
+    /// The engine's check of a solution agrees with [`ExactCover::check_solution`] on every
+    /// kind of item (needing none, one or several coverings), with the options' bitsets
+    /// stored and without (models of more than 64 items take several words): random models,
+    /// random option sets, and the exact covers among them.
+    #[test]
+    fn the_solution_check_agrees_with_the_model() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |n: u64| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) % n
+        };
+        let (mut covers, mut rejects) = (0, 0);
+        for round in 0..60 {
+            let n_items = 3 + next(if round % 2 == 0 { 12 } else { 140 }) as usize;
+            let items: Vec<Item> = (0..n_items)
+                .map(|i| Item {
+                    name: format!("i{i}"),
+                    need: [0, 1, 1, 1, 2, 3][next(6) as usize],
+                })
+                .collect();
+            let n_opts = 4 + next(40) as usize;
+            let options: Vec<Vec<u32>> = (0..n_opts)
+                .map(|_| {
+                    let mut o: Vec<u32> = (0..1 + next(4))
+                        .map(|_| next(n_items as u64) as u32)
+                        .collect();
+                    o.sort_unstable();
+                    o.dedup();
+                    o
+                })
+                .collect();
+            let model = ExactCover {
+                items,
+                options,
+                forced: vec![],
+                geometry: None,
+            };
+            for fast in [true, false] {
+                let p = Prepared::new(&model, fast);
+                let Some(root) = p.root(&[], &[], false) else {
+                    continue;
+                };
+                let mut s = Searcher::new(&p, false, root, Vec::new());
+                // Every subset of the first options, so that exact covers come up too.
+                let k = n_opts.min(12);
+                for mask in 0u32..1 << k {
+                    s.sol.clear();
+                    s.sol.extend((0..k as u32).filter(|&o| mask >> o & 1 == 1));
+                    let want = model.check_solution(&s.sol).is_ok();
+                    assert_eq!(s.verify(), want, "round {round}, {:?}", s.sol);
+                    if want {
+                        covers += 1;
+                    } else {
+                        rejects += 1;
+                    }
+                }
+                // Unsorted, repeated and unknown options are no solution.
+                for bad in [vec![1, 0], vec![0, 0], vec![n_opts as u32]] {
+                    s.sol = bad;
+                    assert!(!s.verify(), "round {round}, {:?}", s.sol);
+                }
+            }
+        }
+        assert!(
+            covers > 50 && rejects > 1000,
+            "{covers} covers, {rejects} rejects"
+        );
     }
 }
