@@ -31,6 +31,7 @@ use crate::error::{Error, Request, Result};
 use crate::placements::PlacementTable;
 use crate::puzzle::Puzzle;
 use crate::symmetry::PlacementSymmetries;
+use std::cmp::Ordering;
 
 pub use crate::mode::UpTo;
 
@@ -381,9 +382,12 @@ impl Reducer {
                 continue;
             }
             // Both are sorted before they are compared, so their least placements decide
-            // unless equal: an image starting above the solution is not smaller, and needs
-            // no sort unless orbit sizes are wanted.
-            if !self.weights && solution.first().is_some_and(|&f| least > f) {
+            // unless equal, and only a tie needs the image sorted (or orbit sizes wanted).
+            let order = solution.first().map_or(Ordering::Equal, |f| least.cmp(f));
+            if !self.weights && order != Ordering::Equal {
+                if order == Ordering::Less && in_r(s) {
+                    return 0;
+                }
                 continue;
             }
             s.sort_unstable();
