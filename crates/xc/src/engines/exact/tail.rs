@@ -2,9 +2,9 @@
 //! options and 112 free cells, its options are renumbered onto a bitset of one to eight words
 //! and its cells onto a board of one word (two past 64 cells), and the subtree is searched
 //! there with the same fewest-options rule, each count the popcount of a few words instead of
-//! the bit-sliced bookkeeping the whole model's state needs. The search is compiled twice,
-//! for the baseline x86-64 target and with the POPCNT instruction, and the second runs where
-//! the CPU has it (11-17% off every family below: the counts are popcounts).
+//! the bit-sliced bookkeeping the whole model's state needs. The search is compiled three
+//! times, for the baseline x86-64 target, with the POPCNT instruction and with AVX-512's
+//! VPOPCNTQ, and the most capable body the CPU runs is taken: the counts are popcounts.
 //!
 //! Sound only for models whose options each hold one piece item and that piece's cells, every
 //! cell needing exactly one covering ([`TailTables::build`] checks it): a set of live options
@@ -248,8 +248,8 @@ pub(crate) struct Tail {
 }
 
 /// A leaf-search node ([`Tail::rec`]) under the name and attributes given: one body, compiled
-/// for the baseline target and, where the CPU has it, with the POPCNT instruction, which the
-/// per-cell option counts are made of.
+/// for the baseline target and with the target features of each faster body ([`Body`]), which
+/// the per-cell option counts are made of.
 macro_rules! leaf_node {
     ($(#[$attr:meta])* $name:ident) => {
         /// One node: `live` options, `free` cells, `open` slots (pieces still needed, `left[s]`
