@@ -247,9 +247,9 @@ pub const MAX_ENGINE_BYTES: u64 = 4 << 30;
 impl ExactEngine {
     /// An upper estimate of the bytes the engine needs for `model`: the per-item option
     /// bitsets, the conflict rows and the solution check's option bitsets it stores (both
-    /// bounded), and one search thread's levels (one
-    /// per depth, each a live-option bitset and per-item counters; the depth is at most the
-    /// coverage the primary items need, divided by the fewest primary items an option holds).
+    /// bounded), and one search thread's levels (one per depth, each a live-option bitset and
+    /// per-item counters; the depth is at most the coverage the primary items need, divided
+    /// by the fewest primary items an option holds).
     pub fn memory_estimate(model: &ExactCover) -> u64 {
         let items = model.items.len() as u64;
         let opts = model.options.len() as u64;

@@ -194,7 +194,8 @@ impl CheckTables {
 
 impl Prepared {
     /// Prepares `model`; `fast_layouts` allows the byte layout, the conflict matrix, the
-    /// solution check's option bitsets and the shift flood fill (tests turn it off to exercise the general paths on small models).
+    /// solution check's option bitsets and the shift flood fill (tests turn it off to
+    /// exercise the general paths on small models).
     pub fn new(model: &ExactCover, fast_layouts: bool) -> Prepared {
         let n_items = model.items.len();
         let n_opts = model.options.len();

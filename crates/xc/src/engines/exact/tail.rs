@@ -682,6 +682,7 @@ mod tests {
     use super::{Body, body};
     use crate::exact::ExactEngine;
     use crate::fixtures;
+    use crate::model::{CellGeometry, ExactCover, Item};
     use std::cell::Cell;
 
     thread_local! {
@@ -694,8 +695,75 @@ mod tests {
         CAP.with(Cell::get)
     }
 
+    /// Straight 1x1x3 rods (one piece item, as many copies as fill the box) lying along the
+    /// first two axes of an `x`×`y`×`z` box: each layer is tiled on its own, so a 2x3x11
+    /// box has T(11)² = 41² solutions (T(n) = T(n-1) + T(n-3), tilings of a 3xn strip),
+    /// and its 66 cells take a leaf board of two words from the root.
+    fn rods(x: u32, y: u32, z: u32) -> ExactCover {
+        let cell = |i: u32, j: u32, k: u32| (k * y + j) * x + i;
+        let n = x * y * z;
+        let mut items = vec![Item {
+            name: "rod".into(),
+            need: n / 3,
+        }];
+        items.extend((0..n).map(|c| Item {
+            name: format!("c{c}"),
+            need: 1,
+        }));
+        let mut options = Vec::new();
+        let mut neighbors = vec![Vec::new(); n as usize];
+        for k in 0..z {
+            for j in 0..y {
+                for i in 0..x {
+                    let c = cell(i, j, k);
+                    let mut nb = Vec::new();
+                    if i > 0 {
+                        nb.push(cell(i - 1, j, k));
+                    }
+                    if i + 1 < x {
+                        nb.push(cell(i + 1, j, k));
+                    }
+                    if j > 0 {
+                        nb.push(cell(i, j - 1, k));
+                    }
+                    if j + 1 < y {
+                        nb.push(cell(i, j + 1, k));
+                    }
+                    if k > 0 {
+                        nb.push(cell(i, j, k - 1));
+                    }
+                    if k + 1 < z {
+                        nb.push(cell(i, j, k + 1));
+                    }
+                    nb.sort_unstable();
+                    neighbors[c as usize] = nb;
+                    if i + 3 <= x {
+                        options.push(vec![0, 1 + c, 1 + cell(i + 1, j, k), 1 + cell(i + 2, j, k)]);
+                    }
+                    if j + 3 <= y {
+                        options.push(vec![0, 1 + c, 1 + cell(i, j + 1, k), 1 + cell(i, j + 2, k)]);
+                    }
+                }
+            }
+        }
+        for o in &mut options {
+            o.sort_unstable();
+        }
+        ExactCover {
+            items,
+            options,
+            forced: Vec::new(),
+            geometry: Some(CellGeometry {
+                first_cell: 1,
+                neighbors,
+                piece_sizes: vec![3],
+            }),
+        }
+    }
+
     /// Every body of the leaf search this CPU runs visits the same nodes and finds the same
-    /// solutions in the same order (one thread: the searches run on this thread).
+    /// solutions in the same order (one thread: the searches run on this thread), on boards
+    /// of one word and of two.
     #[test]
     fn every_body_agrees_with_the_baseline() {
         let bodies: Vec<Body> = [Body::Baseline, Body::Popcnt, Body::Avx512]
@@ -708,8 +776,16 @@ mod tests {
             })
             .collect();
         eprintln!("leaf search bodies compared: {bodies:?}");
-        for name in ["soma", "pentominoes-6x10"] {
-            let m = fixtures::model(name);
+        let models = [
+            ("soma", fixtures::model("soma"), None),
+            (
+                "pentominoes-6x10",
+                fixtures::model("pentominoes-6x10"),
+                None,
+            ),
+            ("rods 2x3x11", rods(11, 3, 2), Some(41 * 41)),
+        ];
+        for (name, m, count) in models {
             let e = ExactEngine::new(&m).unwrap();
             let run = |b: Body| {
                 CAP.with(|c| c.set(b));
@@ -726,6 +802,9 @@ mod tests {
             };
             let baseline = run(Body::Baseline);
             assert!(!baseline.0.is_empty(), "{name}");
+            if let Some(c) = count {
+                assert_eq!(baseline.0.len(), c, "{name}");
+            }
             for &b in &bodies[1..] {
                 assert_eq!(run(b), baseline, "{name}, {b:?}");
             }
