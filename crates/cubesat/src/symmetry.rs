@@ -227,57 +227,112 @@ impl PlacementSymmetries {
         let mut pairs: Vec<(u32, u8)> = Vec::new();
         let mut cells: Vec<u32> = Vec::new();
         let mut colours: Vec<u8> = Vec::new();
-        for g in &group {
-            let mut img = Vec::with_capacity(table.len());
-            for p in table.placements() {
-                let piece = if g.reflection {
-                    match partners.get(p.piece as usize).copied().flatten() {
-                        Some(q) => q as u32,
-                        None => {
-                            img.push(UNMAPPED);
-                            continue;
-                        }
-                    }
-                } else {
-                    p.piece
-                };
-                cells.clear();
-                colours.clear();
-                if p.colours.is_empty() {
-                    cells.extend(p.cells.iter().map(|&c| g.cells[c as usize]));
-                    cells.sort_unstable();
-                } else {
-                    // Colours travel with their cells.
-                    pairs.clear();
-                    pairs.extend(
-                        p.cells
-                            .iter()
-                            .zip(&p.colours)
-                            .map(|(&c, &k)| (g.cells[c as usize], k)),
-                    );
-                    pairs.sort_unstable();
-                    cells.extend(pairs.iter().map(|x| x.0));
-                    colours.extend(pairs.iter().map(|x| x.1));
+        // Every element's placement image, and the elements seen so far: an element that is
+        // `a` after a rotation `b` already seen takes `a`'s image of `b`'s, a lookup in an
+        // array instead of a placement search (the table is most of the time to a first
+        // solution). A rotation maps every placement to one of the same piece, so the
+        // composition loses nothing.
+        let mut all: Vec<Vec<u32>> = Vec::with_capacity(group.len());
+        // Whether each element maps the hint set onto itself (only those are kept).
+        let mut keep = Vec::with_capacity(group.len());
+        // Keyed by the cell map and whether the element is a reflection: a reflection of a
+        // board one cell thick (through its plane) moves no cell, as the identity does, but
+        // maps pieces to their mirror partners.
+        let mut seen: HashMap<(&[u32], bool), usize> = HashMap::new();
+        let mut inverse = vec![0u32; puzzle.target.cells().len()];
+        let mut wanted = vec![0u32; inverse.len()];
+        for (gi, g) in group.iter().enumerate() {
+            let composed = (1..gi).filter(|&b| !group[b].reflection).find_map(|b| {
+                for (c, &d) in group[b].cells.iter().enumerate() {
+                    inverse[d as usize] = c as u32;
                 }
-                match table.find_coloured(piece, &cells, &colours) {
-                    Some(q) => img.push(q),
-                    None if g.reflection => img.push(UNMAPPED),
-                    None => {
-                        return Err(Error::Internal(format!(
-                            "a target symmetry maps a placement of '{}' to no placement",
-                            puzzle.pieces[p.piece as usize].name
-                        )));
-                    }
+                for (w, &c) in wanted.iter_mut().zip(&inverse) {
+                    *w = g.cells[c as usize];
                 }
-            }
+                seen.get(&(wanted.as_slice(), g.reflection))
+                    .map(|&a| (a, b))
+            });
+            let img: Vec<u32> = match composed {
+                Some((a, b)) => all[b].iter().map(|&q| all[a][q as usize]).collect(),
+                None => Self::image(
+                    puzzle,
+                    table,
+                    g,
+                    partners,
+                    &mut pairs,
+                    &mut cells,
+                    &mut colours,
+                )?,
+            };
             let mut mapped: Vec<u32> = hints.iter().map(|&h| img[h as usize]).collect();
             mapped.sort_unstable();
-            if mapped == hints {
+            keep.push(mapped == hints);
+            seen.insert((&g.cells, g.reflection), gi);
+            all.push(img);
+        }
+        for ((img, g), k) in all.into_iter().zip(&group).zip(keep) {
+            if k {
                 images.push(img);
                 reflection.push(g.reflection);
             }
         }
         Ok(PlacementSymmetries { images, reflection })
+    }
+
+    /// The image of every placement under `g`, found in the table one by one (see
+    /// [`PlacementSymmetries::new_partial`]; the vectors are scratch).
+    fn image(
+        puzzle: &Puzzle,
+        table: &PlacementTable,
+        g: &TargetSymmetry,
+        partners: &[Option<usize>],
+        pairs: &mut Vec<(u32, u8)>,
+        cells: &mut Vec<u32>,
+        colours: &mut Vec<u8>,
+    ) -> Result<Vec<u32>> {
+        let mut img = Vec::with_capacity(table.len());
+        for p in table.placements() {
+            let piece = if g.reflection {
+                match partners.get(p.piece as usize).copied().flatten() {
+                    Some(q) => q as u32,
+                    None => {
+                        img.push(UNMAPPED);
+                        continue;
+                    }
+                }
+            } else {
+                p.piece
+            };
+            cells.clear();
+            colours.clear();
+            if p.colours.is_empty() {
+                cells.extend(p.cells.iter().map(|&c| g.cells[c as usize]));
+                cells.sort_unstable();
+            } else {
+                // Colours travel with their cells.
+                pairs.clear();
+                pairs.extend(
+                    p.cells
+                        .iter()
+                        .zip(&p.colours)
+                        .map(|(&c, &k)| (g.cells[c as usize], k)),
+                );
+                pairs.sort_unstable();
+                cells.extend(pairs.iter().map(|x| x.0));
+                colours.extend(pairs.iter().map(|x| x.1));
+            }
+            match table.find_coloured(piece, cells, colours) {
+                Some(q) => img.push(q),
+                None if g.reflection => img.push(UNMAPPED),
+                None => {
+                    return Err(Error::Internal(format!(
+                        "a target symmetry maps a placement of '{}' to no placement",
+                        puzzle.pieces[p.piece as usize].name
+                    )));
+                }
+            }
+        }
+        Ok(img)
     }
 
     /// Number of group elements.
@@ -314,5 +369,48 @@ mod tests {
         assert_eq!(g.len(), 128);
         assert_eq!(g[0].cells, (0..32).collect::<Vec<u32>>());
         assert_eq!(target_symmetries(&two, true).unwrap().len(), 256);
+    }
+
+    /// The images composed from earlier elements equal the ones searched in the table, for
+    /// rotations and for reflections whose partners leave placements unmapped (every third
+    /// piece has none), on one box, a flat board and two separate containers.
+    #[test]
+    fn composed_images_match_the_searched_ones() {
+        for name in [
+            "tetris-cube",
+            "soma",
+            "tetracubes-two-2x2x4",
+            "pentominoes-6x10",
+        ] {
+            let puzzle = crate::puzzle::bundled(name).unwrap();
+            let table = PlacementTable::new(&puzzle).unwrap();
+            assert!(table.hints().is_empty(), "{name}");
+            for reflections in [false, true] {
+                let partners: Vec<Option<usize>> = (0..puzzle.pieces.len())
+                    .map(|p| (p % 3 != 2).then_some(p))
+                    .collect();
+                let sym = PlacementSymmetries::new_partial(&puzzle, &table, reflections, &partners)
+                    .unwrap();
+                let group = target_symmetries(&puzzle.target, reflections).unwrap();
+                assert_eq!(sym.images.len(), group.len(), "{name}");
+                let mut unmapped = 0;
+                for (g, img) in group.iter().zip(&sym.images) {
+                    let (mut pairs, mut cells, mut colours) = (Vec::new(), Vec::new(), Vec::new());
+                    let searched = PlacementSymmetries::image(
+                        &puzzle,
+                        &table,
+                        g,
+                        &partners,
+                        &mut pairs,
+                        &mut cells,
+                        &mut colours,
+                    )
+                    .unwrap();
+                    assert_eq!(img, &searched, "{name}, reflections {reflections}");
+                    unmapped += img.iter().filter(|&&q| q == UNMAPPED).count();
+                }
+                assert_eq!(unmapped > 0, reflections, "{name}");
+            }
+        }
     }
 }
