@@ -165,6 +165,10 @@ pub struct PlacementSymmetries {
     pub reflection: Vec<bool>,
 }
 
+/// How many of the earliest rotations [`PlacementSymmetries::new_partial`] tries to compose
+/// an element from.
+const COMPOSE_WITH: usize = 64;
+
 impl PlacementSymmetries {
     /// The symmetries of the target (with reflections if asked) that map the hint set onto
     /// itself, acting on placements. Reflections need mirror partners for every piece
@@ -242,7 +246,10 @@ impl PlacementSymmetries {
         let mut inverse = vec![0u32; puzzle.target.cells().len()];
         let mut wanted = vec![0u32; inverse.len()];
         for (gi, g) in group.iter().enumerate() {
-            let composed = (1..gi).filter(|&b| !group[b].reflection).find_map(|b| {
+            // The first rotations only: a group of thousands of elements (many congruent
+            // containers) would otherwise cost the square of its size.
+            let mut rotations = (1..gi).filter(|&b| !group[b].reflection).take(COMPOSE_WITH);
+            let composed = rotations.find_map(|b| {
                 for (c, &d) in group[b].cells.iter().enumerate() {
                     inverse[d as usize] = c as u32;
                 }
