@@ -182,7 +182,6 @@ pub fn refute(model: &ExactCover) -> Option<Refutation> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{CellGeometry, Item};
 
     /// A `w` x `h` board of must-fill cells (`holes` removed) tiled by dominoes: piece item 0
     /// with need `area / 2`, every horizontal and vertical domino an option.
@@ -208,32 +207,15 @@ mod tests {
                 v
             })
             .collect();
-        let mut options = Vec::new();
+        let mut placements = Vec::new();
         for (i, &(x, y)) in cells.iter().enumerate() {
             for (a, b) in [(x + 1, y), (x, y + 1)] {
                 if let Some(j) = index(a, b) {
-                    options.push(vec![0, 1 + i as u32, 1 + j as u32]);
+                    placements.push(vec![i as u32, j as u32]);
                 }
             }
         }
-        let mut items = vec![Item {
-            name: "domino".into(),
-            need: cells.len() as u32 / 2,
-        }];
-        items.extend((0..cells.len()).map(|c| Item {
-            name: format!("c{c}"),
-            need: 1,
-        }));
-        ExactCover {
-            items,
-            options,
-            forced: Vec::new(),
-            geometry: Some(CellGeometry {
-                first_cell: 1,
-                neighbors,
-                piece_sizes: vec![2],
-            }),
-        }
+        crate::fixtures::one_piece("domino", 2, neighbors, &placements)
     }
 
     #[test]

@@ -1,6 +1,7 @@
-//! Real puzzle models for the kernel's own tests, read from `crates/xc/fixtures/` (written by
-//! the cubesat integration test `xc_fixtures`, which also checks that they are current), so
-//! that the kernel is tested on real trees without depending on the puzzle library.
+//! Puzzle models for the kernel's own tests: real ones read from `crates/xc/fixtures/`
+//! (written by the cubesat integration test `xc_fixtures`, which also checks that they are
+//! current), so that the kernel is tested on real trees without depending on the puzzle
+//! library, and small ones of a single piece built from their cells ([`one_piece`]).
 //!
 //! Format, one record per line: `#` comments; `items NEED...`; `geometry FIRST_CELL` then
 //! `size S` per piece item and `cell NEIGHBOUR...` per cell; `option ITEM...` per option;
@@ -65,4 +66,44 @@ fn parse(text: &str) -> ExactCover {
     m.geometry = geometry;
     m.validate().expect("a valid fixture");
     m
+}
+
+/// A model of one piece of `size` cells with as many copies as fill the `neighbors.len()`
+/// cells: piece item 0, cell `c` item `1 + c`, one option per entry of `placements` (the
+/// cells it covers, in any order); `neighbors` lists each cell's face neighbours.
+pub(crate) fn one_piece(
+    name: &str,
+    size: u32,
+    neighbors: Vec<Vec<u32>>,
+    placements: &[Vec<u32>],
+) -> ExactCover {
+    let n = neighbors.len();
+    let mut items = vec![Item {
+        name: name.into(),
+        need: n as u32 / size,
+    }];
+    items.extend((0..n).map(|c| Item {
+        name: format!("c{c}"),
+        need: 1,
+    }));
+    let options = placements
+        .iter()
+        .map(|cells| {
+            let mut o: Vec<u32> = std::iter::once(0)
+                .chain(cells.iter().map(|c| c + 1))
+                .collect();
+            o.sort_unstable();
+            o
+        })
+        .collect();
+    ExactCover {
+        items,
+        options,
+        forced: Vec::new(),
+        geometry: Some(CellGeometry {
+            first_cell: 1,
+            neighbors,
+            piece_sizes: vec![size],
+        }),
+    }
 }

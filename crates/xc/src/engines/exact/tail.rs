@@ -682,7 +682,7 @@ mod tests {
     use super::{Body, body};
     use crate::exact::ExactEngine;
     use crate::fixtures;
-    use crate::model::{CellGeometry, ExactCover, Item};
+    use crate::model::ExactCover;
     use std::cell::Cell;
 
     thread_local! {
@@ -701,17 +701,8 @@ mod tests {
     /// and its 66 cells take a leaf board of two words from the root.
     fn rods(x: u32, y: u32, z: u32) -> ExactCover {
         let cell = |i: u32, j: u32, k: u32| (k * y + j) * x + i;
-        let n = x * y * z;
-        let mut items = vec![Item {
-            name: "rod".into(),
-            need: n / 3,
-        }];
-        items.extend((0..n).map(|c| Item {
-            name: format!("c{c}"),
-            need: 1,
-        }));
-        let mut options = Vec::new();
-        let mut neighbors = vec![Vec::new(); n as usize];
+        let mut placements = Vec::new();
+        let mut neighbors = vec![Vec::new(); (x * y * z) as usize];
         for k in 0..z {
             for j in 0..y {
                 for i in 0..x {
@@ -738,27 +729,15 @@ mod tests {
                     nb.sort_unstable();
                     neighbors[c as usize] = nb;
                     if i + 3 <= x {
-                        options.push(vec![0, 1 + c, 1 + cell(i + 1, j, k), 1 + cell(i + 2, j, k)]);
+                        placements.push(vec![c, cell(i + 1, j, k), cell(i + 2, j, k)]);
                     }
                     if j + 3 <= y {
-                        options.push(vec![0, 1 + c, 1 + cell(i, j + 1, k), 1 + cell(i, j + 2, k)]);
+                        placements.push(vec![c, cell(i, j + 1, k), cell(i, j + 2, k)]);
                     }
                 }
             }
         }
-        for o in &mut options {
-            o.sort_unstable();
-        }
-        ExactCover {
-            items,
-            options,
-            forced: Vec::new(),
-            geometry: Some(CellGeometry {
-                first_cell: 1,
-                neighbors,
-                piece_sizes: vec![3],
-            }),
-        }
+        fixtures::one_piece("rod", 3, neighbors, &placements)
     }
 
     /// Every body of the leaf search this CPU runs visits the same nodes and finds the same
