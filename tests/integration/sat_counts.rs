@@ -212,8 +212,7 @@ fn cubes_too_large_for_the_budget_are_cut_deeper() {
     assert!(whole.nodes > DEFAULT_EXACT_BUDGET, "{whole:?}");
     want.sort();
     assert_eq!(want.len(), 8);
-    let mut got = Vec::new();
-    let (_, st) = conquer_cubes(
+    let (got, st) = crate::sat_engine::conquered(
         m,
         &[Subproblem::default()],
         &Conquer {
@@ -223,14 +222,7 @@ fn cubes_too_large_for_the_budget_are_cut_deeper() {
             threads: 1,
             ..Conquer::default()
         },
-        || false,
-        |_, sols| {
-            got.extend_from_slice(sols);
-            ControlFlow::Continue(())
-        },
-    )
-    .unwrap();
-    got.sort();
+    );
     assert_eq!(got, want, "{st:?}");
     assert!(st.cubes_exact > 1, "{st:?}");
     assert_eq!(st.cubes_solved, 0, "{st:?}");

@@ -7,7 +7,7 @@ use cubesat::rng::SeededRng;
 use cubesat_xc::encoding::{
     AtMostOne, CnfConfig, CnfEncoder, ForcedMode, cnf::implied_piece_items,
 };
-use cubesat_xc::sat::{Conquer, Ended, SatConfig, SatEngine, conquer_cubes};
+use cubesat_xc::sat::{Conquer, ConquerStats, Ended, SatConfig, SatEngine, conquer_cubes};
 use cubesat_xc::{CellGeometry, ExactCover, Item, Subproblem};
 use std::ops::ControlFlow;
 use varisat::dimacs::DimacsParser;
@@ -211,6 +211,30 @@ fn conquered_cubes_give_every_solution_once_in_cube_order() {
     }
 }
 
+/// Every solution [`conquer_cubes`] finds in `cubes` of `m`, sorted, with the run's
+/// statistics (the run must end by exhausting the cubes).
+pub(crate) fn conquered(
+    m: &ExactCover,
+    cubes: &[Subproblem],
+    how: &Conquer,
+) -> (Vec<Vec<u32>>, ConquerStats) {
+    let mut got = Vec::new();
+    let (ended, st) = conquer_cubes(
+        m,
+        cubes,
+        how,
+        || false,
+        |_, sols| {
+            got.extend_from_slice(sols);
+            ControlFlow::Continue(())
+        },
+    )
+    .unwrap();
+    assert_eq!(ended, Ended::Exhausted, "{st:?}");
+    got.sort();
+    (got, st)
+}
+
 /// A run-wide exclusion applies to every cube, and a callback that stops is obeyed.
 #[test]
 fn conquered_cubes_honour_exclusions_and_stop() {
@@ -219,22 +243,14 @@ fn conquered_cubes_honour_exclusions_and_stop() {
     let all = sat_all(&m, SatConfig::default());
     let avoid = all[0][0];
     let cubes = vec![Subproblem::default()];
-    let mut got = Vec::new();
-    conquer_cubes(
+    let (got, _) = conquered(
         &m,
         &cubes,
         &Conquer {
             excluded: vec![avoid],
             ..Conquer::default()
         },
-        || false,
-        |_, sols| {
-            got.extend_from_slice(sols);
-            ControlFlow::Continue(())
-        },
-    )
-    .unwrap();
-    got.sort();
+    );
     let want: Vec<Vec<u32>> = all
         .iter()
         .filter(|s| !s.contains(&avoid))
