@@ -286,6 +286,8 @@ impl<'a> Searcher<'a> {
             return None;
         }
         let chosen = self.base.len() + self.chosen.len();
+        // A split only asks whether the node is a leaf of its cut.
+        let build = self.limit.is_none();
         let mut tail = std::mem::take(&mut self.tail);
         let load = match &p.sliced {
             Some(st) => {
@@ -299,6 +301,7 @@ impl<'a> Searcher<'a> {
                         chosen,
                         occ: &lv.occ,
                         option: None,
+                        build,
                     },
                 )
             }
@@ -315,6 +318,7 @@ impl<'a> Searcher<'a> {
                     chosen,
                     occ: &lv.occ,
                     option: None,
+                    build,
                 },
             ),
         };
@@ -336,6 +340,7 @@ impl<'a> Searcher<'a> {
         let lv = &self.levels[d];
         let chosen = self.base.len() + self.chosen.len() + 1;
         let need_left = lv.need_left - p.prim_of(x).len() as u64;
+        let build = self.limit.is_none();
         let mut tail = std::mem::take(&mut self.tail);
         let load = match &p.sliced {
             Some(st) => {
@@ -352,6 +357,7 @@ impl<'a> Searcher<'a> {
                         chosen,
                         occ: &lv.occ,
                         option: Some(x),
+                        build,
                     },
                 )
             }
@@ -375,6 +381,7 @@ impl<'a> Searcher<'a> {
                         chosen,
                         occ: &lv.occ,
                         option: Some(x),
+                        build,
                     },
                 )
             }

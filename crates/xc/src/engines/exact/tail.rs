@@ -192,12 +192,17 @@ pub(crate) struct At<'a> {
     /// An option chosen on top of the node whose cells are occupied too (the node is then
     /// this option's child, loaded from its parent).
     pub option: Option<usize>,
+    /// Whether to build the board. Without, the load only tells whether the node fits a
+    /// board, for a split that cuts the tree at such nodes: the subtree's own run loads it,
+    /// and settles it if it turns out dead, with the same node count.
+    pub build: bool,
 }
 
 /// What [`Tail::load`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Load {
-    /// The board is loaded; [`Tail::search`] searches it.
+    /// The board is loaded ([`Tail::search`] searches it), or without [`At::build`] would
+    /// be loaded or found dead.
     Ready,
     /// The node has no completion: a free cell no live option covers, or a piece still
     /// needed without a live option.
@@ -381,6 +386,7 @@ impl Tail {
             chosen,
             occ,
             option: chosen_option,
+            build,
         } = at;
         // Each chosen option covers one piece unit, so the rest of `need_left` is cells.
         let pieces_left = t.piece_need.saturating_sub(chosen as u64);
@@ -444,6 +450,9 @@ impl Tail {
         // A slot is a bit of one word; at most 64 cells hold at most 64 pieces.
         if self.pieces.len() > 64 {
             return Load::TooBig;
+        }
+        if !build {
+            return Load::Ready;
         }
         let skip = chosen_option.map_or(&[][..], |x| t.cells_of(x));
         let union = if wide {
