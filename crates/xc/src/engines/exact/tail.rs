@@ -36,6 +36,8 @@ trait Board:
     + std::ops::Not<Output = Self>
 {
     const ZERO: Self;
+    /// Whether a forced cell ends the scan of the free cells (see the leaf node).
+    const FORCED_ENDS_SCAN: bool;
     /// The board of cell `i` alone.
     fn bit(i: u8) -> Self;
     /// A board of one word's cells.
@@ -53,9 +55,10 @@ trait Board:
 
 /// [`Board`] for an unsigned word type whose loaded masks live in the given [`Tail`] field.
 macro_rules! board {
-    ($t:ty, $field:ident) => {
+    ($t:ty, $field:ident, $forced_ends_scan:expr) => {
         impl Board for $t {
             const ZERO: Self = 0;
+            const FORCED_ENDS_SCAN: bool = $forced_ends_scan;
             #[inline(always)]
             fn bit(i: u8) -> Self {
                 1 << i
@@ -88,8 +91,10 @@ macro_rules! board {
     };
 }
 
-board!(u64, mask);
-board!(u128, wide_mask);
+// On a two-word board, testing the other cells at every forced node costs more than the
+// dead children it spares (Conway's puzzle, the 1x2x4 bricks).
+board!(u64, mask, false);
+board!(u128, wide_mask, true);
 
 /// The most live options a leaf search takes. Loading costs about as much per option as a
 /// leaf node, so a larger board serves more nodes per load; eight words measured best on the
@@ -282,21 +287,35 @@ macro_rules! leaf_node {
             }
             // The item of fewest live options: a free cell, or a slot needing one more copy
             // (slots needing several are only checked). A count of one cannot be beaten by a
-            // useful choice, and zero ends the node.
+            // useful choice, but on a one-word board the rest of the cells are still tested
+            // for none: a forced option taken while another cell has no option makes a dead
+            // child, and often a chain of them (13% fewer nodes on the 6x10 board, 18% on
+            // 3x4x5).
             let mut best = u32::MAX;
             let mut best_cell = 0;
             // Word by word: the bit tricks on one word are cheaper than on two.
+            let mut forced = false;
             'scan: for (h, mut f) in free.halves().into_iter().enumerate() {
                 while f != 0 {
                     let c = h * 64 + f.trailing_zeros() as usize;
                     f &= f - 1;
+                    if forced {
+                        // Only a cell without options can still beat a forced one, and an
+                        // emptiness test is cheaper than a count.
+                        if and(&live, &self.cover[c]).iter().all(|&w| w == 0) {
+                            best = 0;
+                            break 'scan;
+                        }
+                        continue;
+                    }
                     let n = count(&and(&live, &self.cover[c]));
                     if n < best {
                         best = n;
                         best_cell = c;
-                        if n <= 1 {
+                        if n == 0 || n == 1 && B::FORCED_ENDS_SCAN {
                             break 'scan;
                         }
+                        forced = n == 1;
                     }
                 }
             }
