@@ -275,9 +275,10 @@ impl<'a> Searcher<'a> {
 
     /// Hands the subtree of level `d` to the leaf search when the model allows it and the
     /// level is small enough; `None` when it does not apply, else whether to go on. In
-    /// subproblem mode such a node is a leaf of the cut (a dead one is settled here), so
-    /// that a split run hands exactly the same subtrees to the leaf search as a whole run:
-    /// the same solutions in the same order, and the same nodes.
+    /// subproblem mode such a node is a leaf of the cut, its board not built (one found dead
+    /// without it is settled here, any other by its subtree's run), so that a split run
+    /// hands exactly the same subtrees to the leaf search as a whole run: the same solutions
+    /// in the same order, and the same nodes.
     fn tail_at<S: Sink>(&mut self, d: usize, weight: f64, sink: &mut S) -> Option<bool> {
         let p = self.p;
         let t = p.tail.as_ref()?;
