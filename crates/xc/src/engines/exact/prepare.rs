@@ -142,7 +142,9 @@ pub(crate) struct CheckTables {
 }
 
 impl CheckTables {
-    /// The tables of `model`, the options' bitsets only when `bitsets` allows them.
+    /// The tables of `model`, the options' bitsets only when `bitsets` allows them. Each
+    /// option's items are strictly increasing, as [`ExactCover::validate`] requires of every
+    /// model an engine is built for, so a bitset loses no repeated item.
     fn new(model: &ExactCover, bitsets: bool) -> CheckTables {
         let need: Vec<u32> = model.items.iter().map(|i| i.need).collect();
         let words = need.len().div_ceil(64).max(1);
@@ -169,15 +171,6 @@ impl CheckTables {
                 }
             }
             multi_off.push(opt_multi.len() as u32);
-        }
-        // An option naming an item twice is no exact cover's part; the bitset would hide the
-        // repeat, so such a model is checked through its lists.
-        if model
-            .options
-            .iter()
-            .any(|items| items.windows(2).any(|w| w[0] >= w[1]))
-        {
-            opt_bits = None;
         }
         CheckTables {
             need,
