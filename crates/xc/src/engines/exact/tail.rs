@@ -286,39 +286,26 @@ macro_rules! leaf_node {
                 return;
             }
             // The item of fewest live options: a free cell, or a slot needing one more copy
-            // (slots needing several are only checked). A count of one cannot be beaten by a
-            // useful choice, but on a one-word board the rest of the cells are still tested
-            // for none: a forced option taken while another cell has no option makes a dead
-            // child, and often a chain of them (13% fewer nodes on the 6x10 board, 18% on
-            // 3x4x5).
-            let mut best = u32::MAX;
-            let mut best_cell = 0;
-            // Word by word: the bit tricks on one word are cheaper than on two.
-            let mut forced = false;
+            // (slots needing several are only checked), the first in cell order on a tie. A
+            // count of one cannot be beaten by a useful choice, but on a one-word board the
+            // rest of the cells are still counted, for none: a forced option taken while
+            // another cell has no option makes a dead child, and often a chain of them (13%
+            // fewer nodes on the 6x10 board, 18% on 3x4x5). The running minimum is one key,
+            // the count above the cell, kept without a branch: which cell wins next is data
+            // the branch predictor cannot learn.
+            let mut key = u32::MAX;
             'scan: for (h, mut f) in free.halves().into_iter().enumerate() {
                 while f != 0 {
                     let c = h * 64 + f.trailing_zeros() as usize;
                     f &= f - 1;
-                    if forced {
-                        // Only a cell without options can still beat a forced one, and an
-                        // emptiness test is cheaper than a count.
-                        if and(&live, &self.cover[c]).iter().all(|&w| w == 0) {
-                            best = 0;
-                            break 'scan;
-                        }
-                        continue;
-                    }
                     let n = count(&and(&live, &self.cover[c]));
-                    if n < best {
-                        best = n;
-                        best_cell = c;
-                        if n == 0 || n == 1 && B::FORCED_ENDS_SCAN {
-                            break 'scan;
-                        }
-                        forced = n == 1;
+                    key = key.min(n << 8 | c as u32);
+                    if n == 0 || n == 1 && B::FORCED_ENDS_SCAN {
+                        break 'scan;
                     }
                 }
             }
+            let (mut best, best_cell) = (key >> 8, (key & 0xff) as usize);
             if best == 0 {
                 return;
             }
@@ -354,10 +341,11 @@ macro_rules! leaf_node {
                     }
                     let m = B::masks(self)[j];
                     let s = self.opt_slot[j] as usize;
-                    // The child keeps the live options sharing no cell with j, and none of j's
-                    // piece once its last copy is placed.
+                    // The child keeps the live options sharing no cell with j (j covers its own
+                    // cells, so it goes too), and none of j's piece once its last copy is
+                    // placed. Clearing j's bit on its own would be a narrow store into the
+                    // vector just before the vector is loaded whole: a store-forwarding stall.
                     let mut child = live;
-                    child[w] &= !(1 << (j & 63));
                     let mut u = m;
                     while u != B::ZERO {
                         let cov = &self.cover[u.low()];
