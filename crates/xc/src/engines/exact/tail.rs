@@ -414,49 +414,64 @@ impl Tail {
             self.of_slot = vec![[0; MAX_WORDS]; 64];
         }
         self.wide = wide;
-        for &p in &self.pieces {
-            self.slot[p as usize] = u8::MAX;
-        }
+        // A slot for every piece still needed, in item order. A slot is a bit of one word: a
+        // node needing more than 64 pieces is too big for a board.
         self.pieces.clear();
         self.left.clear();
-        self.option.clear();
-        self.opt_slot.clear();
-        let (slot, pieces, left, option, opt_slot) = (
-            &mut self.slot,
-            &mut self.pieces,
-            &mut self.left,
-            &mut self.option,
-            &mut self.opt_slot,
-        );
+        for p in 0..t.first_cell {
+            let r = rem(p);
+            self.slot[p as usize] = if r == 0 {
+                u8::MAX
+            } else if self.pieces.len() == 64 {
+                return Load::TooBig;
+            } else {
+                self.pieces.push(p);
+                self.left.push(r);
+                (self.pieces.len() - 1) as u8
+            };
+        }
+        // The live options, then their slots: two tight passes with no test per option but
+        // the rare one for an option of a piece no longer needed. They write into slices of
+        // the known length: pushing would store each vector's length on every option.
+        self.option.resize(n as usize, 0);
+        let option = &mut self.option[..];
+        let mut k = 0;
         live(&mut |w, mut bits| {
             while bits != 0 {
-                let o = w * 64 + bits.trailing_zeros() as usize;
+                option[k] = (w * 64 + bits.trailing_zeros() as usize) as u32;
+                k += 1;
                 bits &= bits - 1;
-                let p = t.opt_piece[o];
-                let mut s = slot[p as usize];
-                if s == u8::MAX {
-                    let r = rem(p);
-                    if r == 0 {
-                        continue;
-                    }
-                    // Slots past 64 end the load below, before any is used.
-                    s = pieces.len().min(255) as u8;
-                    slot[p as usize] = s;
-                    left.push(r);
-                    pieces.push(p);
-                }
-                opt_slot.push(s);
-                option.push(o as u32);
             }
         });
-        // Every piece still needed has a live option when the needs seen add up to all.
-        let seen: u64 = self.left.iter().map(|&r| u64::from(r)).sum();
-        if seen != pieces_left {
-            return Load::Dead;
+        self.opt_slot.resize(n as usize, 0);
+        let (mut seen, mut done) = (0u64, false);
+        for (s, &o) in self.opt_slot.iter_mut().zip(&self.option) {
+            *s = self.slot[t.opt_piece[o as usize] as usize];
+            seen |= 1 << (*s & 63);
+            done |= *s == u8::MAX;
         }
-        // A slot is a bit of one word; at most 64 cells hold at most 64 pieces.
-        if self.pieces.len() > 64 {
-            return Load::TooBig;
+        if done {
+            let mut k = 0;
+            seen = 0;
+            for i in 0..self.option.len() {
+                let s = self.opt_slot[i];
+                if s != u8::MAX {
+                    seen |= 1 << s;
+                    self.option[k] = self.option[i];
+                    self.opt_slot[k] = s;
+                    k += 1;
+                }
+            }
+            self.option.truncate(k);
+            self.opt_slot.truncate(k);
+        }
+        // Every piece still needed has a live option, or the node is dead.
+        let all = match self.pieces.len() {
+            64 => u64::MAX,
+            k => (1 << k) - 1,
+        };
+        if seen != all {
+            return Load::Dead;
         }
         if !build {
             return Load::Ready;
