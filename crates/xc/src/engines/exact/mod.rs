@@ -31,6 +31,7 @@
 //! # Ok(()) }
 //! ```
 
+mod board_simd;
 mod descend;
 mod geo;
 mod prepare;

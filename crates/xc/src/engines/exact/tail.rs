@@ -4,7 +4,9 @@
 //! there with the same fewest-options rule, each count the popcount of a few words instead of
 //! the bit-sliced bookkeeping the whole model's state needs. The search is compiled three
 //! times, for the baseline x86-64 target, with the POPCNT instruction and with AVX-512's
-//! VPOPCNTQ, and the most capable body the CPU runs is taken: the counts are popcounts.
+//! VPOPCNTQ, and the most capable body the CPU runs is taken: the counts are popcounts. With
+//! that body, and where the CPU has AVX-512 VBMI and GFNI, a board's per-cell option sets
+//! are built by a bit-matrix transpose ([`board_simd`]).
 //!
 //! Sound only for models whose options each hold one piece item and that piece's cells, every
 //! cell needing exactly one covering ([`TailTables::build`] checks it): a set of live options
@@ -20,6 +22,7 @@
 //! cell), hence 112. A dead-region test at every leaf node, as the upper search runs, cost
 //! more instructions than the nodes it saved.
 
+use super::board_simd;
 use crate::model::ExactCover;
 
 /// The most free cells a leaf board takes (boards of more than 64 take two words).
@@ -580,10 +583,16 @@ impl Tail {
                 }
             }
         }
+        let union = masks.iter().fold(B::ZERO, |a, &m| a | m);
+        #[cfg(target_arch = "x86_64")]
+        if simd_load() {
+            // SAFETY: `simd_load` checked the CPU's features.
+            unsafe { self.fill_sets_simd(masks, union) };
+            return Ok(union);
+        }
         for s in &mut self.of_slot[..self.pieces.len()] {
             *s = [0; MAX_WORDS];
         }
-        let union = masks.iter().fold(B::ZERO, |a, &m| a | m);
         let mut u = union;
         while u != B::ZERO {
             self.cover[u.low()] = [0; MAX_WORDS];
@@ -599,6 +608,56 @@ impl Tail {
             }
         }
         Ok(union)
+    }
+
+    /// The option sets of the board's cells (the `union` of the `masks`) and slots, built a
+    /// word of options at a time by [`board_simd`]'s transpose and byte compares.
+    ///
+    /// # Safety
+    /// The CPU must have the features [`board_simd::available`] checks.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
+    unsafe fn fill_sets_simd<B: Board>(&mut self, masks: &[B], union: B) {
+        let halves = union.halves();
+        let n_halves = std::mem::size_of::<B>() / 8;
+        let words = masks.len().div_ceil(64);
+        for (h, &u) in halves.iter().enumerate().take(n_halves) {
+            let mut f = u;
+            while f != 0 {
+                self.cover[64 * h + f.trailing_zeros() as usize][words..].fill(0);
+                f &= f - 1;
+            }
+        }
+        let (mut rows, mut out) = ([0u64; 64], [0u64; 64]);
+        for w in 0..words {
+            let chunk = &masks[64 * w..masks.len().min(64 * w + 64)];
+            for (h, &u) in halves.iter().enumerate().take(n_halves) {
+                for (r, m) in rows.iter_mut().zip(chunk.iter().map(|m| m.halves()[h])) {
+                    *r = m;
+                }
+                rows[chunk.len()..].fill(0);
+                // SAFETY: the caller checked the features.
+                unsafe { board_simd::transpose(&rows, &mut out) };
+                let mut f = u;
+                while f != 0 {
+                    let c = f.trailing_zeros() as usize;
+                    f &= f - 1;
+                    self.cover[64 * h + c][w] = out[board_simd::POS[c] as usize];
+                }
+            }
+            let mut slots = [u8::MAX; 64];
+            slots[..chunk.len()].copy_from_slice(&self.opt_slot[64 * w..64 * w + chunk.len()]);
+            let mut sets = [0u64; 64];
+            let sets = &mut sets[..self.pieces.len()];
+            // SAFETY: the caller checked the features.
+            unsafe { board_simd::equal_bytes(&slots, sets) };
+            for (s, &set) in self.of_slot.iter_mut().zip(sets.iter()) {
+                s[w] = set;
+            }
+        }
+        for s in &mut self.of_slot[..self.pieces.len()] {
+            s[words..].fill(0);
+        }
     }
 
     /// Searches the loaded board, reporting every completion to `sink`, with option bitsets
@@ -699,6 +758,16 @@ fn body_cap() -> Body {
 #[inline(always)]
 fn body_cap() -> Body {
     Body::Avx512
+}
+
+/// Whether boards are loaded with [`board_simd`] (only with the AVX-512 body, so that a test
+/// capping the body tests the portable load too).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn simd_load() -> bool {
+    use std::sync::OnceLock;
+    static AVAILABLE: OnceLock<bool> = OnceLock::new();
+    body() == Body::Avx512 && *AVAILABLE.get_or_init(board_simd::available)
 }
 
 /// The option bitset of the first `n` options.
