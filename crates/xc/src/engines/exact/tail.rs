@@ -117,6 +117,9 @@ fn count<const W: usize>(a: &Opts<W>) -> u32 {
     a.iter().map(|w| w.count_ones()).sum()
 }
 
+/// [`TailTables::word_piece`] of a word holding options of several pieces.
+const MIXED: u32 = u32::MAX;
+
 /// Query-independent tables of the leaf search.
 pub(crate) struct TailTables {
     /// Item index of cell 0, and the number of cells.
@@ -124,6 +127,9 @@ pub(crate) struct TailTables {
     n_cells: usize,
     /// Piece item of every option.
     opt_piece: Vec<u32>,
+    /// The piece item of every word of options (64 options from word index times 64), or
+    /// [`MIXED`] when they are not all one piece's.
+    word_piece: Vec<u32>,
     /// Cells of every option (cell indices, flat: `cell_off[o]..cell_off[o + 1]`).
     cell_off: Vec<u32>,
     cells: Vec<u32>,
@@ -172,7 +178,18 @@ impl TailTables {
                 })
                 .collect()
         });
+        let word_piece = opt_piece
+            .chunks(64)
+            .map(|c| {
+                if c.iter().all(|&p| p == c[0]) {
+                    c[0]
+                } else {
+                    MIXED
+                }
+            })
+            .collect();
         Some(TailTables {
+            word_piece,
             first_cell: first as u32,
             n_cells,
             opt_piece,
@@ -433,41 +450,46 @@ impl Tail {
                 (self.pieces.len() - 1) as u8
             };
         }
-        // The live options, then their slots: two tight passes with no test per option but
-        // the rare one for an option of a piece no longer needed. They write into slices of
-        // the known length: pushing would store each vector's length on every option.
+        // The live options and their slots, in one pass over the words that writes into
+        // slices of the known length (pushing would store each vector's length on every
+        // option). A word of one piece's options looks its slot up once; options of a piece
+        // no longer needed are dropped.
         self.option.resize(n as usize, 0);
-        let option = &mut self.option[..];
-        let mut k = 0;
-        live(&mut |w, mut bits| {
-            while bits != 0 {
-                option[k] = (w * 64 + bits.trailing_zeros() as usize) as u32;
-                k += 1;
-                bits &= bits - 1;
-            }
-        });
         self.opt_slot.resize(n as usize, 0);
-        let (mut seen, mut done) = (0u64, false);
-        for (s, &o) in self.opt_slot.iter_mut().zip(&self.option) {
-            *s = self.slot[t.opt_piece[o as usize] as usize];
-            seen |= 1 << (*s & 63);
-            done |= *s == u8::MAX;
-        }
-        if done {
-            let mut k = 0;
-            seen = 0;
-            for i in 0..self.option.len() {
-                let s = self.opt_slot[i];
-                if s != u8::MAX {
-                    seen |= 1 << s;
-                    self.option[k] = self.option[i];
-                    self.opt_slot[k] = s;
-                    k += 1;
+        let (option, opt_slot) = (&mut self.option[..], &mut self.opt_slot[..]);
+        let (slot, opt_piece, word_piece) = (&self.slot[..], &t.opt_piece[..], &t.word_piece[..]);
+        let (mut k, mut seen) = (0, 0u64);
+        live(&mut |w, mut bits| match word_piece.get(w) {
+            // A word past the model's options holds none (the caller may pass it all the same).
+            None => {}
+            Some(&MIXED) => {
+                while bits != 0 {
+                    let o = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let s = slot[opt_piece[o] as usize];
+                    if s != u8::MAX {
+                        option[k] = o as u32;
+                        opt_slot[k] = s;
+                        seen |= 1 << s;
+                        k += 1;
+                    }
                 }
             }
-            self.option.truncate(k);
-            self.opt_slot.truncate(k);
-        }
+            Some(&p) => {
+                let s = slot[p as usize];
+                if s != u8::MAX && bits != 0 {
+                    seen |= 1 << s;
+                    while bits != 0 {
+                        option[k] = (w * 64 + bits.trailing_zeros() as usize) as u32;
+                        opt_slot[k] = s;
+                        k += 1;
+                        bits &= bits - 1;
+                    }
+                }
+            }
+        });
+        self.option.truncate(k);
+        self.opt_slot.truncate(k);
         // Every piece still needed has a live option, or the node is dead.
         let all = match self.pieces.len() {
             64 => u64::MAX,
