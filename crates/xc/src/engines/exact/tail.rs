@@ -1,6 +1,7 @@
 //! The leaf search of the bitset engine: once a node has at most [`MAX_TAIL_OPTIONS`] live
-//! options and 112 free cells, its options are renumbered onto a bitset of one to eight words
-//! and its cells onto a board of one word (two past 64 cells), and the subtree is searched
+//! options (512 past 64 free cells) and 112 free cells, its options are renumbered onto a
+//! bitset of one to sixteen words and its cells onto a board of one word (two past 64 cells),
+//! and the subtree is searched
 //! there with the same fewest-options rule, each count the popcount of a few words instead of
 //! the bit-sliced bookkeeping the whole model's state needs. The search is compiled three
 //! times, for the baseline x86-64 target, with the POPCNT instruction and with AVX-512's
@@ -28,7 +29,7 @@ use crate::model::ExactCover;
 /// The most free cells a leaf board takes (boards of more than 64 take two words).
 const MAX_TAIL_CELLS: u64 = 112;
 /// Words of the widest option bitset of the leaf search.
-const MAX_WORDS: usize = 8;
+const MAX_WORDS: usize = 16;
 
 /// A board of cells: one word, or two for boards of more than 64 cells.
 trait Board:
@@ -99,10 +100,14 @@ macro_rules! board {
 board!(u64, mask, false);
 board!(u128, wide_mask, true);
 
-/// The most live options a leaf search takes. Loading costs about as much per option as a
-/// leaf node, so a larger board serves more nodes per load; eight words measured best on the
-/// 6x10 board (four and sixteen words were slower).
+/// The most live options a leaf search takes, on a board of one word: a larger board leaves
+/// fewer nodes to the upper search, whose nodes cost more, and serves more nodes per load,
+/// but every leaf node's counts read more words. Against eight words, sixteen took 5-25% off
+/// the 6x10 and 8x8 boards and Bedlam; four and 32 were 1.5-2x slower.
 pub(crate) const MAX_TAIL_OPTIONS: u32 = 64 * MAX_WORDS as u32;
+/// The same on a board of two words, whose counts cost twice as much: sixteen words made the
+/// 25 Y pentacubes 30% slower.
+const MAX_WIDE_OPTIONS: u32 = 512;
 
 /// An option bitset of `W` words.
 type Opts<const W: usize> = [u64; W];
@@ -424,7 +429,11 @@ impl Tail {
         let wide = cells_left > 64;
         let mut n = 0;
         live(&mut |_, bits| n += bits.count_ones());
-        if n > MAX_TAIL_OPTIONS {
+        if n > if wide {
+            MAX_WIDE_OPTIONS
+        } else {
+            MAX_TAIL_OPTIONS
+        } {
             return Load::TooBig;
         }
         if self.slot.len() != t.first_cell as usize {
@@ -705,7 +714,12 @@ impl Tail {
                     (false, 3 | 4) => {
                         self.$rec::<4, u64>(first(n), free as u64, open, &mut left, sink)
                     }
-                    (false, _) => self.$rec::<8, u64>(first(n), free as u64, open, &mut left, sink),
+                    (false, 5..=8) => {
+                        self.$rec::<8, u64>(first(n), free as u64, open, &mut left, sink)
+                    }
+                    (false, _) => {
+                        self.$rec::<16, u64>(first(n), free as u64, open, &mut left, sink)
+                    }
                     (true, 0 | 1) => self.$rec::<1, u128>(first(n), free, open, &mut left, sink),
                     (true, 2) => self.$rec::<2, u128>(first(n), free, open, &mut left, sink),
                     (true, 3 | 4) => self.$rec::<4, u128>(first(n), free, open, &mut left, sink),
@@ -872,14 +886,14 @@ mod tests {
 
     /// A forced cell does not end the scan of a one-word board: a later cell without
     /// options ends the node first. The 6x10 count without symmetry reduction (9,356
-    /// solutions, one-word leaf boards): a scan ending at the forced cell visited 3,677,988
+    /// solutions, one-word leaf boards): a scan ending at the forced cell visits 3,686,369
     /// nodes.
     #[test]
     fn a_forced_cell_does_not_hide_an_empty_one() {
         let m = fixtures::model("pentominoes-6x10");
         let e = ExactEngine::new(&m).unwrap();
         let c = e.query().count().unwrap();
-        assert_eq!((c.solutions, c.nodes), (9_356, 3_225_133));
+        assert_eq!((c.solutions, c.nodes), (9_356, 3_231_360));
     }
 
     /// Every body of the leaf search this CPU runs visits the same nodes and finds the same
