@@ -13,10 +13,10 @@
 //! their tree differs from the general path's. With pruning on, options that cannot be in any
 //! solution are removed up front and every node checks that each connected region of free
 //! cells can still be filled by a sub-multiset of the remaining pieces (see
-//! [`ExactQuery::pruning`]). Near the leaves of polycube models, a node with at most 512 live
-//! options and 112 free cells hands its subtree to the leaf search (the `tail` module,
-//! [`ExactQuery::leaf_search`]): the same fewest-options rule on a renumbered board of a few
-//! words, where most of the nodes are.
+//! [`ExactQuery::pruning`]). Near the leaves of polycube models, a node with at most 1,024 live
+//! options (512 past 64 free cells) and 112 free cells hands its subtree to the leaf search
+//! (the `tail` module, [`ExactQuery::leaf_search`]): the same fewest-options rule on a
+//! renumbered board of a few words, where most of the nodes are.
 //!
 //! ```no_run
 //! # fn demo(model: &cubesat_xc::ExactCover) -> cubesat_xc::Result<()> {

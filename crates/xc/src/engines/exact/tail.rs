@@ -15,13 +15,13 @@
 //! times is then exactly a completion of the node, and branching on a free cell, or on a piece
 //! needing one more copy, finds each completion once.
 //!
-//! Measured (one thread, the count up to rotation, 2026-11-24; `benches/README.md`): the leaf
-//! search takes 1.7-2.5x off the Tetris Cube, Bedlam, the 6x10 and 8x8 pentomino boards and
-//! the 3x4x5 solid pentominoes; boards of two words take 1.9x off Conway's puzzle (125 cells,
-//! more than 128 items) and off the 25 Y pentacubes in 5x5x5, and cost the 1x2x4 bricks in
-//! 4x4x8 about 20% when they took all 128 cells from the root (each node scans every free
-//! cell), hence 112. A dead-region test at every leaf node, as the upper search runs, cost
-//! more instructions than the nodes it saved.
+//! Measured (one thread, the count up to rotation, 2026-11-25; `benches/README.md`): the leaf
+//! search takes 3.9-6.7x off the Tetris Cube, Bedlam, the 6x10 and 8x8 pentomino boards and
+//! the 3x4x5 solid pentominoes; boards of two words take 5x off Conway's puzzle (125 cells,
+//! more than 128 items) and off the 25 Y pentacubes in 5x5x5, and 2.4x off the 1x2x4 bricks
+//! in 4x4x8, whose boards cost about 20% more when they took all 128 cells from the root
+//! (each node scans every free cell), hence 112. A dead-region test at every leaf node, as
+//! the upper search runs, cost more instructions than the nodes it saved.
 
 use super::board_simd;
 use crate::model::ExactCover;
@@ -746,8 +746,8 @@ impl Tail {
         #[target_feature(enable = "popcnt")]
         rec_popcnt
     );
-    // Eight-word option sets are one AVX-512 register: the per-cell counts become one AND and
-    // one VPOPCNTQ each (the compiler vectorises the same body).
+    // Eight words of options are one AVX-512 register: the per-cell counts become an AND and
+    // a VPOPCNTQ per register (the compiler vectorises the same body).
     #[cfg(target_arch = "x86_64")]
     leaf_node!(
         #[target_feature(enable = "popcnt,avx2,avx512f,avx512vl,avx512bw,avx512vpopcntdq")]
