@@ -1,6 +1,6 @@
 //! The AVX-512 steps of loading a leaf board: a 64x64 bit-matrix transpose (VBMI and GFNI)
 //! that turns the options' cell masks into the cells' option sets, and byte compares that
-//! give each slot's option set.
+//! give each slot's option set (x86-64 only).
 //!
 //! Setting one bit per option and cell, as the portable load does, is a read-modify-write of
 //! the same few words over and over: neighbouring options share cells, so every store waits
@@ -8,11 +8,9 @@
 //! gathers each 8x8 bit block into a word, one GF(2) affine instruction transposes the
 //! bits of every block, and three rounds of unpacks interleave the blocks' bytes.
 
-#[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
 /// Whether this CPU runs [`transpose`].
-#[cfg(target_arch = "x86_64")]
 pub(crate) fn available() -> bool {
     std::is_x86_feature_detected!("avx512f")
         && std::is_x86_feature_detected!("avx512bw")
@@ -61,7 +59,6 @@ pub(crate) const POS: [u8; 64] = {
 ///
 /// # Safety
 /// The CPU must have the features [`available`] checks.
-#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
 pub(crate) unsafe fn transpose(rows: &[u64; 64], out: &mut [u64; 64]) {
     // SAFETY: `GATHER` holds 64 bytes.
@@ -119,7 +116,6 @@ pub(crate) unsafe fn transpose(rows: &[u64; 64], out: &mut [u64; 64]) {
 ///
 /// # Safety
 /// The CPU must have the features [`available`] checks.
-#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw")]
 pub(crate) unsafe fn equal_bytes(bytes: &[u8; 64], out: &mut [u64]) {
     // SAFETY: `bytes` holds 64 bytes.
@@ -130,7 +126,6 @@ pub(crate) unsafe fn equal_bytes(bytes: &[u8; 64], out: &mut [u64]) {
 }
 
 #[cfg(test)]
-#[cfg(target_arch = "x86_64")]
 mod tests {
     use super::*;
 

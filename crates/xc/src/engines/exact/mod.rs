@@ -31,6 +31,7 @@
 //! # Ok(()) }
 //! ```
 
+#[cfg(target_arch = "x86_64")]
 mod board_simd;
 mod descend;
 mod geo;

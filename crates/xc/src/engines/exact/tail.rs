@@ -23,6 +23,7 @@
 //! (each node scans every free cell), hence 112. A dead-region test at every leaf node, as
 //! the upper search runs, cost more instructions than the nodes it saved.
 
+#[cfg(target_arch = "x86_64")]
 use super::board_simd;
 use crate::model::ExactCover;
 
