@@ -430,11 +430,12 @@ impl Tail {
         let wide = cells_left > 64;
         let mut n = 0;
         live(&mut |_, bits| n += bits.count_ones());
-        if n > if wide {
+        let max_options = if wide {
             MAX_WIDE_OPTIONS
         } else {
             MAX_TAIL_OPTIONS
-        } {
+        };
+        if n > max_options {
             return Load::TooBig;
         }
         if self.slot.len() != t.first_cell as usize {
