@@ -9,14 +9,15 @@
 //! checked against their published counts; and models of more than 128 items with pieces of
 //! many copies, checked against the baseline: `conway` (Conway's puzzle: thirteen 1x2x4,
 //! one 2x2x2, one 1x2x2 and three 1x1x3 blocks in a 5x5x5 box), `bricks` (sixteen 1x2x4
-//! bricks in a 4x4x8 box) and `y25` (25 Y pentacubes in a 5x5x5 box, 2,528 up to rotation;
-//! one subtree of its split unless `--whole`). `all` runs every workload and ends with a
-//! Markdown table.
+//! bricks in a 4x4x8 box) and `y25` (25 Y pentacubes in a 5x5x5 box, 2,528 up to rotation).
+//! The last two have no piece of count 1: symmetry is broken at a cell, and both engines
+//! run the reduction's branches one after another. `all` runs every workload and ends with
+//! a Markdown table.
 //!
 //! Flags: `--no-dlx` skips the baseline, `--no-leaf` the run without leaf search, `--no-2`
 //! the two-thread run, `--first-only` stops after the first-solution timings; `--part N
-//! [--part-index K]` runs only subtree K (default 0) of N, its path forced (the baseline's
-//! count is then the check); `--whole` runs a general-path workload whole. CPU seconds are
+//! [--part-index K]` runs only subtree K (default 0) of the N asked of each branch, its path
+//! forced (the baseline's count is then the check). CPU seconds are
 //! printed next to wall seconds because the machine may be shared; a measurement that takes
 //! under a second is repeated (up to a second in all, at most 15 runs) and its medians kept.
 //!
@@ -27,35 +28,33 @@ use cubesat::counting::{Reducer, UpTo};
 use cubesat::run::Instance;
 use cubesat_xc::dlx::Dlx;
 use cubesat_xc::exact::ExactEngine;
-use cubesat_xc::{Engine, ExactCover, Query};
+use cubesat_xc::{Counted, Engine, ExactCover, Query};
 use std::time::Instant;
 
-/// A workload: the model built by the real puzzle pipeline, the rotation reduction, the
-/// expected count (when known for the whole model) and the default subtree to run.
+/// A workload: the model built by the real puzzle pipeline, the rotation reduction and the
+/// expected count (when known for the whole model).
 struct Workload {
     inst: Instance,
     reducer: Reducer,
     expected: Option<u64>,
-    part: Option<(usize, usize)>,
 }
 
 fn workload(name: &str) -> anyhow::Result<Option<Workload>> {
     let bundled = |n: &str| cubesat::puzzle::bundled(n);
-    let (puzzle, expected, part) = match name {
-        "tetris" => (bundled("tetris-cube")?, Some(9_839), None),
-        "bedlam" => (bundled("bedlam")?, Some(19_186), None),
-        "pento8x8" => (bundled("pentominoes-8x8-square")?, Some(16_146), None),
-        "solid345" => (bundled("solid-pentominoes-3x4x5")?, Some(7_880), None),
-        "pento6x10" => (bundled("pentominoes-6x10")?, Some(2_339), None),
-        "soma" => (bundled("soma")?, Some(480), None),
-        "pento3x20" => (bundled("pentominoes-3x20")?, Some(2), None),
+    let (puzzle, expected) = match name {
+        "tetris" => (bundled("tetris-cube")?, Some(9_839)),
+        "bedlam" => (bundled("bedlam")?, Some(19_186)),
+        "pento8x8" => (bundled("pentominoes-8x8-square")?, Some(16_146)),
+        "solid345" => (bundled("solid-pentominoes-3x4x5")?, Some(7_880)),
+        "pento6x10" => (bundled("pentominoes-6x10")?, Some(2_339)),
+        "soma" => (bundled("soma")?, Some(480)),
+        "pento3x20" => (bundled("pentominoes-3x20")?, Some(2)),
         "y25" => (
             cubesat::puzzle::json::parse_puzzle(
                 r#"{"name": "25 Y pentacubes 5x5x5", "target": {"box": [5, 5, 5]}, "pieces": [{"name": "Y", "count": 25, "cells": [[0, 0, 0], [1, 0, 0], [2, 0, 0], [3, 0, 0], [1, 1, 0]]}]}"#,
                 "y25",
             )?,
             Some(2_528),
-            Some((256, 3)),
         ),
         "conway" => (
             cubesat::puzzle::json::parse_puzzle(
@@ -67,14 +66,12 @@ fn workload(name: &str) -> anyhow::Result<Option<Workload>> {
                 "conway",
             )?,
             None,
-            None,
         ),
         "bricks" => (
             cubesat::puzzle::json::parse_puzzle(
                 r#"{"name": "1x2x4 bricks in 4x4x8", "target": {"box": [8, 4, 4]}, "pieces": [{"name": "A", "count": 16, "cells": [[0, 0, 0], [1, 0, 0], [2, 0, 0], [3, 0, 0], [0, 1, 0], [1, 1, 0], [2, 1, 0], [3, 1, 0]]}]}"#,
                 "bricks",
             )?,
-            None,
             None,
         ),
         _ => return Ok(None),
@@ -85,7 +82,6 @@ fn workload(name: &str) -> anyhow::Result<Option<Workload>> {
         inst,
         reducer,
         expected,
-        part,
     }))
 }
 
@@ -161,7 +157,6 @@ struct Flags {
     no_leaf: bool,
     no_2: bool,
     first_only: bool,
-    whole: bool,
     part: Option<(usize, usize)>,
 }
 
@@ -174,42 +169,82 @@ fn run(name: &str, flags: &Flags) -> anyhow::Result<Row> {
         );
     };
     let build_s = t_process.elapsed().as_secs_f64();
-    let excluded = w.reducer.excluded().to_vec();
-    let mut model: ExactCover = w.inst.model.clone();
+    let model: &ExactCover = &w.inst.model;
     let mut expected = w.expected;
     let mut what = "whole".to_string();
-    let part = flags.part.or(if flags.whole { None } else { w.part });
-    let mut sub_excluded = Vec::new();
-    if let Some((n, k)) = part {
-        // A smaller, same-shaped workload: one subtree of the split, its path forced into
-        // the model and its DFS-order exclusions kept; the baseline's count is the check.
-        let subs = ExactEngine::new(&model)?
-            .query()
-            .exclude(&excluded)
-            .subproblems(n)?;
-        let sub = subs
-            .get(k)
-            .ok_or_else(|| anyhow::anyhow!("no subtree {k} of {}", subs.len()))?;
-        model.forced = sub.chosen.clone();
-        model.forced.sort_unstable();
-        sub_excluded = sub.excluded.clone();
+    // The reduction's searches: one, or one per placement at the cell where symmetry is
+    // broken; both engines run all of them.
+    let mut queries: Vec<Query> = w
+        .reducer
+        .branches()
+        .into_iter()
+        .map(|b| Query {
+            forced: b.forced,
+            excluded: b.excluded,
+            ..Query::default()
+        })
+        .collect();
+    if let Some((n, k)) = flags.part {
+        // A smaller, same-shaped workload: one subtree of the split (of all branches, in
+        // order), its path forced and its DFS-order exclusions kept; the baseline's count
+        // is the check.
+        let engine = ExactEngine::new(model)?;
+        let mut subs = Vec::new();
+        for q in &queries {
+            for sub in engine
+                .query()
+                .force(&q.forced)
+                .exclude(&q.excluded)
+                .subproblems(n)?
+            {
+                let mut forced = q.forced.clone();
+                forced.extend(&sub.chosen);
+                let mut excluded = q.excluded.clone();
+                excluded.extend(&sub.excluded);
+                subs.push(Query {
+                    forced,
+                    excluded,
+                    ..Query::default()
+                });
+            }
+        }
+        let count = subs.len();
+        queries = vec![
+            subs.into_iter()
+                .nth(k)
+                .ok_or_else(|| anyhow::anyhow!("no subtree {k} of {count}"))?,
+        ];
         expected = None;
-        what = format!("subtree {k} of {} ({n} asked)", subs.len());
+        what = format!("subtree {k} of {count} ({n} asked per branch)");
     }
-    let mut all_excluded = excluded.clone();
-    all_excluded.extend(&sub_excluded);
     let weight = |s: &[u32]| w.reducer.weight(s);
     println!(
-        "workload {name} ({}; {what}): {} items, {} options ({} excluded)",
+        "workload {name} ({}; {what}): {} items, {} options, {} {} ({} options excluded in the first)",
         w.inst.puzzle.name,
         model.items.len(),
         model.options.len(),
-        all_excluded.len()
+        queries.len(),
+        if queries.len() == 1 {
+            "search"
+        } else {
+            "branches"
+        },
+        queries[0].excluded.len()
     );
 
     let t = Instant::now();
-    let engine = ExactEngine::new(&model)?;
-    let first = engine.query().exclude(&all_excluded).first()?;
+    let engine = ExactEngine::new(model)?;
+    let mut first = None;
+    for q in &queries {
+        first = engine
+            .query()
+            .force(&q.forced)
+            .exclude(&q.excluded)
+            .first()?;
+        if first.is_some() {
+            break;
+        }
+    }
     let first_s = t.elapsed().as_secs_f64();
     println!(
         "first solution: {:.2} ms in the engine (prepare, preprocess, search), {:.2} ms since process start; found {}",
@@ -227,15 +262,28 @@ fn run(name: &str, flags: &Flags) -> anyhow::Result<Row> {
             no_leaf: None,
         });
     }
-    let query = Query {
-        excluded: all_excluded.clone(),
-        ..Query::default()
+    // Every query counted on `threads` threads, added up.
+    let count_all = |e: &dyn Engine, threads: usize| -> anyhow::Result<Counted> {
+        let mut sum = Counted {
+            nodes: Some(0),
+            ..Counted::default()
+        };
+        for q in &queries {
+            let q = Query {
+                threads,
+                ..q.clone()
+            };
+            let r = e.count(&q, &weight)?;
+            sum.total += r.total;
+            sum.solutions += r.solutions;
+            sum.nodes = sum.nodes.zip(r.nodes).map(|(a, b)| a + b);
+        }
+        Ok(sum)
     };
 
     let mut dlx = None;
     if !flags.no_dlx {
-        let (d, s, c, n) =
-            timed_median(|| Ok(Engine::count(&Dlx::new(&model)?, &query, &weight)?))?;
+        let (d, s, c, n) = timed_median(|| count_all(&Dlx::new(model)?, 1))?;
         let nodes = d.nodes.unwrap_or(0);
         println!(
             "dlx baseline: {} ({} solutions before the symmetry filter), {nodes} nodes, {s:.3} s (cpu {c:.3} s{})",
@@ -253,7 +301,7 @@ fn run(name: &str, flags: &Flags) -> anyhow::Result<Row> {
     let mut no_leaf = None;
     if !flags.no_leaf {
         let e = engine.clone().with_leaf_search(false);
-        let (r, s, c, n) = timed_median(|| Ok(e.count(&query, &weight)?))?;
+        let (r, s, c, n) = timed_median(|| count_all(&e, 1))?;
         println!(
             "engine 1 thread, leaf search off: {}, {} nodes, {s:.3} s (cpu {c:.3} s{})",
             r.total,
@@ -270,7 +318,7 @@ fn run(name: &str, flags: &Flags) -> anyhow::Result<Row> {
         no_leaf = Some(c);
     }
 
-    let (r1, s1, c1, k1) = timed_median(|| Ok(engine.count(&query, &weight)?))?;
+    let (r1, s1, c1, k1) = timed_median(|| count_all(&engine, 1))?;
     let n1 = r1.nodes.unwrap_or(0);
     println!(
         "engine 1 thread: {}, {n1} nodes, {s1:.3} s (cpu {c1:.3} s{})",
@@ -297,11 +345,7 @@ fn run(name: &str, flags: &Flags) -> anyhow::Result<Row> {
         );
     }
     if !flags.no_2 {
-        let q2 = Query {
-            threads: 2,
-            ..query.clone()
-        };
-        let (r2, s2, c2, k2) = timed_median(|| Ok(engine.count(&q2, &weight)?))?;
+        let (r2, s2, c2, k2) = timed_median(|| count_all(&engine, 2))?;
         println!(
             "engine 2 threads: {}, {} nodes, {s2:.3} s (cpu {c2:.3} s{}); 1 vs 2 threads: {:.2}x wall",
             r2.total,
@@ -352,7 +396,6 @@ fn main() -> anyhow::Result<()> {
         no_leaf: flag("--no-leaf"),
         no_2: flag("--no-2"),
         first_only: flag("--first-only"),
-        whole: flag("--whole"),
         part: value("--part").map(|n| (n, value("--part-index").unwrap_or(0))),
     };
     let mut rows = Vec::new();

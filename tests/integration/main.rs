@@ -32,4 +32,5 @@ mod sat_counts;
 mod sat_engine;
 mod sat_polycube;
 mod shard;
+mod symmetry_rule;
 mod xc_fixtures;

@@ -219,7 +219,7 @@ fn bad_inputs_to_render_decode_and_export_are_one_line_errors() {
         "rotation",
     ]);
     r.code(2)
-        .stderr_has("restricting one piece does not leave exactly one solution per rotation class");
+        .stderr_has("does not leave exactly one solution per rotation class");
     one_line(&r);
     r.check(r.stdout.is_empty(), "nothing exported");
 }

@@ -21,7 +21,7 @@ use cubesat_xc::sat::{
 };
 use cubesat_xc::{Engine, ExactCover, Progress, Query, Shard};
 
-use crate::counting::{Reducer, UpTo};
+use crate::counting::{Branch, Reducer, UpTo};
 use crate::placements::PlacementTable;
 use crate::puzzle::Puzzle;
 use crate::solution::{Solution, Verifier};
@@ -246,8 +246,9 @@ fn engine<'a>(
     })
 }
 
-/// The engine query for a run: the counting mode's exclusions, the threads, the progress.
-fn query(opts: &RunOptions, excluded: &[u32]) -> Query {
+/// The engine query for one branch of a run: the branch's forced and excluded options, the
+/// threads, the progress.
+fn query(opts: &RunOptions, branch: &Branch) -> Query {
     // A limited SAT listing wants its first cubes in order, soon: one thread.
     let threads = if opts.engine.resolve() == EngineChoice::Sat && opts.limit.is_some() {
         1
@@ -255,11 +256,35 @@ fn query(opts: &RunOptions, excluded: &[u32]) -> Query {
         opts.threads
     };
     Query {
-        forced: Vec::new(),
-        excluded: excluded.to_vec(),
+        forced: branch.forced.clone(),
+        excluded: branch.excluded.clone(),
         threads,
         progress: opts.progress.clone(),
         shard: opts.shard,
+    }
+}
+
+/// The reducer's branches, with the progress told each one's share of the run.
+fn branches(reducer: &Reducer, opts: &RunOptions) -> Vec<Branch> {
+    let b = reducer.branches();
+    if let Some(p) = &opts.progress {
+        p.set_share(1.0 / b.len() as f64);
+    }
+    b
+}
+
+/// Node counts added up over branches: `None` once an engine does not count them.
+fn add_nodes(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    Some(a? + b?)
+}
+
+/// The engine's summary of branch `i` of `n` into the report: kept when every branch's is the
+/// same, else the last one, said to be of that branch alone.
+fn add_summary(engine: &mut String, summary: String, i: usize, n: usize) {
+    if i == 0 || (*engine == summary) {
+        *engine = summary;
+    } else {
+        *engine = format!("{summary}; figures of the last of {n} branches");
     }
 }
 
@@ -306,22 +331,30 @@ pub fn list(
         go_on
     };
     let engine = engine(inst, opts, false)?;
-    let stats = engine.enumerate(&query(opts, reducer.excluded()), &mut |s| {
-        if visit(s) {
-            ControlFlow::Continue(())
-        } else {
-            ControlFlow::Break(())
+    report.nodes = Some(0);
+    let all = branches(&reducer, opts);
+    let n = all.len();
+    for (i, branch) in all.iter().enumerate() {
+        let stats = engine.enumerate(&query(opts, branch), &mut |s| {
+            if visit(s) {
+                ControlFlow::Continue(())
+            } else {
+                ControlFlow::Break(())
+            }
+        })?;
+        add_summary(&mut report.engine, stats.summary, i, n);
+        report.nodes = add_nodes(report.nodes, stats.nodes);
+        report.interrupted = stats.interrupted;
+        if stats.stopped || stats.interrupted {
+            break;
         }
-    })?;
+    }
     if let Some(e) = failure {
         return Err(e.context(format!(
             "the {} engine reported an invalid solution",
-            stats.summary
+            report.engine
         )));
     }
-    report.engine = stats.summary;
-    report.nodes = stats.nodes;
-    report.interrupted = stats.interrupted;
     report.elapsed = start.elapsed();
     Ok(report)
 }
@@ -355,49 +388,60 @@ pub fn count(inst: &Instance, opts: &RunOptions) -> Result<RunReport> {
     };
     let start = Instant::now();
     let engine = engine(inst, opts, true)?;
-    let q = query(opts, reducer.excluded());
+    let invalid = |summary: &str, e: crate::Error| {
+        e.context(format!("the {summary} engine reported an invalid solution"))
+    };
+    report.nodes = Some(0);
     if opts.limit.is_none() {
         // Nothing stored or formatted; every solution is still verified inside `weigh`.
-        let r = engine.count(&q, &weigh)?;
-        if let Some(e) = failure.into_inner().ok().flatten() {
-            return Err(e.context(format!(
-                "the {} engine reported an invalid solution",
-                opts.engine.resolve()
-            )));
+        let all = branches(&reducer, opts);
+        let n = all.len();
+        for (i, branch) in all.iter().enumerate() {
+            let r = engine.count(&query(opts, branch), &weigh)?;
+            add_summary(&mut report.engine, r.summary, i, n);
+            report.count += r.total;
+            report.raw += r.solutions;
+            report.nodes = add_nodes(report.nodes, r.nodes);
+            report.interrupted = r.interrupted;
+            if r.interrupted {
+                break;
+            }
         }
-        report.engine = r.summary;
-        report.count = r.total;
-        report.raw = r.solutions;
-        report.nodes = r.nodes;
-        report.interrupted = r.interrupted;
+        if let Some(e) = failure.into_inner().ok().flatten() {
+            return Err(invalid(&opts.engine.resolve().to_string(), e));
+        }
         report.elapsed = start.elapsed();
         return Ok(report);
     }
     let limit = opts.limit.unwrap_or(u64::MAX);
     let (mut total, mut raw, mut classes) = (0u64, 0u64, 0u64);
-    let stats = engine.enumerate(&q, &mut |s| {
-        raw += 1;
-        let w = weigh(s);
-        if w > 0 {
-            total += w;
-            classes += 1;
+    let all = branches(&reducer, opts);
+    let n = all.len();
+    for (i, branch) in all.iter().enumerate() {
+        let stats = engine.enumerate(&query(opts, branch), &mut |s| {
+            raw += 1;
+            let w = weigh(s);
+            if w > 0 {
+                total += w;
+                classes += 1;
+            }
+            if classes < limit && failure.lock().map(|f| f.is_none()).unwrap_or(false) {
+                ControlFlow::Continue(())
+            } else {
+                ControlFlow::Break(())
+            }
+        })?;
+        add_summary(&mut report.engine, stats.summary, i, n);
+        report.nodes = add_nodes(report.nodes, stats.nodes);
+        report.interrupted = stats.interrupted;
+        if stats.stopped || stats.interrupted {
+            break;
         }
-        if classes < limit && failure.lock().map(|f| f.is_none()).unwrap_or(false) {
-            ControlFlow::Continue(())
-        } else {
-            ControlFlow::Break(())
-        }
-    })?;
+    }
     if let Some(e) = failure.into_inner().ok().flatten() {
-        return Err(e.context(format!(
-            "the {} engine reported an invalid solution",
-            stats.summary
-        )));
+        return Err(invalid(&report.engine, e));
     }
     report.limited = classes >= limit;
-    report.interrupted = stats.interrupted;
-    report.engine = stats.summary;
-    report.nodes = stats.nodes;
     report.count = total;
     report.raw = raw;
     report.elapsed = start.elapsed();

@@ -163,6 +163,8 @@ pub struct PlacementSymmetries {
     pub images: Vec<Vec<u32>>,
     /// For each group element, whether it is a reflection.
     pub reflection: Vec<bool>,
+    /// For each group element, the image of every target cell.
+    pub cells: Vec<Vec<u32>>,
 }
 
 /// How many of the earliest rotations [`PlacementSymmetries::new_partial`] tries to compose
@@ -226,6 +228,7 @@ impl PlacementSymmetries {
         }
         let mut images = Vec::with_capacity(group.len());
         let mut reflection = Vec::with_capacity(group.len());
+        let mut cell_images = Vec::with_capacity(group.len());
         let mut hints = table.hints().to_vec();
         hints.sort_unstable();
         let mut pairs: Vec<(u32, u8)> = Vec::new();
@@ -281,9 +284,14 @@ impl PlacementSymmetries {
             if k {
                 images.push(img);
                 reflection.push(g.reflection);
+                cell_images.push(g.cells.clone());
             }
         }
-        Ok(PlacementSymmetries { images, reflection })
+        Ok(PlacementSymmetries {
+            images,
+            reflection,
+            cells: cell_images,
+        })
     }
 
     /// The image of every placement under `g`, found in the table one by one (see

@@ -21,6 +21,8 @@ pub struct Progress {
     nodes: AtomicU64,
     solutions: AtomicU64,
     done: AtomicU64,
+    /// The share of the whole run the queries from now on make up, as `f64` bits; 0 = 1.0.
+    share: AtomicU64,
     interrupt: AtomicBool,
 }
 
@@ -57,12 +59,30 @@ impl Progress {
         self.interrupt.load(Ordering::Relaxed)
     }
 
-    /// Adds to the counters: `done` is the share of the tree just finished.
+    /// Adds to the counters: `done` is the share of the query's tree just finished.
     pub fn record(&self, nodes: u64, solutions: u64, done: f64) {
         self.nodes.fetch_add(nodes, Ordering::Relaxed);
         self.solutions.fetch_add(solutions, Ordering::Relaxed);
-        self.done
-            .fetch_add((done.max(0.0) * DONE_SCALE) as u64, Ordering::Relaxed);
+        let share = match self.share.load(Ordering::Relaxed) {
+            0 => 1.0,
+            bits => f64::from_bits(bits),
+        };
+        self.done.fetch_add(
+            (done.max(0.0) * share * DONE_SCALE) as u64,
+            Ordering::Relaxed,
+        );
+    }
+
+    /// Sets the share of the whole run that each query from now on makes up (for a run of
+    /// several queries, e.g. `1/k` each for `k` of them), so that
+    /// [`Progress::fraction_done`] reaches 1 only when all are done.
+    pub fn set_share(&self, share: f64) {
+        let share = if share.is_finite() && share > 0.0 {
+            share.min(1.0)
+        } else {
+            1.0
+        };
+        self.share.store(share.to_bits(), Ordering::Relaxed);
     }
 }
 
@@ -365,5 +385,28 @@ mod tests {
             &mut |_, _| ControlFlow::Continue(()),
         );
         assert!(matches!(r, Err(Error::Internal(_))));
+    }
+
+    /// Queries that each make up a share of a run add up to the whole run, and not before.
+    #[test]
+    fn shares_add_up_to_one() {
+        let p = Progress::new();
+        p.record(10, 1, 0.5);
+        assert!((p.fraction_done() - 0.5).abs() < 1e-9);
+        let p = Progress::new();
+        p.set_share(0.25);
+        for _ in 0..3 {
+            p.record(1, 0, 1.0);
+        }
+        assert!((p.fraction_done() - 0.75).abs() < 1e-9);
+        p.record(1, 0, 0.5);
+        p.record(1, 0, 0.5);
+        assert!((p.fraction_done() - 1.0).abs() < 1e-9);
+        assert_eq!(p.nodes(), 5);
+        // Nonsense shares count as the whole.
+        let p = Progress::new();
+        p.set_share(f64::NAN);
+        p.record(0, 0, 0.5);
+        assert!((p.fraction_done() - 0.5).abs() < 1e-9);
     }
 }
