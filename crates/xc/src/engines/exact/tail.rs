@@ -18,7 +18,7 @@
 //! Measured (one thread, the count up to rotation, 2026-11-25; `benches/README.md`): the leaf
 //! search takes 3.9-6.7x off the Tetris Cube, Bedlam, the 6x10 and 8x8 pentomino boards and
 //! the 3x4x5 solid pentominoes; boards of two words take 5x off Conway's puzzle (125 cells,
-//! more than 128 items) and off the 25 Y pentacubes in 5x5x5, and 2.4x off the 1x2x4 bricks
+//! more than 128 items), 4.3x off the 25 Y pentacubes in 5x5x5 and 2.1x off the 1x2x4 bricks
 //! in 4x4x8, whose boards cost about 20% more when they took all 128 cells from the root
 //! (each node scans every free cell), hence 112. A dead-region test at every leaf node, as
 //! the upper search runs, cost more instructions than the nodes it saved.
