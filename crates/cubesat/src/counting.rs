@@ -21,9 +21,9 @@
 //! where no mirror image is ever a solution); `burrtools` uses BurrTools' narrower rule (see
 //! [`BurrMirror`]).
 //!
-//! When no piece has count 1 (sixteen identical bricks, 25 Y pentacubes), step 2 is replaced
-//! by a rule at one cell `c` (a [`CellRule`]): with the placements covering `c` ranked, `R` is
-//! the set of solutions whose placement at `c` ranks no higher than `g⁻¹·q` for every element
+//! When no piece has count 1 (sixteen identical bricks, 25 Y pentacubes), step 2 is
+//! replaced by a rule at one cell `c` (see [`Reducer::branches`]): with the placements
+//! covering `c` ranked, `R` is the set of solutions whose placement at `c` ranks no higher than `g⁻¹·q` for every element
 //! `g` and the placement `q` the solution has at `g·c`. Each orbit meets `R` (move the
 //! solution by the `g` of least rank), and the search splits into one branch per placement `o`
 //! at `c`: `o` forced, and excluded every placement whose pulled-back rank is below `o`'s.
