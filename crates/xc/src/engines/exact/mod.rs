@@ -892,7 +892,14 @@ impl ExactQuery {
             return one(None);
         };
         let shared = self.shared_root()?;
-        let work = |i: usize, _: &mut dyn FnMut(()), _: &AtomicBool| one(Some((&subs[i], &shared)));
+        // A count adds up in any order, so the subtrees estimated largest go first and the
+        // small ones fill in at the end, where a large one would leave a thread idle. On
+        // 6x10, Conway's puzzle and 8x8 two threads went from 1.75-1.89x, 1.69-1.72x and
+        // 1.91-1.99x over one to 1.89-1.93x, 1.75-1.81x and 1.96-2.07x (three runs each).
+        let mut order: Vec<usize> = (0..subs.len()).collect();
+        order.sort_by(|&a, &b| subs[b].weight.total_cmp(&subs[a].weight));
+        let work =
+            |i: usize, _: &mut dyn FnMut(()), _: &AtomicBool| one(Some((&subs[order[i]], &shared)));
         let mut total = CountResult {
             nodes: expand_nodes,
             ..Default::default()
