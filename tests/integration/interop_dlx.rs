@@ -129,7 +129,7 @@ fn m1_output(f: &DlxFile, solutions: &BTreeSet<Vec<usize>>) -> String {
 /// placements forced.
 fn model_solutions(p: &Puzzle, mode: UpTo) -> BTreeSet<Vec<u32>> {
     let t = PlacementTable::new(p).unwrap();
-    let r = Reducer::for_export(p, &t, mode).unwrap();
+    let r = Reducer::new(p, &t, mode, false).unwrap();
     let m = t.model(p);
     let kept: Vec<u32> = (0..t.len() as u32)
         .filter(|o| !r.excluded().contains(o))

@@ -64,7 +64,7 @@ pub fn run(args: ExportArgs, quiet: bool) -> Result<Outcome> {
         );
     }
     let reducer =
-        Reducer::for_export(puzzle, table, args.up_to).with_context(|| source.to_string())?;
+        Reducer::new(puzzle, table, args.up_to, false).with_context(|| source.to_string())?;
     if args.up_to == UpTo::Rotation && !reducer.restriction_is_exact() {
         anyhow::bail!(
             "{source}: '{}': the restriction an instance can carry does not leave exactly one solution per rotation class here ({}), so an external count would not be the count up to rotation; export with --up-to none, or count with `cubesat solve --count`",

@@ -388,43 +388,14 @@ fn mirror_valid(cnt: &[u32], parts: &[Option<usize>], min: &[u32], max: &[u32]) 
     (0..cnt.len()).all(|i| min[i] <= new[i] && new[i] <= max[i])
 }
 
-/// What the restricted piece is chosen for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Policy {
-    /// The smallest search: the piece left with the fewest placements.
-    Search,
-    /// An instance for another solver: a restriction that keeps exactly one solution per
-    /// class wherever one exists, so that the other solver's plain count is the answer.
-    Export,
-}
-
 impl Reducer {
-    /// Prepares the reduction for `mode`, for cubesat's own searches. With `counting`, mode
-    /// `none` is derived from the largest available group (faster); without, `none` searches
-    /// everything.
+    /// Prepares the reduction for `mode`. With `counting`, mode `none` is derived from the
+    /// largest available group (faster); without, `none` searches everything.
     pub fn new(
         puzzle: &Puzzle,
         table: &PlacementTable,
         mode: UpTo,
         counting: bool,
-    ) -> Result<Reducer> {
-        Self::with_policy(puzzle, table, mode, counting, Policy::Search)
-    }
-
-    /// Prepares the reduction for an exported instance (and for reading answers to it): as
-    /// [`Reducer::new`] without `counting`, but the restricted piece is one whose
-    /// restriction is exact ([`Reducer::restriction_is_exact`]) wherever the puzzle has one,
-    /// even when another piece would make a smaller search.
-    pub fn for_export(puzzle: &Puzzle, table: &PlacementTable, mode: UpTo) -> Result<Reducer> {
-        Self::with_policy(puzzle, table, mode, false, Policy::Export)
-    }
-
-    fn with_policy(
-        puzzle: &Puzzle,
-        table: &PlacementTable,
-        mode: UpTo,
-        counting: bool,
-        policy: Policy,
     ) -> Result<Reducer> {
         let partners = puzzle.mirror_partners();
         let parts = puzzle.mirror_parts();
@@ -525,7 +496,7 @@ impl Reducer {
         if let Some(g) = &reducer.group
             && g.len() > 1
             && let Some((piece, reps, free)) =
-                choose_restriction(puzzle, table, g, restrict_partners.as_deref(), policy)
+                choose_restriction(puzzle, table, g, restrict_partners.as_deref())
         {
             // Exact on its own when the subgroup keeping the piece acts freely on its
             // placements and is the whole group (no reflection left to a canonical check).
@@ -748,26 +719,15 @@ impl Reducer {
     }
 }
 
-/// Picks the piece to restrict: for each candidate (count 1, not hinted), the subgroup
-/// keeping it, the orbits of its placements, the representatives kept and the fraction of
-/// placements kept. For a search, among the largest pieces, the one with the fewest
-/// representatives: the search then branches on it early, with few choices, and it covers
-/// the most cells. Against the smallest fraction (an asymmetric piece), the nodes went from
-/// 1,524,068 to 807,436 on 6x10 (X), 6,293,709 to 4,865,916 on the 8x8 board (X),
-/// 21,562,319 to 13,660,487 on the 3x4x5 solid pentominoes (I), 46,972,533 to 32,282,410
-/// on Bedlam (X) and 61,170,297 to 57,062,628 on the Tetris Cube (2, of six cells; its
-/// piece 7, of five cells and the fewest placements, would give 69,181,484, and the best
-/// piece, 8, gives 30,329,973: a measured choice could do better). For an export, the smallest
-/// fraction, then the fewest symmetric placements, which prefers a piece on whose
-/// placements the subgroup acts freely (an exact restriction). Returns the piece, its
-/// representatives (smallest index per orbit) and whether the subgroup acts freely on its
-/// placements.
+/// Picks the piece whose restriction shrinks the search most: for each candidate (count 1,
+/// not hinted), the subgroup keeping it, the orbits of its placements, and the fraction of
+/// placements kept. Returns the piece, its representatives (smallest index per orbit) and
+/// whether the subgroup acts freely on its placements.
 fn choose_restriction(
     puzzle: &Puzzle,
     table: &PlacementTable,
     group: &PlacementSymmetries,
     partners: Option<&[usize]>,
-    policy: Policy,
 ) -> Option<(usize, Vec<u32>, bool)> {
     let hinted: Vec<u32> = table
         .hints()
@@ -807,18 +767,8 @@ fn choose_restriction(
         let fraction = reps.len() as f64 / placements.len() as f64;
         let better = match &best {
             None => true,
-            Some((f, fp, b, r)) => {
-                let by_fraction =
-                    fraction < *f - 1e-12 || ((fraction - f).abs() < 1e-12 && fixed_points < *fp);
-                let (volume, best_volume) = (piece.shape.len(), puzzle.pieces[*b].shape.len());
-                match policy {
-                    Policy::Export => by_fraction,
-                    Policy::Search => {
-                        volume > best_volume
-                            || (volume == best_volume
-                                && (reps.len() < r.len() || (reps.len() == r.len() && by_fraction)))
-                    }
-                }
+            Some((f, fp, _, _)) => {
+                fraction < *f - 1e-12 || ((fraction - f).abs() < 1e-12 && fixed_points < *fp)
             }
         };
         if better {

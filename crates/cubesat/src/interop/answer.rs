@@ -131,7 +131,7 @@ fn finish(
     let weights = if prov.mode == UpTo::None {
         vec![1; parsed.solutions.len()]
     } else {
-        let reducer = Reducer::for_export(&prov.puzzle, &table, prov.mode)?;
+        let reducer = Reducer::new(&prov.puzzle, &table, prov.mode, false)?;
         let mut ex = reducer.excluded().to_vec();
         ex.sort_unstable();
         ensure!(

@@ -295,7 +295,7 @@ mod tests {
     fn export_has_facts_for_every_kept_placement_and_the_rules() {
         let p = bundled("soma").unwrap();
         let t = PlacementTable::new(&p).unwrap();
-        let r = crate::counting::Reducer::for_export(&p, &t, UpTo::Rotation).unwrap();
+        let r = crate::counting::Reducer::new(&p, &t, UpTo::Rotation, false).unwrap();
         let text = export(&p, UpTo::Rotation).unwrap();
         let facts = text.lines().filter(|l| l.starts_with("placement(")).count();
         assert_eq!(facts, t.len() - r.excluded().len());

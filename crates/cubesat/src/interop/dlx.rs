@@ -530,7 +530,7 @@ mod tests {
     fn soma_export_options_match_placements_one_to_one() {
         let p = bundled("soma").unwrap();
         let t = PlacementTable::new(&p).unwrap();
-        let r = crate::counting::Reducer::for_export(&p, &t, UpTo::Rotation).unwrap();
+        let r = crate::counting::Reducer::new(&p, &t, UpTo::Rotation, false).unwrap();
         let text = export(&p, UpTo::Rotation).unwrap();
         let f = read_dlx_file(&text).unwrap();
         let names = DlxNames::new(&p, &t);

@@ -27,7 +27,7 @@ pub fn to_text(
     write: impl FnOnce(&mut Vec<u8>, &Puzzle, &PlacementTable, UpTo, &[u32], &str) -> Result<()>,
 ) -> Result<String> {
     let table = PlacementTable::new(puzzle)?;
-    let reducer = Reducer::for_export(puzzle, &table, mode)?;
+    let reducer = Reducer::new(puzzle, &table, mode, false)?;
     let mut out = Vec::new();
     write(
         &mut out,

@@ -344,7 +344,7 @@ mod tests {
     fn round_trips_behind_every_prefix() {
         let puzzle = bundled("soma").unwrap();
         let table = PlacementTable::new(&puzzle).unwrap();
-        let reducer = Reducer::for_export(&puzzle, &table, UpTo::Rotation).unwrap();
+        let reducer = Reducer::new(&puzzle, &table, UpTo::Rotation, false).unwrap();
         assert!(!reducer.excluded().is_empty());
         for prefix in PREFIXES {
             let mut out = Vec::new();
