@@ -177,7 +177,6 @@ fn run(name: &str, flags: &Flags) -> anyhow::Result<Row> {
     let mut queries: Vec<Query> = w
         .reducer
         .branches()
-        .into_iter()
         .map(|b| Query {
             forced: b.forced,
             excluded: b.excluded,

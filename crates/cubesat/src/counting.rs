@@ -23,10 +23,11 @@
 //!
 //! When no piece has count 1 (sixteen identical bricks, 25 Y pentacubes), step 2 is
 //! replaced by a rule at one cell `c` (see [`Reducer::branches`]): with the placements
-//! covering `c` ranked, `R` is the set of solutions whose placement at `c` ranks no higher than `g⁻¹·q` for every element
-//! `g` and the placement `q` the solution has at `g·c`. Each orbit meets `R` (move the
-//! solution by the `g` of least rank), and the search splits into one branch per placement `o`
-//! at `c`: `o` forced, and excluded every placement whose pulled-back rank is below `o`'s.
+//! covering `c` ranked, `R` is the set of solutions whose placement at `c` ranks no higher
+//! than `g⁻¹·q` for every element `g` and the placement `q` the solution has at `g·c`. Each
+//! orbit meets `R` (move the solution by the `g` of least rank), and the search splits into
+//! one branch per placement `o` at `c`: `o` forced, and excluded every placement whose
+//! pulled-back rank is below `o`'s.
 //! Step 3 is unchanged, so the count stays exact; a solution from elsewhere (an external
 //! solver's answer to an exported instance) weighs 0 unless it lies in `R`.
 //!
@@ -254,24 +255,22 @@ impl CellRule {
             .count()
     }
 
-    /// The branches: one per placement at `c` that does not rule itself out.
-    fn branches(&self, excluded: &[u32]) -> Vec<Branch> {
-        let mut out = Vec::new();
-        for (r, &o) in self.roots.iter().enumerate() {
-            let r = r as u32;
-            if self.least[o as usize] < r {
-                continue;
-            }
-            let mut ex: Vec<u32> = excluded.to_vec();
-            ex.extend((0..self.least.len() as u32).filter(|&q| self.least[q as usize] < r));
-            ex.sort_unstable();
-            ex.dedup();
-            out.push(Branch {
-                forced: vec![o],
-                excluded: ex,
-            });
-        }
-        out
+    /// The branches, one per placement at `c` that does not rule itself out, each built when
+    /// asked for: a branch's exclusions list up to every placement.
+    fn branches<'a>(&'a self, excluded: &'a [u32]) -> impl Iterator<Item = Branch> + 'a {
+        (self.roots.iter().enumerate())
+            .filter(|&(r, &o)| self.least[o as usize] >= r as u32)
+            .map(move |(r, &o)| {
+                let r = r as u32;
+                let mut ex: Vec<u32> = excluded.to_vec();
+                ex.extend((0..self.least.len() as u32).filter(|&q| self.least[q as usize] < r));
+                ex.sort_unstable();
+                ex.dedup();
+                Branch {
+                    forced: vec![o],
+                    excluded: ex,
+                }
+            })
     }
 }
 
@@ -579,15 +578,19 @@ impl Reducer {
 
     /// The searches whose solutions, weighed, give the count: one, with
     /// [`Reducer::excluded`], unless symmetry is broken at a cell, then one per placement
-    /// there.
-    pub fn branches(&self) -> Vec<Branch> {
-        match &self.rule {
-            Some(rule) => rule.branches(&self.excluded),
-            None => vec![Branch {
-                forced: Vec::new(),
-                excluded: self.excluded.clone(),
-            }],
-        }
+    /// there ([`Reducer::branch_count`] of them), each built when the iterator reaches it.
+    pub fn branches(&self) -> impl Iterator<Item = Branch> + '_ {
+        let single = self.rule.is_none().then(|| Branch {
+            forced: Vec::new(),
+            excluded: self.excluded.clone(),
+        });
+        let rule = self.rule.iter().flat_map(|r| r.branches(&self.excluded));
+        single.into_iter().chain(rule)
+    }
+
+    /// How many branches [`Reducer::branches`] yields.
+    pub fn branch_count(&self) -> usize {
+        self.rule.as_ref().map_or(1, |r| r.branch_count())
     }
 
     /// True when the instance restricted by [`Reducer::excluded`] has exactly one solution per

@@ -264,13 +264,17 @@ fn query(opts: &RunOptions, branch: &Branch) -> Query {
     }
 }
 
-/// The reducer's branches, with the progress told each one's share of the run.
-fn branches(reducer: &Reducer, opts: &RunOptions) -> Vec<Branch> {
-    let b = reducer.branches();
+/// The reducer's branches and their number, with the progress told each one's share of
+/// the run.
+fn branches<'a>(
+    reducer: &'a Reducer,
+    opts: &RunOptions,
+) -> (impl Iterator<Item = Branch> + 'a, usize) {
+    let n = reducer.branch_count();
     if let Some(p) = &opts.progress {
-        p.set_share(1.0 / b.len() as f64);
+        p.set_share(1.0 / n as f64);
     }
-    b
+    (reducer.branches(), n)
 }
 
 /// Node counts added up over branches: `None` once an engine does not count them.
@@ -332,10 +336,9 @@ pub fn list(
     };
     let engine = engine(inst, opts, false)?;
     report.nodes = Some(0);
-    let all = branches(&reducer, opts);
-    let n = all.len();
-    for (i, branch) in all.iter().enumerate() {
-        let stats = engine.enumerate(&query(opts, branch), &mut |s| {
+    let (all, n) = branches(&reducer, opts);
+    for (i, branch) in all.enumerate() {
+        let stats = engine.enumerate(&query(opts, &branch), &mut |s| {
             if visit(s) {
                 ControlFlow::Continue(())
             } else {
@@ -394,10 +397,9 @@ pub fn count(inst: &Instance, opts: &RunOptions) -> Result<RunReport> {
     report.nodes = Some(0);
     if opts.limit.is_none() {
         // Nothing stored or formatted; every solution is still verified inside `weigh`.
-        let all = branches(&reducer, opts);
-        let n = all.len();
-        for (i, branch) in all.iter().enumerate() {
-            let r = engine.count(&query(opts, branch), &weigh)?;
+        let (all, n) = branches(&reducer, opts);
+        for (i, branch) in all.enumerate() {
+            let r = engine.count(&query(opts, &branch), &weigh)?;
             add_summary(&mut report.engine, r.summary, i, n);
             report.count += r.total;
             report.raw += r.solutions;
@@ -415,10 +417,9 @@ pub fn count(inst: &Instance, opts: &RunOptions) -> Result<RunReport> {
     }
     let limit = opts.limit.unwrap_or(u64::MAX);
     let (mut total, mut raw, mut classes) = (0u64, 0u64, 0u64);
-    let all = branches(&reducer, opts);
-    let n = all.len();
-    for (i, branch) in all.iter().enumerate() {
-        let stats = engine.enumerate(&query(opts, branch), &mut |s| {
+    let (all, n) = branches(&reducer, opts);
+    for (i, branch) in all.enumerate() {
+        let stats = engine.enumerate(&query(opts, &branch), &mut |s| {
             raw += 1;
             let w = weigh(s);
             if w > 0 {
