@@ -116,3 +116,34 @@ impl Dir {
 pub fn puzzle_file(name: &str) -> String {
     format!("{}/puzzles/{name}.json", env!("CARGO_MANIFEST_DIR"))
 }
+
+/// A puzzle file for `must` and `optional` cells and `(cells, count)` pieces.
+pub fn puzzle_json(
+    must: &[[i32; 3]],
+    optional: &[[i32; 3]],
+    pieces: &[(&[[i32; 3]], u32)],
+) -> String {
+    let cells = |v: &[[i32; 3]]| {
+        let list: Vec<String> = v
+            .iter()
+            .map(|c| format!("[{}, {}, {}]", c[0], c[1], c[2]))
+            .collect();
+        format!("[{}]", list.join(", "))
+    };
+    let pieces: Vec<String> = pieces
+        .iter()
+        .enumerate()
+        .map(|(i, (shape, count))| {
+            format!(
+                r#"{{"name": "p{i}", "count": {count}, "cells": {}}}"#,
+                cells(shape)
+            )
+        })
+        .collect();
+    format!(
+        r#"{{"target": {{"cells": {}, "optional": {}}}, "pieces": [{}]}}"#,
+        cells(must),
+        cells(optional),
+        pieces.join(", ")
+    )
+}

@@ -2,6 +2,7 @@
 //! brute-force enumerator and the dancing-links baseline, pruning on against off, and thread
 //! counts against each other, on hand-made, random and polycube models.
 
+use crate::common::puzzle_json;
 use cubesat::counting::{Reducer, UpTo};
 use cubesat::run::Instance;
 use cubesat_xc::Progress;
@@ -452,33 +453,6 @@ fn pentominoes_6x10_has_9356_solutions() {
     // One parallel count keeps the test short at the test profile's opt-level.
     let e = ExactEngine::new(&m).unwrap();
     assert_eq!(e.query().threads(2).count().unwrap().solutions, 9_356);
-}
-
-/// A puzzle file for `must` and `optional` cells and `(cells, count)` pieces.
-fn puzzle_json(must: &[Cell], optional: &[Cell], pieces: &[(&[Cell], u32)]) -> String {
-    let cells = |v: &[Cell]| {
-        let list: Vec<String> = v
-            .iter()
-            .map(|c| format!("[{}, {}, {}]", c[0], c[1], c[2]))
-            .collect();
-        format!("[{}]", list.join(", "))
-    };
-    let pieces: Vec<String> = pieces
-        .iter()
-        .enumerate()
-        .map(|(i, (shape, count))| {
-            format!(
-                r#"{{"name": "p{i}", "count": {count}, "cells": {}}}"#,
-                cells(shape)
-            )
-        })
-        .collect();
-    format!(
-        r#"{{"target": {{"cells": {}, "optional": {}}}, "pieces": [{}]}}"#,
-        cells(must),
-        cells(optional),
-        pieces.join(", ")
-    )
 }
 
 /// Random polycube models with copies and optional cells, built through the puzzle parser and

@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use crate::common::Dir;
+use crate::common::{Dir, puzzle_json};
 use cubesat::counting::{Reducer, UpTo};
 use cubesat::run::{EngineChoice, Instance, RunOptions, count, list};
 
@@ -100,33 +100,6 @@ fn classes(solutions: &[Vec<Vec<Cell>>], maps: &[(Vec<(Cell, Cell)>, bool)]) -> 
         seen.insert(least);
     }
     seen.len() as u64
-}
-
-/// A puzzle file for `must` and `optional` cells and `(cells, count)` pieces.
-fn puzzle_json(must: &[Cell], optional: &[Cell], pieces: &[(&[Cell], u32)]) -> String {
-    let cells = |v: &[Cell]| {
-        let list: Vec<String> = v
-            .iter()
-            .map(|c| format!("[{}, {}, {}]", c[0], c[1], c[2]))
-            .collect();
-        format!("[{}]", list.join(", "))
-    };
-    let pieces: Vec<String> = pieces
-        .iter()
-        .enumerate()
-        .map(|(i, (shape, count))| {
-            format!(
-                r#"{{"name": "p{i}", "count": {count}, "cells": {}}}"#,
-                cells(shape)
-            )
-        })
-        .collect();
-    format!(
-        r#"{{"name": "random", "target": {{"cells": {}, "optional": {}}}, "pieces": [{}]}}"#,
-        cells(must),
-        cells(optional),
-        pieces.join(", ")
-    )
 }
 
 /// Random boxes (some with optional cells placed symmetrically or not) filled with copies of

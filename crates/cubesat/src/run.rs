@@ -292,6 +292,30 @@ fn add_summary(engine: &mut String, summary: String, i: usize, n: usize) {
     }
 }
 
+/// Streams the solutions of every branch of `reducer` to `sink`, branch after branch, until
+/// the sink breaks or the run is interrupted; the engine's summary, the nodes and the
+/// interruption go into `report`.
+fn enumerate_branches(
+    engine: &dyn Engine,
+    reducer: &Reducer,
+    opts: &RunOptions,
+    report: &mut RunReport,
+    sink: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+) -> Result<()> {
+    report.nodes = Some(0);
+    let (all, n) = branches(reducer, opts);
+    for (i, branch) in all.enumerate() {
+        let stats = engine.enumerate(&query(opts, &branch), sink)?;
+        add_summary(&mut report.engine, stats.summary, i, n);
+        report.nodes = add_nodes(report.nodes, stats.nodes);
+        report.interrupted = stats.interrupted;
+        if stats.stopped || stats.interrupted {
+            break;
+        }
+    }
+    Ok(())
+}
+
 /// Lists solutions in the engine's order, each verified and (in reduced modes) canonical,
 /// up to `opts.limit`; `sink` returns false to stop early.
 pub fn list(
@@ -311,12 +335,13 @@ pub fn list(
     let mut failure = None;
     let start = Instant::now();
     let n = inst.table.len();
+    let (mut raw, mut count, mut limited) = (0u64, 0u64, false);
     let mut visit = |s: &[u32]| -> bool {
         let s = placements_of(s, n);
         if verifier.exceeds_hole_limit(s) {
             return true;
         }
-        report.raw += 1;
+        raw += 1;
         if let Err(e) = verifier.verify(s) {
             failure = Some(e);
             return false;
@@ -324,34 +349,25 @@ pub fn list(
         if reducer.weight(s) == 0 {
             return true;
         }
-        report.count += 1;
+        count += 1;
         let go_on = sink(&Solution {
             placements: s.to_vec(),
         });
-        if opts.limit.is_some_and(|l| report.count >= l) {
-            report.limited = true;
+        if opts.limit.is_some_and(|l| count >= l) {
+            limited = true;
             return false;
         }
         go_on
     };
     let engine = engine(inst, opts, false)?;
-    report.nodes = Some(0);
-    let (all, n) = branches(&reducer, opts);
-    for (i, branch) in all.enumerate() {
-        let stats = engine.enumerate(&query(opts, &branch), &mut |s| {
-            if visit(s) {
-                ControlFlow::Continue(())
-            } else {
-                ControlFlow::Break(())
-            }
-        })?;
-        add_summary(&mut report.engine, stats.summary, i, n);
-        report.nodes = add_nodes(report.nodes, stats.nodes);
-        report.interrupted = stats.interrupted;
-        if stats.stopped || stats.interrupted {
-            break;
+    enumerate_branches(&*engine, &reducer, opts, &mut report, &mut |s| {
+        if visit(s) {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
         }
-    }
+    })?;
+    (report.raw, report.count, report.limited) = (raw, count, limited);
     if let Some(e) = failure {
         return Err(e.context(format!(
             "the {} engine reported an invalid solution",
@@ -394,9 +410,9 @@ pub fn count(inst: &Instance, opts: &RunOptions) -> Result<RunReport> {
     let invalid = |summary: &str, e: crate::Error| {
         e.context(format!("the {summary} engine reported an invalid solution"))
     };
-    report.nodes = Some(0);
     if opts.limit.is_none() {
         // Nothing stored or formatted; every solution is still verified inside `weigh`.
+        report.nodes = Some(0);
         let (all, n) = branches(&reducer, opts);
         for (i, branch) in all.enumerate() {
             let r = engine.count(&query(opts, &branch), &weigh)?;
@@ -417,28 +433,19 @@ pub fn count(inst: &Instance, opts: &RunOptions) -> Result<RunReport> {
     }
     let limit = opts.limit.unwrap_or(u64::MAX);
     let (mut total, mut raw, mut classes) = (0u64, 0u64, 0u64);
-    let (all, n) = branches(&reducer, opts);
-    for (i, branch) in all.enumerate() {
-        let stats = engine.enumerate(&query(opts, &branch), &mut |s| {
-            raw += 1;
-            let w = weigh(s);
-            if w > 0 {
-                total += w;
-                classes += 1;
-            }
-            if classes < limit && failure.lock().map(|f| f.is_none()).unwrap_or(false) {
-                ControlFlow::Continue(())
-            } else {
-                ControlFlow::Break(())
-            }
-        })?;
-        add_summary(&mut report.engine, stats.summary, i, n);
-        report.nodes = add_nodes(report.nodes, stats.nodes);
-        report.interrupted = stats.interrupted;
-        if stats.stopped || stats.interrupted {
-            break;
+    enumerate_branches(&*engine, &reducer, opts, &mut report, &mut |s| {
+        raw += 1;
+        let w = weigh(s);
+        if w > 0 {
+            total += w;
+            classes += 1;
         }
-    }
+        if classes < limit && failure.lock().map(|f| f.is_none()).unwrap_or(false) {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
+    })?;
     if let Some(e) = failure.into_inner().ok().flatten() {
         return Err(invalid(&report.engine, e));
     }
