@@ -45,6 +45,11 @@ use std::cmp::Ordering;
 
 pub use crate::mode::UpTo;
 
+/// The version of how a reduced run is split into searches (the restricted piece, or since
+/// scheme 2 the branches at a cell); shard records carry it in their run digest, so that
+/// shards of runs that searched differently are never added up.
+pub const SCHEME: u32 = 2;
+
 /// Symmetry reduction for one counting mode: which placements to exclude from the search and
 /// how much each solution found weighs.
 #[derive(Clone, Debug)]

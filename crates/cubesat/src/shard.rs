@@ -81,6 +81,7 @@ pub fn run_digest(puzzle: &Puzzle, opts: &RunOptions, job: Job) -> String {
         "prune": opts.prune,
         "cubes": cubes,
         "subtrees_per_shard": cubesat_xc::SUBTREES_PER_SHARD,
+        "reduction": crate::counting::SCHEME,
     });
     fnv128(parts.to_string().as_bytes())
 }
