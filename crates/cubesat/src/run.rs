@@ -412,19 +412,12 @@ pub fn count(inst: &Instance, opts: &RunOptions) -> Result<RunReport> {
     };
     if opts.limit.is_none() {
         // Nothing stored or formatted; every solution is still verified inside `weigh`.
-        report.nodes = Some(0);
-        let (all, n) = branches(&reducer, opts);
-        for (i, branch) in all.enumerate() {
-            let r = engine.count(&query(opts, &branch), &weigh)?;
-            add_summary(&mut report.engine, r.summary, i, n);
-            report.count += r.total;
-            report.raw += r.solutions;
-            report.nodes = add_nodes(report.nodes, r.nodes);
-            report.interrupted = r.interrupted;
-            if r.interrupted {
-                break;
-            }
-        }
+        let (all, _) = branches(&reducer, opts);
+        let queries: Vec<Query> = all.map(|b| query(opts, &b)).collect();
+        let r = engine.count_all(&queries, &weigh)?;
+        report.engine = r.summary;
+        (report.count, report.raw, report.nodes) = (r.total, r.solutions, r.nodes);
+        report.interrupted = r.interrupted;
         if let Some(e) = failure.into_inner().ok().flatten() {
             return Err(invalid(&opts.engine.resolve().to_string(), e));
         }

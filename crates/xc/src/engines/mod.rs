@@ -110,6 +110,42 @@ pub trait Engine {
             summary: st.summary,
         })
     }
+
+    /// Counts several queries as [`Engine::count`] counts each and adds the figures up: the
+    /// branches of one run, whose solutions are disjoint. The default counts them one after
+    /// another and stops at an interrupt; the summary is the queries' common one, or the
+    /// last query's, said to be of that query alone. An engine that runs in parallel may
+    /// pool the queries' work instead of waiting for the end of each.
+    fn count_all(
+        &self,
+        queries: &[Query],
+        weight: &(dyn Fn(&[u32]) -> u64 + Sync),
+    ) -> Result<Counted> {
+        let mut sum = Counted {
+            nodes: Some(0),
+            ..Counted::default()
+        };
+        for (i, q) in queries.iter().enumerate() {
+            let r = self.count(q, weight)?;
+            sum.total = sum.total.saturating_add(r.total);
+            sum.solutions += r.solutions;
+            sum.nodes = sum.nodes.zip(r.nodes).map(|(a, b)| a + b);
+            sum.interrupted = r.interrupted;
+            if i == 0 || sum.summary == r.summary {
+                sum.summary = r.summary;
+            } else {
+                sum.summary = format!(
+                    "{}; figures of the last of {} branches",
+                    r.summary,
+                    queries.len()
+                );
+            }
+            if r.interrupted {
+                break;
+            }
+        }
+        Ok(sum)
+    }
 }
 
 /// The [`Engine`] trait's tests, run over every engine on the same random models: each must
@@ -255,6 +291,77 @@ mod tests {
                 Engine::enumerate(&dlx, &q, &mut |_| ControlFlow::Continue(())),
                 Err(crate::Error::Unsupported { .. })
             ));
+        }
+    }
+
+    /// Branches that partition a model's solutions (option `a` chosen; `a` left out and `b`
+    /// chosen; both left out), counted together by every engine on one and three threads
+    /// and as shards, give the weighted sum of dancing links' listing; the exact engine's
+    /// nodes are the sum of the branches' own and do not depend on the threads.
+    #[test]
+    fn branches_counted_together_add_up() {
+        let weight = |s: &[u32]| 1 + u64::from(s[0] % 3);
+        for seed in 1..30 {
+            let model = random_model(seed, 8 + (seed % 5) as usize, 30 + seed as usize);
+            let oracle = dlx::Dlx::new(&model).unwrap();
+            let (a, b) = ((seed % 5) as u32, (seed % 5 + 1) as u32);
+            let branches = [
+                Query {
+                    forced: vec![a],
+                    ..Query::default()
+                },
+                Query {
+                    forced: vec![b],
+                    excluded: vec![a],
+                    ..Query::default()
+                },
+                Query {
+                    excluded: vec![a, b],
+                    ..Query::default()
+                },
+            ];
+            let want: u64 = all(&oracle, &Query::default())
+                .iter()
+                .map(|s| weight(s))
+                .sum();
+            let exact = exact::ExactEngine::new(&model).unwrap();
+            let sat = sat::CubeAndConquer::new(&model, sat::SatConfig::default(), 8).unwrap();
+            let alone: u64 = branches
+                .iter()
+                .map(|q| exact.count(q, &weight).unwrap().nodes.unwrap())
+                .sum();
+            let engines: [&dyn Engine; 3] = [&oracle, &exact, &sat];
+            for (e, engine) in engines.into_iter().enumerate() {
+                for threads in [1, 3] {
+                    let qs: Vec<Query> = branches
+                        .iter()
+                        .map(|q| Query {
+                            threads,
+                            ..q.clone()
+                        })
+                        .collect();
+                    let c = engine.count_all(&qs, &weight).unwrap();
+                    assert_eq!(c.total, want, "seed {seed}, engine {e}, {threads} threads");
+                    if e == 1 {
+                        assert_eq!(c.nodes, Some(alone), "seed {seed}, {threads} threads");
+                    }
+                    if e == 0 {
+                        continue;
+                    }
+                    let mut sharded = 0;
+                    for k in 0..3 {
+                        let qs: Vec<Query> = qs
+                            .iter()
+                            .map(|q| Query {
+                                shard: Some(Shard::new(k, 3).unwrap()),
+                                ..q.clone()
+                            })
+                            .collect();
+                        sharded += engine.count_all(&qs, &weight).unwrap().total;
+                    }
+                    assert_eq!(sharded, want, "seed {seed}, engine {e}, shards");
+                }
+            }
         }
     }
 

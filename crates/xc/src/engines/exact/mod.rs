@@ -861,6 +861,19 @@ impl ExactQuery {
     /// symmetry code keeps one canonical solution per orbit and weights orbit sizes). Runs in
     /// parallel on the configured threads; the result does not depend on the thread count.
     pub fn count_weighted<W: Fn(&[u32]) -> u64 + Sync>(&self, weight: W) -> Result<CountResult> {
+        Self::count_weighted_all(std::slice::from_ref(self), weight)
+    }
+
+    /// [`ExactQuery::count_weighted`] over several queries, their figures added up: the
+    /// branches of one run, such as the searches a symmetry reduction breaks a puzzle into
+    /// (their solutions should be disjoint for the sum to mean anything). Every query is cut
+    /// for its own threads (or shard) as it would be alone, and all the subtrees go to one
+    /// pool of the largest thread count asked, so that no thread waits at the end of one
+    /// query while another has work. The result does not depend on the thread counts.
+    pub fn count_weighted_all<W: Fn(&[u32]) -> u64 + Sync>(
+        queries: &[ExactQuery],
+        weight: W,
+    ) -> Result<CountResult> {
         struct Sum<'w, W> {
             weight: &'w W,
             total: u64,
@@ -871,16 +884,31 @@ impl ExactQuery {
                 true
             }
         }
-        let Some((root, base)) = self.root()? else {
-            return Ok(CountResult::default());
+        /// One query's root, and its subtrees with their shared root when it was cut.
+        struct Part<'q> {
+            query: &'q ExactQuery,
+            root: Level,
+            base: Vec<u32>,
+            cut: Option<(Vec<Subproblem>, Level)>,
+        }
+        let add = |t: &mut CountResult, r: CountResult| {
+            t.total = t.total.saturating_add(r.total);
+            t.solutions += r.solutions;
+            t.nodes += r.nodes;
+            t.interrupted |= r.interrupted;
         };
-        let threads = self.worker_threads();
-        let one = |sub: Option<(&Subproblem, &Level)>| -> Result<CountResult> {
+        let one = |part: &Part, sub: Option<usize>| -> Result<CountResult> {
             let mut sink = Sum {
                 weight: &weight,
                 total: 0,
             };
-            let s = self.run_one(&root, &base, sub, None, &mut sink)?;
+            let sub = match (&part.cut, sub) {
+                (Some((subs, shared)), Some(i)) => Some((&subs[i], shared)),
+                _ => None,
+            };
+            let s = part
+                .query
+                .run_one(&part.root, &part.base, sub, None, &mut sink)?;
             Ok(CountResult {
                 total: sink.total,
                 solutions: s.solutions,
@@ -888,32 +916,76 @@ impl ExactQuery {
                 interrupted: s.interrupted,
             })
         };
-        let Some((subs, expand_nodes)) = self.split(&root, &base, threads)? else {
-            return one(None);
+        let mut total = CountResult::default();
+        let threads = queries
+            .iter()
+            .map(|q| q.worker_threads())
+            .max()
+            .unwrap_or(1);
+        let split = threads > 1 || queries.iter().any(|q| q.shard.is_some());
+        if !split {
+            // One thread: each query's root is built only when its turn comes.
+            for q in queries {
+                let Some((root, base)) = q.root()? else {
+                    continue;
+                };
+                let part = Part {
+                    query: q,
+                    root,
+                    base,
+                    cut: None,
+                };
+                add(&mut total, one(&part, None)?);
+                if total.interrupted {
+                    break;
+                }
+            }
+            return Ok(total);
+        }
+        let mut parts = Vec::with_capacity(queries.len());
+        // (part, subtree): `None` runs the part's whole tree (an interrupt during its cut).
+        let mut tasks: Vec<(usize, Option<usize>)> = Vec::new();
+        for q in queries {
+            let Some((root, base)) = q.root()? else {
+                continue;
+            };
+            let cut = match q.split(&root, &base, q.worker_threads())? {
+                Some((subs, nodes)) => {
+                    total.nodes += nodes;
+                    // A count adds up in any order, so the subtrees estimated largest go
+                    // first and the small ones fill in at the end, where a large one would
+                    // leave a thread idle. On 6x10, Conway's puzzle and 8x8 two threads went
+                    // from 1.75-1.89x, 1.69-1.72x and 1.91-1.99x over one to 1.89-1.93x,
+                    // 1.75-1.81x and 1.96-2.07x (three runs each).
+                    tasks.extend((0..subs.len()).map(|i| (parts.len(), Some(i))));
+                    Some((subs, q.shared_root()?))
+                }
+                None => {
+                    tasks.push((parts.len(), None));
+                    None
+                }
+            };
+            parts.push(Part {
+                query: q,
+                root,
+                base,
+                cut,
+            });
+        }
+        let weight_of = |&(p, sub): &(usize, Option<usize>)| match (&parts[p].cut, sub) {
+            (Some((subs, _)), Some(i)) => subs[i].weight,
+            _ => 1.0,
         };
-        let shared = self.shared_root()?;
-        // A count adds up in any order, so the subtrees estimated largest go first and the
-        // small ones fill in at the end, where a large one would leave a thread idle. On
-        // 6x10, Conway's puzzle and 8x8 two threads went from 1.75-1.89x, 1.69-1.72x and
-        // 1.91-1.99x over one to 1.89-1.93x, 1.75-1.81x and 1.96-2.07x (three runs each).
-        let mut order: Vec<usize> = (0..subs.len()).collect();
-        order.sort_by(|&a, &b| subs[b].weight.total_cmp(&subs[a].weight));
-        let work =
-            |i: usize, _: &mut dyn FnMut(()), _: &AtomicBool| one(Some((&subs[order[i]], &shared)));
-        let mut total = CountResult {
-            nodes: expand_nodes,
-            ..Default::default()
+        tasks.sort_by(|a, b| weight_of(b).total_cmp(&weight_of(a)));
+        let work = |i: usize, _: &mut dyn FnMut(()), _: &AtomicBool| {
+            let (p, sub) = tasks[i];
+            one(&parts[p], sub)
         };
         let mut error = None;
-        control::ordered(subs.len(), threads, &|| false, &work, &mut |_, event| {
+        control::ordered(tasks.len(), threads, &|| false, &work, &mut |_, event| {
             match event {
                 Event::Item(()) => {}
-                Event::Done(Ok(r)) => {
-                    total.total = total.total.saturating_add(r.total);
-                    total.solutions += r.solutions;
-                    total.nodes += r.nodes;
-                    total.interrupted |= r.interrupted;
-                }
+                Event::Done(Ok(r)) => add(&mut total, r),
                 Event::Done(Err(e)) => {
                     error = Some(e);
                     return ControlFlow::Break(());
@@ -974,13 +1046,23 @@ impl Engine for ExactEngine {
     }
 
     fn count(&self, query: &Query, weight: &(dyn Fn(&[u32]) -> u64 + Sync)) -> Result<Counted> {
-        let r = self.for_query(query).count_weighted(weight)?;
+        self.count_all(std::slice::from_ref(query), weight)
+    }
+
+    fn count_all(
+        &self,
+        queries: &[Query],
+        weight: &(dyn Fn(&[u32]) -> u64 + Sync),
+    ) -> Result<Counted> {
+        let all: Vec<ExactQuery> = queries.iter().map(|q| self.for_query(q)).collect();
+        let r = ExactQuery::count_weighted_all(&all, weight)?;
+        let threads = all.iter().map(|q| q.worker_threads()).max().unwrap_or(1);
         Ok(Counted {
             total: r.total,
             solutions: r.solutions,
             nodes: Some(r.nodes),
             interrupted: r.interrupted,
-            summary: match control::worker_threads(query.threads) {
+            summary: match threads {
                 1 => "exact, 1 thread".to_string(),
                 n => format!("exact, {n} threads"),
             },
