@@ -9,9 +9,10 @@
 //! checked against their published counts; and models of more than 128 items with pieces of
 //! many copies, checked against the baseline: `conway` (Conway's puzzle: thirteen 1x2x4,
 //! one 2x2x2, one 1x2x2 and three 1x1x3 blocks in a 5x5x5 box), `bricks` (sixteen 1x2x4
-//! bricks in a 4x4x8 box) and `y25` (25 Y pentacubes in a 5x5x5 box, 2,528 up to rotation).
-//! The last two have no piece of count 1: symmetry is broken at a cell, and both engines
-//! run the reduction's branches one after another. `all` runs every workload and ends with
+//! bricks in a 4x4x8 box), `y25` (25 Y pentacubes in a 5x5x5 box, 2,528 up to rotation; 126
+//! items), `n26` (26 N pentacubes in a 2x5x13 box) and `y30` (30 Y pentacubes in a 2x5x15
+//! box). The last four have no piece of count 1: symmetry is broken at a cell, and both
+//! engines count the reduction's branches together (`Engine::count_all`). `all` runs every workload and ends with
 //! a Markdown table.
 //!
 //! Flags: `--no-dlx` skips the baseline, `--no-leaf` the run without leaf search, `--no-2`
@@ -50,11 +51,16 @@ fn workload(name: &str) -> anyhow::Result<Option<Workload>> {
         "soma" => (bundled("soma")?, Some(480)),
         "pento3x20" => (bundled("pentominoes-3x20")?, Some(2)),
         "y25" => (
-            cubesat::puzzle::json::parse_puzzle(
-                r#"{"name": "25 Y pentacubes 5x5x5", "target": {"box": [5, 5, 5]}, "pieces": [{"name": "Y", "count": 25, "cells": [[0, 0, 0], [1, 0, 0], [2, 0, 0], [3, 0, 0], [1, 1, 0]]}]}"#,
-                "y25",
-            )?,
+            one_kind(name, "Y pentacubes", [5, 5, 5], Y_PENTACUBE)?,
             Some(2_528),
+        ),
+        "n26" => (
+            one_kind(name, "N pentacubes", [13, 5, 2], N_PENTACUBE)?,
+            None,
+        ),
+        "y30" => (
+            one_kind(name, "Y pentacubes", [15, 5, 2], Y_PENTACUBE)?,
+            None,
         ),
         "conway" => (
             cubesat::puzzle::json::parse_puzzle(
@@ -67,13 +73,7 @@ fn workload(name: &str) -> anyhow::Result<Option<Workload>> {
             )?,
             None,
         ),
-        "bricks" => (
-            cubesat::puzzle::json::parse_puzzle(
-                r#"{"name": "1x2x4 bricks in 4x4x8", "target": {"box": [8, 4, 4]}, "pieces": [{"name": "A", "count": 16, "cells": [[0, 0, 0], [1, 0, 0], [2, 0, 0], [3, 0, 0], [0, 1, 0], [1, 1, 0], [2, 1, 0], [3, 1, 0]]}]}"#,
-                "bricks",
-            )?,
-            None,
-        ),
+        "bricks" => (one_kind(name, "1x2x4 bricks", [8, 4, 4], BRICK)?, None),
         _ => return Ok(None),
     };
     let inst = Instance::new(puzzle)?;
@@ -85,6 +85,30 @@ fn workload(name: &str) -> anyhow::Result<Option<Workload>> {
     }))
 }
 
+const Y_PENTACUBE: &str = "[0, 0, 0], [1, 0, 0], [2, 0, 0], [3, 0, 0], [1, 1, 0]";
+const N_PENTACUBE: &str = "[0, 0, 0], [1, 0, 0], [2, 0, 0], [2, 1, 0], [3, 1, 0]";
+const BRICK: &str =
+    "[0, 0, 0], [1, 0, 0], [2, 0, 0], [3, 0, 0], [0, 1, 0], [1, 1, 0], [2, 1, 0], [3, 1, 0]";
+
+/// A box of size `dims` (x, y, z) filled with copies of one piece (`pieces` names them in
+/// the plural), its cells in JSON.
+fn one_kind(
+    name: &str,
+    pieces: &str,
+    dims: [usize; 3],
+    cells: &str,
+) -> anyhow::Result<cubesat::puzzle::Puzzle> {
+    let copies = dims.iter().product::<usize>() / cells.matches('[').count();
+    let mut sides = dims;
+    sides.sort_unstable();
+    let [x, y, z] = dims;
+    let json = format!(
+        r#"{{"name": "{copies} {pieces} in {}x{}x{}", "target": {{"box": [{x}, {y}, {z}]}}, "pieces": [{{"name": "A", "count": {copies}, "cells": [{cells}]}}]}}"#,
+        sides[0], sides[1], sides[2],
+    );
+    Ok(cubesat::puzzle::json::parse_puzzle(&json, name)?)
+}
+
 const ALL: &[&str] = &[
     "tetris",
     "bedlam",
@@ -94,6 +118,8 @@ const ALL: &[&str] = &[
     "conway",
     "bricks",
     "y25",
+    "n26",
+    "y30",
 ];
 
 /// Wall and process CPU seconds (all threads) of `f`.
@@ -261,23 +287,16 @@ fn run(name: &str, flags: &Flags) -> anyhow::Result<Row> {
             no_leaf: None,
         });
     }
-    // Every query counted on `threads` threads, added up.
+    // Every query counted on `threads` threads, added up (the engine pools them).
     let count_all = |e: &dyn Engine, threads: usize| -> anyhow::Result<Counted> {
-        let mut sum = Counted {
-            nodes: Some(0),
-            ..Counted::default()
-        };
-        for q in &queries {
-            let q = Query {
+        let qs: Vec<Query> = queries
+            .iter()
+            .map(|q| Query {
                 threads,
                 ..q.clone()
-            };
-            let r = e.count(&q, &weight)?;
-            sum.total += r.total;
-            sum.solutions += r.solutions;
-            sum.nodes = sum.nodes.zip(r.nodes).map(|(a, b)| a + b);
-        }
-        Ok(sum)
+            })
+            .collect();
+        Ok(e.count_all(&qs, &weight)?)
     };
 
     let mut dlx = None;
