@@ -54,8 +54,11 @@ use std::sync::{Arc, Mutex};
 /// Deepest frontier the subproblem expansion goes to.
 const MAX_FRONTIER_DEPTH: usize = 64;
 /// Parallel runs cut the tree into at least this many subproblems per thread, so that uneven
-/// subtrees still balance.
-const SUBTREES_PER_THREAD: usize = 32;
+/// subtrees still balance. Each subtree's root is built on its own, which short runs feel:
+/// two threads over one on Conway's puzzle (0.045 s), five alternating runs, went from a
+/// median of 1.75x with 32 to 1.82x with 16; with 8 Bedlam's largest subtree left a thread
+/// idle (1.73x against 1.94x).
+const SUBTREES_PER_THREAD: usize = 16;
 
 /// What an enumeration did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -534,15 +537,17 @@ impl ExactQuery {
 
     /// The subtrees this query runs, and the search nodes spent above them that it counts:
     /// its shard's part of [`ExactQuery::shard_plan`] (the split's nodes counted in shard 0;
-    /// their weights scaled to the shard's share so that progress measures the shard), or an
-    /// even split for `threads` workers, or `None` to search the whole tree at once.
+    /// their weights scaled to the shard's share so that progress measures the shard), or a
+    /// cut into at least `subtrees` subtrees for `threads` workers, or `None` (one thread)
+    /// to search the whole tree at once.
     fn split(
         &self,
         root: &Level,
         base: &[u32],
         threads: usize,
+        subtrees: usize,
     ) -> Result<Option<(Vec<Subproblem>, u64)>> {
-        let split = self.split_unchecked(root, base, threads)?;
+        let split = self.split_unchecked(root, base, threads, subtrees)?;
         // An interrupt during the cut leaves a partial frontier: the caller runs the single
         // search instead, which stops at its first check and reports the interrupt.
         if self.progress.as_ref().is_some_and(|p| p.is_interrupted()) {
@@ -557,6 +562,7 @@ impl ExactQuery {
         root: &Level,
         base: &[u32],
         threads: usize,
+        subtrees: usize,
     ) -> Result<Option<(Vec<Subproblem>, u64)>> {
         if let Some(sh) = self.shard {
             let plan = self.shard_plan(sh.count())?;
@@ -573,13 +579,7 @@ impl ExactQuery {
         if threads <= 1 {
             return Ok(None);
         }
-        let (subs, nodes) = self.expand(
-            root,
-            base,
-            threads * SUBTREES_PER_THREAD,
-            MAX_FRONTIER_DEPTH,
-            true,
-        );
+        let (subs, nodes) = self.expand(root, base, subtrees, MAX_FRONTIER_DEPTH, true);
         self.account_expansion(&subs, nodes);
         Ok(Some((subs, nodes)))
     }
@@ -755,7 +755,9 @@ impl ExactQuery {
             return Ok(SearchStats::default());
         };
         let threads = self.worker_threads();
-        let Some((subs, expand_nodes)) = self.split(&root, &base, threads)? else {
+        let Some((subs, expand_nodes)) =
+            self.split(&root, &base, threads, threads * SUBTREES_PER_THREAD)?
+        else {
             struct Call<F>(F);
             impl<F: FnMut(&[u32]) -> bool> Sink for Call<F> {
                 fn solution(&mut self, sol: &[u32]) -> bool {
@@ -949,7 +951,13 @@ impl ExactQuery {
             let Some((root, base)) = q.root()? else {
                 continue;
             };
-            let cut = match q.split(&root, &base, q.worker_threads())? {
+            // The pool balances over all queries' subtrees, so each query is cut into its
+            // share of them (at least two a thread): building the subtrees' roots took 7%
+            // more CPU on 30 Y pentacubes' eight branches cut into 64 subtrees each than
+            // into eight.
+            let t = q.worker_threads();
+            let subtrees = (t * SUBTREES_PER_THREAD).div_ceil(queries.len()).max(2 * t);
+            let cut = match q.split(&root, &base, t, subtrees)? {
                 Some((subs, nodes)) => {
                     total.nodes += nodes;
                     // A count adds up in any order, so the subtrees estimated largest go
