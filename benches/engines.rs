@@ -18,7 +18,11 @@
 //! Flags: `--no-dlx` skips the baseline, `--no-leaf` the run without leaf search, `--no-2`
 //! the two-thread run, `--first-only` stops after the first-solution timings; `--part N
 //! [--part-index K]` runs only subtree K (default 0) of the N asked of each branch, its path
-//! forced (the baseline's count is then the check). CPU seconds are
+//! forced (the baseline's count is then the check); `--peer PATH` (repeatable) also runs an
+//! external solver of Knuth's DLX format, such as his DLX1 or SSXC1, on the same model as
+//! `cubesat export --format dlx --up-to rotation` writes it (workloads of one search), its
+//! solution count checked against the engine's and its wall time, input included, set
+//! against the engine's CPU time. CPU seconds are
 //! printed next to wall seconds because the machine may be shared; a measurement that takes
 //! under a second is repeated (up to a second in all, at most 15 runs) and its medians kept.
 //!
@@ -176,6 +180,8 @@ struct Row {
     dlx: Option<(f64, u64)>,
     exact: (f64, u64),
     no_leaf: Option<f64>,
+    /// Each external solver's name, solutions, nodes and wall seconds.
+    peers: Vec<(String, u64, u64, f64)>,
 }
 
 struct Flags {
@@ -184,6 +190,41 @@ struct Flags {
     no_2: bool,
     first_only: bool,
     part: Option<(usize, usize)>,
+    peers: Vec<String>,
+}
+
+/// Runs an external solver of Knuth's DLX format (`peer < FILE`, as DLX1 and SSXC1 take it)
+/// on `dlx`: its solution and node counts from its last line on stderr ("Altogether N
+/// solutions, ..., M nodes"), and its wall seconds, input included.
+fn run_peer(peer: &str, name: &str, dlx: &str) -> anyhow::Result<(u64, u64, f64)> {
+    use std::process::{Command, Stdio};
+    let file =
+        std::env::temp_dir().join(format!("cubesat-bench-{}-{name}.dlx", std::process::id()));
+    std::fs::write(&file, dlx)?;
+    let t = Instant::now();
+    let out = Command::new(peer)
+        .stdin(std::fs::File::open(&file)?)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .output();
+    let wall = t.elapsed().as_secs_f64();
+    std::fs::remove_file(&file)?;
+    let out = out.map_err(|e| anyhow::anyhow!("{peer}: {e}"))?;
+    let err = String::from_utf8_lossy(&out.stderr);
+    let line = err
+        .lines()
+        .rfind(|l| l.starts_with("Altogether "))
+        .ok_or_else(|| anyhow::anyhow!("{peer} printed no \"Altogether\" line: {err}"))?;
+    let number_before = |word: &str| -> anyhow::Result<u64> {
+        let words: Vec<&str> = line.split([' ', ',']).filter(|w| !w.is_empty()).collect();
+        let i = words
+            .iter()
+            .position(|w| w.trim_end_matches('.').starts_with(word))
+            .filter(|&i| i > 0)
+            .ok_or_else(|| anyhow::anyhow!("{peer}: no {word} in {line:?}"))?;
+        Ok(words[i - 1].parse()?)
+    };
+    Ok((number_before("solution")?, number_before("nodes")?, wall))
 }
 
 fn run(name: &str, flags: &Flags) -> anyhow::Result<Row> {
@@ -285,6 +326,7 @@ fn run(name: &str, flags: &Flags) -> anyhow::Result<Row> {
             dlx: None,
             exact: (0.0, 0),
             no_leaf: None,
+            peers: Vec::new(),
         });
     }
     // Every query counted on `threads` threads, added up (the engine pools them).
@@ -376,6 +418,34 @@ fn run(name: &str, flags: &Flags) -> anyhow::Result<Row> {
             "two threads counted differently"
         );
     }
+    let mut peers: Vec<(String, u64, u64, f64)> = Vec::new();
+    let single = queries.len() == 1 && flags.part.is_none();
+    let copies = w.inst.puzzle.pieces.iter().any(|p| p.count > 1);
+    if !flags.peers.is_empty() && (!single || copies) {
+        println!("peers skipped: they take whole searches of pieces of one copy each");
+    } else if !flags.peers.is_empty() {
+        // The file holds the one search of a puzzle with a piece of count 1, its
+        // non-representative placements left out, as `cubesat export --up-to rotation`
+        // writes it: the baseline's model, whose solutions before the symmetry filter the
+        // peer counts.
+        let text = cubesat::interop::dlx::export(&w.inst.puzzle, UpTo::Rotation)?;
+        for peer in &flags.peers {
+            let (solutions, nodes, wall) = run_peer(peer, name, &text)?;
+            anyhow::ensure!(
+                solutions == r1.solutions,
+                "{peer} found {solutions} solutions, the engine {}",
+                r1.solutions
+            );
+            println!(
+                "peer {peer}: {solutions} solutions, {nodes} nodes, {wall:.3} s wall; the engine (1 thread, cpu) is {:.1}x faster",
+                wall / c1.max(1e-6)
+            );
+            let short = std::path::Path::new(peer)
+                .file_name()
+                .map_or(peer.clone(), |f| f.to_string_lossy().into_owned());
+            peers.push((short, solutions, nodes, wall));
+        }
+    }
     Ok(Row {
         name: name.into(),
         what,
@@ -383,6 +453,7 @@ fn run(name: &str, flags: &Flags) -> anyhow::Result<Row> {
         dlx,
         exact: (c1, n1),
         no_leaf,
+        peers,
     })
 }
 
@@ -399,7 +470,7 @@ fn main() -> anyhow::Result<()> {
         .filter(|&(i, a)| {
             // Not a flag, nor the value of one; `cargo bench` passes `--bench` too.
             !a.starts_with('-')
-                && (i == 0 || !matches!(args[i - 1].as_str(), "--part" | "--part-index"))
+                && (i == 0 || !matches!(args[i - 1].as_str(), "--part" | "--part-index" | "--peer"))
         })
         .map(|(_, a)| a.clone())
         .collect();
@@ -415,6 +486,12 @@ fn main() -> anyhow::Result<()> {
         no_2: flag("--no-2"),
         first_only: flag("--first-only"),
         part: value("--part").map(|n| (n, value("--part-index").unwrap_or(0))),
+        peers: args
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i > 0 && args[i - 1] == "--peer")
+            .map(|(_, a)| a.clone())
+            .collect(),
     };
     let mut rows = Vec::new();
     for n in &names {
@@ -438,6 +515,24 @@ fn main() -> anyhow::Result<()> {
                 "| {} | {} | {} | {dlx} | {:.3}, {} | {ratio} | {off} |",
                 r.name, r.what, r.count, r.exact.0, r.exact.1
             );
+        }
+    }
+    if rows.iter().any(|r| !r.peers.is_empty()) {
+        println!();
+        println!(
+            "| workload | peer | solutions before the filter, nodes | peer (wall s) | dancing links (cpu s) | engine (cpu s) | engine / peer |"
+        );
+        println!("| --- | --- | --- | --- | --- | --- | --- |");
+        for r in &rows {
+            let dlx = r.dlx.map_or("-".to_string(), |(c, _)| format!("{c:.3}"));
+            for (peer, solutions, nodes, wall) in &r.peers {
+                println!(
+                    "| {} | {peer} | {solutions}, {nodes} | {wall:.3} | {dlx} | {:.3} | {:.1}x |",
+                    r.name,
+                    r.exact.0,
+                    wall / r.exact.0.max(1e-6)
+                );
+            }
         }
     }
     Ok(())
