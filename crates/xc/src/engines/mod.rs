@@ -301,6 +301,7 @@ mod tests {
     #[test]
     fn branches_counted_together_add_up() {
         let weight = |s: &[u32]| 1 + u64::from(s[0] % 3);
+        let mut nonempty = 0;
         for seed in 1..30 {
             let model = random_model(seed, 8 + (seed % 5) as usize, 30 + seed as usize);
             let oracle = dlx::Dlx::new(&model).unwrap();
@@ -324,6 +325,7 @@ mod tests {
                 .iter()
                 .map(|s| weight(s))
                 .sum();
+            nonempty += usize::from(want > 0);
             let exact = exact::ExactEngine::new(&model).unwrap();
             let sat = sat::CubeAndConquer::new(&model, sat::SatConfig::default(), 8).unwrap();
             let alone: u64 = branches
@@ -363,6 +365,7 @@ mod tests {
                 }
             }
         }
+        assert!(nonempty > 10, "the random models should have solutions");
     }
 
     #[test]
