@@ -12,8 +12,8 @@
 //! bricks in a 4x4x8 box), `y25` (25 Y pentacubes in a 5x5x5 box, 2,528 up to rotation; 126
 //! items), `n26` (26 N pentacubes in a 2x5x13 box) and `y30` (30 Y pentacubes in a 2x5x15
 //! box). The last four have no piece of count 1: symmetry is broken at a cell, and both
-//! engines count the reduction's branches together (`Engine::count_all`). `all` runs every workload and ends with
-//! a Markdown table.
+//! engines count the reduction's branches together (`Engine::count_all`). `all` runs every
+//! workload and ends with Markdown tables.
 //!
 //! Flags: `--no-dlx` skips the baseline, `--no-leaf` the run without leaf search, `--no-2`
 //! the two-thread run, `--first-only` stops after the first-solution timings; `--part N
@@ -22,9 +22,9 @@
 //! external solver of Knuth's DLX format, such as his DLX1 or SSXC1, on the same model as
 //! `cubesat export --format dlx --up-to rotation` writes it (workloads of one search), its
 //! solution count checked against the engine's and its wall time, input included, set
-//! against the engine's CPU time. CPU seconds are
-//! printed next to wall seconds because the machine may be shared; a measurement that takes
-//! under a second is repeated (up to a second in all, at most 15 runs) and its medians kept.
+//! against the engine's CPU time. CPU seconds are printed next to wall seconds because the
+//! machine may be shared; a measurement that takes under a second is repeated (up to a
+//! second in all, at most 15 runs) and its medians kept.
 //!
 //! `cargo bench --bench engines -- pento6x10 bedlam`
 
