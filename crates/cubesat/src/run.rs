@@ -19,7 +19,7 @@ use cubesat_xc::sat::{
     CUBES_ENUMERATION, CUBES_ENUMERATION_VARISAT, CUBES_LISTING, CUBES_LISTING_VARISAT,
     CubeAndConquer, DEFAULT_EXACT_BUDGET, SatConfig,
 };
-use cubesat_xc::{Engine, ExactCover, Progress, Query, Shard};
+use cubesat_xc::{Engine, ExactCover, Progress, Query, Shard, add_summary};
 
 use crate::counting::{Branch, Reducer, UpTo};
 use crate::placements::PlacementTable;
@@ -280,16 +280,6 @@ fn branches<'a>(
 /// Node counts added up over branches: `None` once an engine does not count them.
 fn add_nodes(a: Option<u64>, b: Option<u64>) -> Option<u64> {
     Some(a? + b?)
-}
-
-/// The engine's summary of branch `i` of `n` into the report: kept when every branch's is the
-/// same, else the last one, said to be of that branch alone.
-fn add_summary(engine: &mut String, summary: String, i: usize, n: usize) {
-    if i == 0 || (*engine == summary) {
-        *engine = summary;
-    } else {
-        *engine = format!("{summary}; figures of the last of {n} branches");
-    }
 }
 
 /// Streams the solutions of every branch of `reducer` to `sink`, branch after branch, until

@@ -38,7 +38,7 @@ mod model;
 mod shard;
 
 pub use control::{MAX_THREADS_PER_CORE, Progress, Subproblem, available_cores, worker_threads};
-pub use engines::{Counted, Engine, Query, Stats, dlx, exact, sat};
+pub use engines::{Counted, Engine, Query, Stats, add_summary, dlx, exact, sat};
 pub use error::{Error, Result};
 pub use model::{CellGeometry, ExactCover, Item, Residual};
 pub use shard::{MAX_SHARDS, SUBTREES_PER_SHARD, Shard, ShardError, deal};

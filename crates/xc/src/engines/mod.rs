@@ -131,20 +131,23 @@ pub trait Engine {
             sum.solutions += r.solutions;
             sum.nodes = sum.nodes.zip(r.nodes).map(|(a, b)| a + b);
             sum.interrupted = r.interrupted;
-            if i == 0 || sum.summary == r.summary {
-                sum.summary = r.summary;
-            } else {
-                sum.summary = format!(
-                    "{}; figures of the last of {} branches",
-                    r.summary,
-                    queries.len()
-                );
-            }
+            add_summary(&mut sum.summary, r.summary, i, queries.len());
             if r.interrupted {
                 break;
             }
         }
         Ok(sum)
+    }
+}
+
+/// Folds the summary of branch `i` of `n` (the queries of one run, such as
+/// [`Engine::count_all`] adds up) into `summary`: kept while every branch's is the same,
+/// else the last one, said to be of that branch alone.
+pub fn add_summary(summary: &mut String, branch: String, i: usize, n: usize) {
+    if i == 0 || *summary == branch {
+        *summary = branch;
+    } else {
+        *summary = format!("{branch}; figures of the last of {n} branches");
     }
 }
 
