@@ -1,5 +1,6 @@
 //! The command line as the user types it (clap derive types); `main.rs` turns it into library calls.
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -60,7 +61,7 @@ pub enum Command {
 pub struct ConvertArgs {
     /// The puzzle to read (a file or a bundled name).
     #[arg(value_name = "IN")]
-    pub input: String,
+    pub input: OsString,
     /// The file to write: `.json` (cubesat), `.xmpuzzle` (BurrTools, gzip) or `.xml` (BurrTools, plain).
     #[arg(value_name = "OUT")]
     pub output: PathBuf,
@@ -93,7 +94,7 @@ pub struct PuzzleArg {
     /// A puzzle file (`-` for stdin), or the name of a bundled puzzle (`cubesat list`);
     /// default: the Tetris Cube.
     #[arg(value_name = "PUZZLE")]
-    pub puzzle: Option<String>,
+    pub puzzle: Option<OsString>,
     /// For a BurrTools file (.xmpuzzle): the problem, by index (from 0) or name; default: the
     /// first.
     #[arg(long, value_name = "N|NAME")]

@@ -12,7 +12,7 @@ use crate::args::ConvertArgs;
 use super::{Outcome, output};
 
 pub fn run(args: ConvertArgs, quiet: bool) -> Result<Outcome> {
-    let puzzle = puzzle::load_with(Some(&args.input), args.problem.as_deref())?;
+    let puzzle = super::open_puzzle(Some(&args.input))?.puzzle(args.problem.as_deref())?;
     let ext = args
         .output
         .extension()

@@ -15,14 +15,13 @@ use super::{Outcome, output};
 
 /// `cubesat info`: the puzzle's description on stdout.
 pub fn run(args: InfoArgs) -> Result<Outcome> {
-    let puzzle = super::load_puzzle(&args.puzzle)?;
+    // Read once: the file may be a FIFO.
+    let source = super::open_puzzle(args.puzzle.puzzle.as_deref())?;
+    let burrtools = source.burrtools().cloned();
+    let puzzle = source.puzzle(args.puzzle.problem.as_deref())?;
     super::warn_same_shapes(&puzzle);
     let mut out = output(None)?;
-    if let Some(path) = args.puzzle.puzzle.as_deref().map(std::path::Path::new)
-        && path.exists()
-        && cubesat::puzzle::burrtools::looks_like_burrtools(path, &head(path))
-    {
-        let file = cubesat::puzzle::burrtools::read_file(path)?;
+    if let Some(file) = burrtools {
         writeln!(
             out,
             "BurrTools file (version {}), {}:",
@@ -154,14 +153,4 @@ pub fn run(args: InfoArgs) -> Result<Outcome> {
     }
     out.finish()?;
     Ok(Outcome::Found)
-}
-
-/// The first bytes of a file, for format sniffing.
-fn head(path: &std::path::Path) -> Vec<u8> {
-    let mut buf = vec![0u8; 64];
-    let n = std::fs::File::open(path)
-        .and_then(|mut f| std::io::Read::read(&mut f, &mut buf))
-        .unwrap_or(0);
-    buf.truncate(n);
-    buf
 }

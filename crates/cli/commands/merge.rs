@@ -32,8 +32,9 @@ pub fn run(args: &MergeArgs) -> Result<Outcome> {
     }
     let mut records: Vec<(PathBuf, ShardRecord)> = Vec::with_capacity(files.len());
     for f in files {
-        let text =
-            std::fs::read_to_string(&f).with_context(|| format!("{}: cannot read", f.display()))?;
+        // `-` is stdin; every input is read once, bounded.
+        let text = super::read_input(&f)?;
+        let f = PathBuf::from(super::shown(&f));
         let rs = shard::parse_file(&text).map_err(|error| shard::MergeError::Record {
             file: f.clone(),
             error,
@@ -85,7 +86,12 @@ pub(super) fn command_line() -> String {
         }
     };
     std::iter::once("cubesat".to_string())
-        .chain(std::env::args().skip(1).map(|w| quote(&w)))
+        // args_os: `args` panics on an argument that is not UTF-8 (a file name).
+        .chain(
+            std::env::args_os()
+                .skip(1)
+                .map(|w| quote(&w.to_string_lossy())),
+        )
         .collect::<Vec<_>>()
         .join(" ")
 }

@@ -12,6 +12,7 @@ mod show;
 mod solve;
 mod stl;
 
+use std::ffi::OsStr;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
@@ -173,54 +174,47 @@ pub(crate) fn output(path: Option<&Path>) -> Result<Output> {
     })
 }
 
-/// The largest solver answer, exported instance or JSON Lines file `decode` and `render`
-/// read: the whole file is held in memory, so anything larger is refused before reading.
+/// The largest solver answer, exported instance, JSON Lines file or shard record `decode`,
+/// `render` and `merge` read: a larger one is refused, a regular file before it is read, any
+/// other source (stdin, a FIFO) when reading reaches the bound.
 pub(crate) const MAX_INPUT_BYTES: u64 = 256 << 20;
 
-/// Reads a text input of at most [`MAX_INPUT_BYTES`], refusing a larger one before reading it;
-/// `-` is stdin.
-pub(crate) fn read_input(path: &Path) -> Result<String> {
+/// How an input path is named in messages: `stdin` for `-`, else the path (lossily, if it
+/// is not UTF-8).
+pub(crate) fn shown(path: &Path) -> String {
     if path.as_os_str() == "-" {
-        let mut text = String::new();
-        io::Read::read_to_string(
-            &mut io::Read::take(io::stdin(), MAX_INPUT_BYTES + 1),
-            &mut text,
-        )
-        .context("stdin: cannot read")?;
-        if text.len() as u64 > MAX_INPUT_BYTES {
-            anyhow::bail!("stdin: more than the {MAX_INPUT_BYTES} bytes cubesat reads");
-        }
-        return Ok(text);
+        "stdin".to_string()
+    } else {
+        path.display().to_string()
     }
-    let shown = path.display();
-    let len = std::fs::metadata(path)
-        .with_context(|| format!("{shown}: cannot read"))?
-        .len();
-    if len > MAX_INPUT_BYTES {
-        anyhow::bail!(
-            "{shown}: file is {len} bytes, more than the {MAX_INPUT_BYTES} bytes cubesat reads"
-        );
+}
+
+/// Reads an input of at most `limit` bytes, once; `-` is stdin.
+pub(crate) fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>> {
+    Ok(if path.as_os_str() == "-" {
+        cubesat::input::read_bounded(io::stdin().lock(), limit, "stdin")?
+    } else {
+        cubesat::input::read_file(path, limit)?
+    })
+}
+
+/// Reads a text input of at most [`MAX_INPUT_BYTES`], once; `-` is stdin. Text that is not
+/// UTF-8 is refused with the line and column of the first bad byte.
+pub(crate) fn read_input(path: &Path) -> Result<String> {
+    let bytes = read_bytes(path, MAX_INPUT_BYTES)?;
+    match cubesat::input::text(&bytes) {
+        Ok(_) => Ok(String::from_utf8(bytes).expect("checked to be UTF-8")),
+        Err(e) => Err(e.in_file(shown(path)).into()),
     }
-    let mut text = String::new();
-    // Read through a limit as well: the file may grow after the size was checked.
-    io::Read::read_to_string(
-        &mut io::Read::take(
-            std::fs::File::open(path).with_context(|| format!("{shown}: cannot read"))?,
-            MAX_INPUT_BYTES + 1,
-        ),
-        &mut text,
-    )
-    .with_context(|| format!("{shown}: cannot read"))?;
-    if text.len() as u64 > MAX_INPUT_BYTES {
-        anyhow::bail!("{shown}: more than the {MAX_INPUT_BYTES} bytes cubesat reads");
-    }
-    Ok(text)
 }
 
 /// The puzzle argument as the user typed it (a file or a bundled name), for messages about
 /// what its run refused.
-pub(crate) fn puzzle_source(arg: Option<&str>) -> &str {
-    arg.unwrap_or(cubesat::puzzle::DEFAULT_PUZZLE)
+pub(crate) fn puzzle_source(arg: Option<&OsStr>) -> std::borrow::Cow<'_, str> {
+    arg.map_or(
+        cubesat::puzzle::DEFAULT_PUZZLE.into(),
+        OsStr::to_string_lossy,
+    )
 }
 
 /// One warning line on stderr per group of pieces with the same shape under different names:
@@ -239,17 +233,24 @@ pub(crate) fn warn_same_shapes(p: &cubesat::Puzzle) {
     }
 }
 
-/// The puzzle argument: a file (a BurrTools file's problem chosen by `--problem`), a bundled
-/// name, `-` for a puzzle file on stdin, or none for the Tetris Cube.
-pub(crate) fn load_puzzle(arg: &crate::args::PuzzleArg) -> Result<cubesat::Puzzle> {
-    if arg.puzzle.as_deref() == Some("-") {
-        let text = read_input(std::path::Path::new("-"))?;
-        return cubesat::puzzle::json::parse_puzzle(&text, "stdin").context("stdin");
+/// The puzzle argument, read once: a file (cubesat JSON or BurrTools, told apart by the
+/// extension or the content), a bundled name, `-` for a puzzle file on stdin (at most
+/// [`cubesat::puzzle::MAX_FILE_BYTES`]), or none for the Tetris Cube.
+pub(crate) fn open_puzzle(arg: Option<&OsStr>) -> Result<cubesat::puzzle::PuzzleFile> {
+    if arg == Some(OsStr::new("-")) {
+        let bytes = read_bytes(Path::new("-"), cubesat::puzzle::MAX_FILE_BYTES)?;
+        return Ok(cubesat::puzzle::PuzzleFile::parse(
+            &bytes,
+            Path::new("stdin"),
+        )?);
     }
-    Ok(cubesat::puzzle::load_with(
-        arg.puzzle.as_deref(),
-        arg.problem.as_deref(),
-    )?)
+    Ok(cubesat::puzzle::open(arg)?)
+}
+
+/// The puzzle argument's puzzle (see [`open_puzzle`]); a BurrTools file's problem is chosen
+/// by `--problem`.
+pub(crate) fn load_puzzle(arg: &crate::args::PuzzleArg) -> Result<cubesat::Puzzle> {
+    Ok(open_puzzle(arg.puzzle.as_deref())?.puzzle(arg.problem.as_deref())?)
 }
 
 /// Whether text output gets ANSI colour.

@@ -17,8 +17,7 @@ use crate::puzzle::{
     MAX_TARGET_CELLS, Piece, Puzzle, Target,
 };
 
-/// Puzzle files larger than this are refused before they are read.
-pub const MAX_FILE_BYTES: u64 = 8 << 20;
+pub use crate::puzzle::MAX_FILE_BYTES;
 
 /// A JSON path such as `pieces[2].cells[0]`, used in error messages.
 #[derive(Clone, Debug, Default)]
@@ -53,27 +52,22 @@ macro_rules! fail {
     };
 }
 
-/// Reads and validates a puzzle file; errors name the file and the JSON path.
+/// Reads and validates a puzzle file (opened and read once, at most [`MAX_FILE_BYTES`]);
+/// errors name the file and the JSON path.
 pub fn read_puzzle_file(path: &Path) -> Result<Puzzle> {
     let shown = path.display().to_string();
-    let meta = std::fs::metadata(path).map_err(|e| Error::read(&shown, e))?;
-    if meta.len() > MAX_FILE_BYTES {
-        bail!(
-            "{shown}: file is {} bytes, more than the {} bytes cubesat reads",
-            meta.len(),
-            MAX_FILE_BYTES
-        );
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| Error::read(&shown, e))?;
+    let bytes = crate::input::read_file(path, MAX_FILE_BYTES)?;
+    let text = crate::input::text(&bytes).map_err(|e| e.in_file(&shown))?;
     let stem = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    parse_puzzle(&text, &stem).map_err(|e| e.in_file(shown))
+    parse_puzzle(text, &stem).map_err(|e| e.in_file(shown))
 }
 
 /// Parses and validates a puzzle from JSON text. `default_name` names a puzzle whose file has
-/// no `name`. Errors carry the JSON path (the caller adds the file name).
+/// no `name`. Errors carry the JSON path (the caller adds the file name); a key given twice
+/// in one object is refused at its path.
 pub fn parse_puzzle(text: &str, default_name: &str) -> Result<Puzzle> {
     if text.len() as u64 > MAX_FILE_BYTES {
         bail!(
@@ -82,27 +76,10 @@ pub fn parse_puzzle(text: &str, default_name: &str) -> Result<Puzzle> {
             MAX_FILE_BYTES
         );
     }
-    let value: Value = serde_json::from_str(text).map_err(|e| {
-        Error::input(
-            "",
-            format!(
-                "line {}, column {}: invalid JSON: {}",
-                e.line(),
-                e.column(),
-                strip_position(&e)
-            ),
-        )
-    })?;
+    // Text is UTF-8 already; this refuses a byte order mark, with its place.
+    crate::input::text(text.as_bytes())?;
+    let value = crate::input::json(text).map_err(|e| e.into_error(0))?;
     from_value(&value, default_name)
-}
-
-/// serde_json appends " at line L column C" to its messages; the position is already shown.
-fn strip_position(e: &serde_json::Error) -> String {
-    let s = e.to_string();
-    match s.rfind(" at line ") {
-        Some(i) => s[..i].to_string(),
-        None => s,
-    }
 }
 
 fn object<'a>(v: &'a Value, path: &JsonPath, what: &str) -> Result<&'a Map<String, Value>> {
@@ -137,7 +114,28 @@ fn integer(v: &Value, path: &JsonPath, lo: i64, hi: i64) -> Result<i64> {
     match v.as_i64() {
         Some(i) if (lo..=hi).contains(&i) => Ok(i),
         Some(i) => fail!(path, "{i} is out of range ({lo} to {hi})"),
-        None => fail!(path, "expected an integer, found {}", kind(v)),
+        None if too_large(v) => fail!(path, "{v} is out of range ({lo} to {hi})"),
+        None => fail!(path, "expected an integer, found {}", found(v)),
+    }
+}
+
+/// True for a whole number beyond the 64-bit integers (serde_json reads one as a float).
+fn too_large(v: &Value) -> bool {
+    match v {
+        Value::Number(n) => {
+            n.as_u64().is_some()
+                || n.as_f64()
+                    .is_some_and(|f| f.fract() == 0.0 && f.abs() >= 2f64.powi(63))
+        }
+        _ => false,
+    }
+}
+
+/// What a value is, in a message: a number is shown (`2.5`), anything else named by kind.
+fn found(v: &Value) -> String {
+    match v {
+        Value::Number(n) => n.to_string(),
+        _ => kind(v).to_string(),
     }
 }
 
@@ -195,7 +193,7 @@ fn cell(v: &Value, path: &JsonPath, lo: i64) -> Result<Cell> {
     }
     let mut c = [0i32; 3];
     for (k, x) in a.iter().enumerate() {
-        c[k] = integer(x, &path.index(k), lo, MAX_COORD as i64)? as i32;
+        c[k] = integer(x, &path.index(k), lo, MAX_COORD as i64 - 1)? as i32;
     }
     Ok(c)
 }
@@ -502,7 +500,12 @@ fn piece(v: &Value, path: &JsonPath) -> Result<RawPiece> {
         None => (1, 1),
     };
     let cells = match (m.get("cells"), m.get("layers")) {
-        (Some(c), None) => cell_list(c, &path.key("cells"), -(MAX_COORD as i64), MAX_PIECE_CELLS)?,
+        (Some(c), None) => cell_list(
+            c,
+            &path.key("cells"),
+            -(MAX_COORD as i64 - 1),
+            MAX_PIECE_CELLS,
+        )?,
         (None, Some(l)) => layer_art(
             l,
             &path.key("layers"),
@@ -516,6 +519,18 @@ fn piece(v: &Value, path: &JsonPath) -> Result<RawPiece> {
     };
     if cells.is_empty() {
         fail!(path, "piece '{name}' has no cells");
+    }
+    for (axis, a) in ["x", "y", "z"].into_iter().enumerate() {
+        let (lo, hi) = cells.iter().fold((i32::MAX, i32::MIN), |(lo, hi), c| {
+            (lo.min(c[axis]), hi.max(c[axis]))
+        });
+        if hi - lo >= MAX_COORD {
+            fail!(
+                path.key("cells"),
+                "piece '{name}' spans {} cells along {a}, more than the {MAX_COORD} cubesat accepts",
+                hi - lo + 1
+            );
+        }
     }
     let colours = match m.get("colours") {
         None => Vec::new(),
@@ -572,10 +587,13 @@ fn known_counts(v: &Value, path: &JsonPath) -> Result<KnownCounts> {
             None | Some(Value::Null) => Ok(None),
             Some(x) => match x.as_u64() {
                 Some(n) => Ok(Some(n)),
+                None if too_large(x) && x.as_f64().is_some_and(|f| f > 0.0) => {
+                    fail!(path.key(k), "{x} is out of range (0 to {})", u64::MAX)
+                }
                 None => fail!(
                     path.key(k),
                     "expected a non-negative integer or null, found {}",
-                    kind(x)
+                    found(x)
                 ),
             },
         }
@@ -850,7 +868,7 @@ fn colour_rule(
             }
             let mut c = [0i32; 3];
             for k in 0..3 {
-                c[k] = integer(&a[k], &xp.index(k), 0, MAX_COORD as i64)? as i32;
+                c[k] = integer(&a[k], &xp.index(k), 0, MAX_COORD as i64 - 1)? as i32;
             }
             let k = integer(&a[3], &xp.index(3), 0, MAX_COLOUR)? as u8;
             match target.cell_at(add(origin, c)) {

@@ -11,14 +11,19 @@ pub mod json;
 
 use std::collections::HashMap;
 
-pub use bundled::{BUNDLED, DEFAULT_PUZZLE, bundled, load, load_with, read_path};
+pub use bundled::{BUNDLED, DEFAULT_PUZZLE, PuzzleFile, bundled, load, load_with, open, read_path};
 
 use crate::geometry::{Cell, Shape, Transform, add, min_corner, sub, zyx};
 use crate::mode::UpTo;
 
+/// Puzzle files (JSON or BurrTools) larger than this are refused, a regular file before it
+/// is read, any other source (stdin, a FIFO) when reading reaches it.
+pub const MAX_FILE_BYTES: u64 = 8 << 20;
 /// The largest number of target cells cubesat accepts.
 pub const MAX_TARGET_CELLS: usize = 1 << 16;
-/// The largest box side or coordinate accepted in a target.
+/// The largest box side, and the most cells a target or a piece spans along an axis: target
+/// coordinates run from 0 to `MAX_COORD - 1`, piece coordinates (before they are moved to the
+/// origin) from `-(MAX_COORD - 1)` to `MAX_COORD - 1`.
 pub const MAX_COORD: i32 = 1024;
 /// The largest number of cells in one piece.
 pub const MAX_PIECE_CELLS: usize = 4096;
