@@ -244,105 +244,238 @@ pub fn sheet_scene(
     s
 }
 
-/// Reads JSON Lines written by `solve --format json` back: the puzzle from the summary
-/// object, and every solution as placement indices, each verified. Errors name the line.
-pub fn read_solutions_jsonl(
-    text: &str,
-) -> crate::error::Result<(crate::run::Instance, Vec<Vec<u32>>)> {
+/// The longest line of a JSON Lines listing that is read: a line is parsed whole, into a
+/// value several times its size, so this bounds the memory one line takes (a solution line
+/// of the largest target is under 2 MiB).
+pub const MAX_JSONL_LINE_BYTES: usize = 32 << 20;
+
+/// Pass one over JSON Lines written by `solve --format json`: the instance of the puzzle its
+/// summary line carries, and how many solution lines there are. Every line must be a JSON
+/// object with `"type": "solution"` or `"summary"` (at most one summary); nothing but the
+/// summary is kept, so memory does not grow with the file. Errors name the line.
+pub fn jsonl_instance(
+    mut reader: impl std::io::BufRead,
+) -> crate::error::Result<(crate::run::Instance, u64)> {
     use crate::error::{Error, bail};
-    let mut puzzle = None;
-    let mut raw = Vec::new();
-    for (i, line) in text.lines().enumerate() {
+    use crate::input::{Line, read_line};
+    let mut buf = Vec::new();
+    let mut summary: Option<(usize, crate::puzzle::Puzzle)> = None;
+    let mut solutions = 0u64;
+    let mut n = 0;
+    while let Line::Text(line) = read_line(&mut reader, &mut buf, n + 1, MAX_JSONL_LINE_BYTES)? {
+        n += 1;
         if line.trim().is_empty() {
             continue;
         }
-        let v: Value = serde_json::from_str(line)
-            .map_err(|e| Error::input(format!("line {}", i + 1), format!("invalid JSON: {e}")))?;
-        match v["type"].as_str() {
-            Some("solution") => raw.push((i + 1, v)),
+        match line_type(&line)
+            .map_err(|e| e.into_error(n - 1))?
+            .as_deref()
+        {
+            Some("solution") => solutions += 1,
             Some("summary") => {
+                if let Some((first, _)) = summary {
+                    bail!(
+                        "line {n}: a second summary line (the first is line {first}): one listing per file"
+                    );
+                }
+                let v = crate::input::json(&line).map_err(|e| e.into_error(n - 1))?;
                 let p = crate::puzzle::json::from_value(&v["puzzle"], "puzzle").map_err(|e| {
                     Error::input(
-                        format!("line {}", i + 1),
+                        format!("line {n}"),
                         format!("summary.puzzle: {}", e.report()),
                     )
                 })?;
-                puzzle = Some(p);
+                summary = Some((n, p));
             }
-            _ => bail!(
-                "line {}: expected an object with \"type\": \"solution\" or \"summary\"",
-                i + 1
-            ),
+            _ => bail!("line {n}: expected an object with \"type\": \"solution\" or \"summary\""),
         }
     }
-    let Some(puzzle) = puzzle else {
+    let Some((_, puzzle)) = summary else {
         bail!(
             "no summary line with the puzzle (write the file with `cubesat solve --format json`)"
         );
     };
-    let inst = crate::run::Instance::new(puzzle)?;
-    let mut solutions = Vec::new();
-    for (line, v) in raw {
-        let Some(pieces) = v["pieces"].as_array() else {
-            crate::error::bail_at!(format!("line {line}"), "solution has no \"pieces\" array");
-        };
-        let mut placements = Vec::new();
-        for (k, p) in pieces.iter().enumerate() {
-            let name = p["piece"].as_str().ok_or_else(|| {
-                Error::input(
-                    format!("line {line}"),
-                    format!("pieces[{k}].piece is not a string"),
-                )
-            })?;
-            let piece = inst.puzzle.piece_index(name).ok_or_else(|| {
-                Error::input(
-                    format!("line {line}"),
-                    format!("pieces[{k}].piece: no piece named '{name}'"),
-                )
-            })?;
-            let container = p["container"].as_u64().unwrap_or(0) as usize;
-            let origin = inst
-                .puzzle
-                .target
-                .containers()
-                .get(container)
-                .ok_or_else(|| {
-                    Error::input(
-                        format!("line {line}"),
-                        format!("pieces[{k}].container: no container {container}"),
-                    )
-                })?
-                .origin;
-            let cells: Vec<[i32; 3]> = serde_json::from_value(p["cells"].clone()).map_err(|e| {
-                Error::input(format!("line {line}"), format!("pieces[{k}].cells: {e}"))
-            })?;
-            let mut ids = Vec::with_capacity(cells.len());
-            for c in cells {
-                let g = crate::geometry::add(origin, c);
-                ids.push(inst.puzzle.target.cell_at(g).ok_or_else(|| {
-                    Error::input(
-                        format!("line {line}"),
-                        format!("pieces[{k}].cells: {c:?} is not a target cell"),
-                    )
-                })?);
-            }
-            ids.sort_unstable();
-            let o = inst.table.find(piece as u32, &ids).ok_or_else(|| {
-                Error::input(
-                    format!("line {line}"),
-                    format!("pieces[{k}]: the cells are not a placement of '{name}'"),
-                )
-            })?;
-            placements.push(o);
+    Ok((crate::run::Instance::new(puzzle)?, solutions))
+}
+
+/// Pass two over the JSON Lines [`jsonl_instance`] read: every solution line, checked
+/// against `inst` and verified, goes to `each` (its number from 1, its placement indices) in
+/// file order, one line held at a time. Errors name the line; `each`'s own errors are passed
+/// on as they are.
+pub fn jsonl_solutions<E: From<crate::Error>>(
+    mut reader: impl std::io::BufRead,
+    inst: &crate::run::Instance,
+    mut each: impl FnMut(u64, Vec<u32>) -> Result<(), E>,
+) -> Result<u64, E> {
+    use crate::input::{Line, read_line};
+    let mut buf = Vec::new();
+    let mut count = 0u64;
+    let mut n = 0;
+    while let Line::Text(line) = read_line(&mut reader, &mut buf, n + 1, MAX_JSONL_LINE_BYTES)? {
+        n += 1;
+        if line.trim().is_empty() {
+            continue;
         }
-        placements.sort_unstable();
-        inst.verifier().verify(&placements).map_err(|e| {
+        let v = crate::input::json(&line).map_err(|e| e.into_error(n - 1))?;
+        match v["type"].as_str() {
+            Some("solution") => {
+                count += 1;
+                each(count, solution_from_json(&v, n, inst)?)?;
+            }
+            Some("summary") => {}
+            _ => {
+                return Err(crate::error::Error::input(
+                    format!("line {n}"),
+                    "expected an object with \"type\": \"solution\" or \"summary\"",
+                )
+                .into());
+            }
+        }
+    }
+    Ok(count)
+}
+
+/// Reads JSON Lines written by `solve --format json` back from memory: the puzzle from the
+/// summary object, and every solution as placement indices, each verified (both passes,
+/// [`jsonl_instance`] and [`jsonl_solutions`]). Errors name the line.
+pub fn read_solutions_jsonl(
+    text: &str,
+) -> crate::error::Result<(crate::run::Instance, Vec<Vec<u32>>)> {
+    let (inst, _) = jsonl_instance(text.as_bytes())?;
+    let mut solutions = Vec::new();
+    jsonl_solutions(text.as_bytes(), &inst, |_, s| {
+        solutions.push(s);
+        Ok::<(), crate::Error>(())
+    })?;
+    Ok((inst, solutions))
+}
+
+/// The `"type"` of a JSON Lines line, read without building the rest of it (pass one reads
+/// every line of a large file): `None` when the line is not an object or has no string
+/// type. The whole line is still checked to be JSON.
+fn line_type(line: &str) -> Result<Option<String>, crate::input::JsonError> {
+    use serde::Deserializer as _;
+    use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
+    struct TypeOf;
+    impl<'de> Visitor<'de> for TypeOf {
+        type Value = Option<String>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a JSON value")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Option<String>, A::Error> {
+            let mut kind = None;
+            while let Some(k) = m.next_key::<std::borrow::Cow<'de, str>>()? {
+                if k == "type" {
+                    kind = m.next_value::<Value>()?.as_str().map(str::to_string);
+                } else {
+                    m.next_value::<IgnoredAny>()?;
+                }
+            }
+            Ok(kind)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Option<String>, A::Error> {
+            while s.next_element::<IgnoredAny>()?.is_some() {}
+            Ok(None)
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<Option<String>, E> {
+            Ok(None)
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<Option<String>, E> {
+            Ok(None)
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<Option<String>, E> {
+            Ok(None)
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Option<String>, E> {
+            Ok(None)
+        }
+        fn visit_str<E>(self, _: &str) -> Result<Option<String>, E> {
+            Ok(None)
+        }
+        fn visit_unit<E>(self) -> Result<Option<String>, E> {
+            Ok(None)
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(line);
+    de.deserialize_any(TypeOf)
+        .and_then(|t| de.end().map(|()| t))
+        .map_err(|_| match crate::input::json(line) {
+            // The checked parse gives the same error with its place (or a repeated key).
+            Err(e) => e,
+            Ok(_) => crate::input::JsonError {
+                line: 1,
+                column: 1,
+                path: None,
+                message: "not JSON".to_string(),
+            },
+        })
+}
+
+/// One solution line's placements (sorted), each piece's cells checked to be a placement of
+/// `inst` and the whole verified; `line` is its line in the file, for messages.
+fn solution_from_json(
+    v: &Value,
+    line: usize,
+    inst: &crate::run::Instance,
+) -> crate::error::Result<Vec<u32>> {
+    use crate::error::Error;
+    let Some(pieces) = v["pieces"].as_array() else {
+        crate::error::bail_at!(format!("line {line}"), "solution has no \"pieces\" array");
+    };
+    let mut placements = Vec::new();
+    for (k, p) in pieces.iter().enumerate() {
+        let name = p["piece"].as_str().ok_or_else(|| {
             Error::input(
                 format!("line {line}"),
-                format!("not a solution: {}", e.report()),
+                format!("pieces[{k}].piece is not a string"),
             )
         })?;
-        solutions.push(placements);
+        let piece = inst.puzzle.piece_index(name).ok_or_else(|| {
+            Error::input(
+                format!("line {line}"),
+                format!("pieces[{k}].piece: no piece named '{name}'"),
+            )
+        })?;
+        let container = p["container"].as_u64().unwrap_or(0) as usize;
+        let origin = inst
+            .puzzle
+            .target
+            .containers()
+            .get(container)
+            .ok_or_else(|| {
+                Error::input(
+                    format!("line {line}"),
+                    format!("pieces[{k}].container: no container {container}"),
+                )
+            })?
+            .origin;
+        let cells: Vec<[i32; 3]> = serde_json::from_value(p["cells"].clone())
+            .map_err(|e| Error::input(format!("line {line}"), format!("pieces[{k}].cells: {e}")))?;
+        let mut ids = Vec::with_capacity(cells.len());
+        for c in cells {
+            let g = crate::geometry::add(origin, c);
+            ids.push(inst.puzzle.target.cell_at(g).ok_or_else(|| {
+                Error::input(
+                    format!("line {line}"),
+                    format!("pieces[{k}].cells: {c:?} is not a target cell"),
+                )
+            })?);
+        }
+        ids.sort_unstable();
+        let o = inst.table.find(piece as u32, &ids).ok_or_else(|| {
+            Error::input(
+                format!("line {line}"),
+                format!("pieces[{k}]: the cells are not a placement of '{name}'"),
+            )
+        })?;
+        placements.push(o);
     }
-    Ok((inst, solutions))
+    placements.sort_unstable();
+    inst.verifier().verify(&placements).map_err(|e| {
+        Error::input(
+            format!("line {line}"),
+            format!("not a solution: {}", e.report()),
+        )
+    })?;
+    Ok(placements)
 }
