@@ -15,6 +15,7 @@ mod first_hour;
 mod fuzz;
 mod generate_cli;
 mod generate_library;
+mod inputs;
 mod interop_cadical;
 mod interop_counters;
 mod interop_dlx;
