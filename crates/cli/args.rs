@@ -180,7 +180,9 @@ pub struct SolveArgs {
     /// Turn off dead-region pruning in the exact engine (for checking it).
     #[arg(long, hide = true)]
     pub no_prune: bool,
-    /// Write the output to FILE instead of stdout.
+    /// Write the output to FILE instead of stdout. FILE is replaced only when the run
+    /// finishes; Ctrl-C leaves it as it was and writes what was found to FILE with .partial
+    /// before its extension (all.json: all.partial.json).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Run only shard K of N (0 <= K < N) of --count or --all --format json, and print its

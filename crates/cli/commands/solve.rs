@@ -48,6 +48,10 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
     }
     refuse_unshowable(&args)?;
     let shard = sharded(&args)?;
+    // Ctrl-C from here on stops the run and reports what it has (nothing found yet while the
+    // puzzle is read and its placements built).
+    let progress = Arc::new(Progress::new());
+    crate::progress::install_interrupt(progress.clone());
     let cap = cubesat_xc::available_cores() * cubesat_xc::MAX_THREADS_PER_CORE;
     if args.threads > cap && (args.count || args.all) && !quiet {
         eprintln!(
@@ -68,8 +72,6 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
         .or(puzzle.default_up_to)
         .unwrap_or(UpTo::Rotation);
     let inst = Instance::new(puzzle)?;
-    let progress = Arc::new(Progress::new());
-    crate::progress::install_interrupt(progress.clone());
     let opts = RunOptions {
         progress: Some(progress),
         shard,
@@ -92,7 +94,21 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
     } else {
         list(&args, &inst, &opts, reporter, &mut out)?
     };
-    out.finish()?;
+    // An interrupted run's partial result does not replace the --out file: the README
+    // promises that only a command that succeeds replaces it.
+    let partial = if report.interrupted {
+        out.finish_interrupted()?
+    } else {
+        out.finish()?;
+        None
+    };
+    if let (Some(p), Some(target)) = (&partial, &args.out) {
+        eprintln!(
+            "cubesat: interrupted: {} is left as it was; the partial result is in {}",
+            target.display(),
+            p.display()
+        );
+    }
     if !quiet {
         let shard = opts
             .shard
