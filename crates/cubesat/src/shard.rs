@@ -329,7 +329,8 @@ fn unhex(hex: &str) -> Option<Vec<u8>> {
         .collect()
 }
 
-/// The shortest key [`check_seals`] accepts, in bytes.
+/// The shortest seal key, in bytes, that the binary accepts from a key file (a shorter one is
+/// too easy to guess).
 pub const MIN_KEY_BYTES: usize = 16;
 
 /// With a key, checks that every record carries the seal the key gives it: a record without
