@@ -26,7 +26,7 @@ LAYERS = {
         "error", "input", "mode", "geometry", "rng", "puzzle", "puzzle::json", "puzzle::bundled", "placements",
         "symmetry", "counting", "solution", "run", "shard", "render", "report", "interop", "generate",
     ],
-    "crates/cli": ["args", "progress", "sink", "commands"],
+    "crates/cli": ["args", "output", "progress", "sink", "commands"],
 }
 
 USE_RE = re.compile(r"\b(crate|super)((?:::\w+)+)")

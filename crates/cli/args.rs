@@ -181,16 +181,23 @@ pub struct SolveArgs {
     /// Turn off dead-region pruning in the exact engine (for checking it).
     #[arg(long, hide = true)]
     pub no_prune: bool,
-    /// Write the output to FILE instead of stdout.
+    /// Write the output to FILE instead of stdout. FILE is replaced only when the run
+    /// finishes; Ctrl-C leaves it as it was and writes what was found to FILE with .partial
+    /// before its extension (all.json: all.partial.json).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// Run only shard K of N (0 <= K < N) of --count or --all --format json, and print its
+    /// Run only shard K of N (numbered from 0: 0/N to N-1/N) of --count or --all --format json, and print its
     /// record (one JSON object; a listing carries it in its summary) for `cubesat merge`.
     /// The N shards hold every solution once; the same K/N is the same work on any machine
     /// and thread count.
     // Parsed by the solve command, so that a bad K/N is one error line like other bad input.
     #[arg(long, value_name = "K/N", allow_hyphen_values = true)]
     pub shard: Option<String>,
+    /// Seal the shard's record with the key in FILE (at least 16 bytes; one trailing newline
+    /// is not part of it), so that `merge --seal-key-file FILE` refuses records changed by
+    /// anyone without the key. Without it, records are checked against accidents only.
+    #[arg(long, value_name = "FILE")]
+    pub seal_key_file: Option<PathBuf>,
 }
 
 /// `cubesat merge`.
@@ -202,6 +209,10 @@ pub struct MergeArgs {
     /// Output format: the single run's count line, or one JSON object.
     #[arg(long, value_enum, default_value_t = MergeFormat::Text)]
     pub format: MergeFormat,
+    /// Refuse any record not sealed with the key in FILE (`solve --shard --seal-key-file`):
+    /// the check against forgery, which the records' own unkeyed digest is not.
+    #[arg(long, value_name = "FILE")]
+    pub seal_key_file: Option<PathBuf>,
 }
 
 /// Output formats of `merge`.

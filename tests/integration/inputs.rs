@@ -458,7 +458,7 @@ fn numbers_out_of_range_say_so_with_the_bound() {
                 "99999999999999999999/4",
             ],
         ),
-        &["shard index 99999999999999999999 is out of range for 4 shards"],
+        &["there is no shard 99999999999999999999/4: shards are numbered from 0"],
     );
     dir.write(
         "count.json",

@@ -23,6 +23,7 @@ mod interop_external;
 mod known_counts;
 mod limits;
 mod malformed;
+mod outputs;
 mod pinned_output;
 mod render_assembly;
 mod render_browser;

@@ -13,13 +13,13 @@ mod solve;
 mod stl;
 
 use std::ffi::OsStr;
-use std::io::{self, BufWriter, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::io::{self, IsTerminal};
+use std::path::Path;
 
-use anyhow::{Context, Result};
-use tempfile::NamedTempFile;
+use anyhow::Result;
 
 use crate::args::{Cli, ColorChoice, Command};
+pub(crate) use crate::output::output;
 
 /// How a command ended; `main` maps it to the documented exit codes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,6 +37,8 @@ pub enum Outcome {
 
 /// Runs one parsed command line.
 pub fn run(cli: Cli) -> Result<Outcome> {
+    // Ctrl-C in any command removes the temporary `--out` files it is writing.
+    crate::progress::install_handler();
     let quiet = cli.quiet;
     match cli.command {
         Command::Solve(args) => solve::run(args, quiet),
@@ -59,119 +61,6 @@ pub(crate) fn found(any: bool) -> Outcome {
     } else {
         Outcome::NoneFound
     }
-}
-
-/// Where a command's result goes: stdout, or the file given with `--out`, which is written
-/// to a temporary file beside it and renamed over it only by [`Output::finish`], so that an
-/// existing file is never left half-written (an error, a full disk, Ctrl-C).
-pub(crate) enum Output {
-    /// Standard output, buffered.
-    Stdout(BufWriter<io::StdoutLock<'static>>),
-    /// A temporary file that becomes `path` on success (deleted if dropped before).
-    File {
-        file: BufWriter<NamedTempFile>,
-        path: PathBuf,
-    },
-    /// A path that is not a regular file (`/dev/stdout`, a pipe): written in place.
-    Special {
-        file: BufWriter<std::fs::File>,
-        path: PathBuf,
-    },
-}
-
-impl Output {
-    /// Flushes, and for a file puts it in place.
-    pub(crate) fn finish(self) -> Result<()> {
-        match self {
-            Output::Stdout(mut w) => Ok(w.flush()?),
-            Output::Special { mut file, path } => file
-                .flush()
-                .with_context(|| format!("{}: cannot write", path.display())),
-            Output::File { file, path } => {
-                let shown = path.display().to_string();
-                let tmp = file
-                    .into_inner()
-                    .map_err(|e| e.into_error())
-                    .with_context(|| format!("{shown}: cannot write"))?;
-                tmp.as_file()
-                    .sync_all()
-                    .with_context(|| format!("{shown}: cannot write"))?;
-                tmp.persist(&path)
-                    .map_err(|e| e.error)
-                    .with_context(|| format!("{shown}: cannot replace"))?;
-                Ok(())
-            }
-        }
-    }
-}
-
-impl Output {
-    /// An error writing to a file names the file (kept of its kind, so that a closed pipe is
-    /// still recognised).
-    fn named(&self, e: io::Error) -> io::Error {
-        match self {
-            Output::Stdout(_) => e,
-            Output::File { path, .. } | Output::Special { path, .. } => {
-                io::Error::new(e.kind(), format!("{}: {e}", path.display()))
-            }
-        }
-    }
-}
-
-impl Write for Output {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let r = match self {
-            Output::Stdout(w) => w.write(buf),
-            Output::File { file, .. } => file.write(buf),
-            Output::Special { file, .. } => file.write(buf),
-        };
-        r.map_err(|e| self.named(e))
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        let r = match self {
-            Output::Stdout(w) => w.flush(),
-            Output::File { file, .. } => file.flush(),
-            Output::Special { file, .. } => file.flush(),
-        };
-        r.map_err(|e| self.named(e))
-    }
-}
-
-/// Stdout, or the file given with `--out` (see [`Output`]).
-pub(crate) fn output(path: Option<&Path>) -> Result<Output> {
-    Ok(match path {
-        Some(p) if std::fs::metadata(p).is_ok_and(|m| !m.is_file()) => {
-            let file = std::fs::OpenOptions::new()
-                .write(true)
-                .open(p)
-                .with_context(|| format!("{}: cannot open", p.display()))?;
-            Output::Special {
-                file: BufWriter::new(file),
-                path: p.to_path_buf(),
-            }
-        }
-        Some(p) => {
-            let dir = match p.parent() {
-                Some(d) if !d.as_os_str().is_empty() => d,
-                _ => Path::new("."),
-            };
-            // The file keeps the mode of the one it replaces; a new one gets the usual
-            // 0666 less the umask (a temporary file would otherwise stay private, 0600).
-            let mode = std::fs::metadata(p)
-                .map(|m| m.permissions())
-                .unwrap_or_else(|_| std::os::unix::fs::PermissionsExt::from_mode(0o666));
-            let tmp = tempfile::Builder::new()
-                .prefix(".cubesat-")
-                .permissions(mode)
-                .tempfile_in(dir)
-                .with_context(|| format!("{}: cannot create", p.display()))?;
-            Output::File {
-                file: BufWriter::new(tmp),
-                path: p.to_path_buf(),
-            }
-        }
-        None => Output::Stdout(BufWriter::new(io::stdout().lock())),
-    })
 }
 
 /// The largest solver answer, exported instance, JSON Lines file or shard record `decode`,

@@ -41,7 +41,10 @@ pub enum ShardError {
     #[error("{0} shards is too many (at most {MAX_SHARDS})")]
     TooMany(String),
     /// `K` is not below `N`.
-    #[error("shard index {index} is out of range for {count} shards (0 <= K < {count})")]
+    #[error(
+        "there is no shard {index}/{count}: shards are numbered from 0, so the {count} shards are 0/{count} to {}/{count}",
+        count - 1
+    )]
     OutOfRange {
         /// The index asked for, as written (it may not fit 64 bits).
         index: String,
@@ -187,7 +190,7 @@ mod tests {
             })
         );
         assert_eq!("4/4".parse::<Shard>().unwrap_err().to_string(), {
-            "shard index 4 is out of range for 4 shards (0 <= K < 4)"
+            "there is no shard 4/4: shards are numbered from 0, so the 4 shards are 0/4 to 3/4"
         });
         assert!(matches!(
             "1/99999999999999999999".parse::<Shard>(),

@@ -183,6 +183,7 @@ pub(crate) fn parse_answer(text: &str, option_count: usize) -> Result<ParsedAnsw
     }
     let mut status = None;
     let mut solutions = Vec::new();
+    let mut places = Vec::new();
     let mut reported = None;
     let mut complete = None;
     let mut expect_atoms = false;
@@ -194,6 +195,7 @@ pub(crate) fn parse_answer(text: &str, option_count: usize) -> Result<ParsedAnsw
             expect_atoms = false;
             let atoms: Vec<&str> = line.split_whitespace().collect();
             solutions.push(solution(&atoms, option_count).with_context(|| format!("line {n}"))?);
+            places.push(format!("line {n}"));
             continue;
         }
         if line.starts_with("Answer:") {
@@ -230,6 +232,7 @@ pub(crate) fn parse_answer(text: &str, option_count: usize) -> Result<ParsedAnsw
     if expect_atoms {
         // An `Answer:` line at the very end with an empty atom line cut off.
         solutions.push(Vec::new());
+        places.push(format!("line {}", text.lines().count()));
     }
     if !seen_clingo {
         bail!(
@@ -246,6 +249,8 @@ pub(crate) fn parse_answer(text: &str, option_count: usize) -> Result<ParsedAnsw
         solutions,
         reported_count: reported,
         complete,
+        places,
+        repeats: 0,
     })
 }
 
@@ -257,6 +262,7 @@ fn parse_json(text: &str, option_count: usize) -> Result<ParsedAnswer> {
         Some(_) | None => Status::Unknown,
     };
     let mut solutions = Vec::new();
+    let mut places = Vec::new();
     let calls = v.get("Call").and_then(Value::as_array);
     for (ci, call) in calls.into_iter().flatten().enumerate() {
         let witnesses = call.get("Witnesses").and_then(Value::as_array);
@@ -270,6 +276,7 @@ fn parse_json(text: &str, option_count: usize) -> Result<ParsedAnswer> {
                 solution(&atoms, option_count)
                     .with_context(|| format!("Call[{ci}].Witnesses[{wi}]"))?,
             );
+            places.push(format!("Call[{ci}].Witnesses[{wi}]"));
         }
     }
     let models = v.get("Models");
@@ -283,6 +290,8 @@ fn parse_json(text: &str, option_count: usize) -> Result<ParsedAnswer> {
         solutions,
         reported_count: reported,
         complete,
+        places,
+        repeats: 0,
     })
 }
 

@@ -343,12 +343,15 @@ pub(crate) fn parse_answer(
     let names = DlxNames::new(puzzle, table);
     let index = name_index(&names);
     let mut solutions: Vec<Vec<u32>> = Vec::new();
+    let mut places: Vec<String> = Vec::new();
     let mut current: Vec<u32> = Vec::new();
+    let mut since = 0;
     let mut reported = None;
-    let mut finish = |current: &mut Vec<u32>, line: usize| -> Result<()> {
+    let mut finish = |current: &mut Vec<u32>, since: usize, line: usize| -> Result<()> {
         if current.is_empty() {
             return Ok(());
         }
+        places.push(format!("line {since}"));
         let mut s = std::mem::take(current);
         s.sort_unstable();
         if s.windows(2).any(|w| w[0] == w[1]) {
@@ -364,14 +367,14 @@ pub(crate) fn parse_answer(
         let n = i + 1;
         let line = raw.trim();
         if line.is_empty() {
-            finish(&mut current, n)?;
+            finish(&mut current, since, n)?;
             continue;
         }
         if let Some(num) = line.strip_suffix(':')
             && !num.is_empty()
             && num.chars().all(|c| c.is_ascii_digit())
         {
-            finish(&mut current, n)?;
+            finish(&mut current, since, n)?;
             continue;
         }
         if line.starts_with('|') {
@@ -390,10 +393,13 @@ pub(crate) fn parse_answer(
         }
         let o = option_placement(&tokens, &index, puzzle, table)
             .with_context(|| format!("line {n}: option '{line}'"))?;
+        if current.is_empty() {
+            since = n;
+        }
         current.push(o);
     }
     let end = text.lines().count() + 1;
-    finish(&mut current, end)?;
+    finish(&mut current, since, end)?;
     if solutions.is_empty() && reported.is_none() {
         bail!(
             "no DLX solution found in the answer (expected the output of `dlx1 m1`: 'N:' lines followed by option lines)"
@@ -411,6 +417,8 @@ pub(crate) fn parse_answer(
         solutions,
         reported_count: reported,
         complete: None,
+        places,
+        repeats: 0,
     })
 }
 

@@ -13,7 +13,7 @@ use serde_json::{Map, Value, json};
 
 use crate::geometry::{Cell, Shape, add, is_face_connected};
 use crate::puzzle::{
-    ContainerSpec, Hint, KnownCounts, MAX_COORD, MAX_PIECE_CELLS, MAX_PIECE_COPIES,
+    ContainerSpec, Hint, KnownCounts, MAX_ART_CELLS, MAX_COORD, MAX_PIECE_CELLS, MAX_PIECE_COPIES,
     MAX_TARGET_CELLS, Piece, Puzzle, Target,
 };
 
@@ -955,13 +955,43 @@ fn hints(v: &Value, path: &JsonPath, puzzle: &Puzzle) -> Result<Vec<Hint>> {
 }
 
 /// Writes a puzzle as JSON in the format [`parse_puzzle`] reads (boxes as `box`, other
-/// containers as layer art, pieces as cell lists).
+/// containers as layer art, pieces as cell lists). Containers whose layer art would be larger
+/// than [`MAX_ART_CELLS`] cells in all (a sparse target in a large box) are written as
+/// `cells` and `optional` lists instead, so the file grows with the cells, not with the box,
+/// and reads back as the same puzzle.
 pub fn to_value(puzzle: &Puzzle) -> Value {
     let t = &puzzle.target;
+    let art_cells: i64 = (0..t.containers().len())
+        .filter(|&ci| !t.is_full_box(ci))
+        .map(|ci| {
+            t.containers()[ci]
+                .size
+                .iter()
+                .map(|&s| i64::from(s))
+                .product::<i64>()
+        })
+        .sum();
+    let as_art = art_cells <= MAX_ART_CELLS
+        && t.containers()
+            .iter()
+            .all(|c| crate::puzzle::fits_art(c.size));
     let container_value = |ci: usize| -> Value {
         let c = &t.containers()[ci];
         if t.is_full_box(ci) {
             return json!({ "box": c.size });
+        }
+        if !as_art {
+            let (optional, must): (Vec<u32>, Vec<u32>) = c
+                .cells
+                .iter()
+                .partition(|&&i| t.cells()[i as usize].optional);
+            let local =
+                |ids: Vec<u32>| -> Vec<Cell> { ids.iter().map(|&i| t.local(i).1).collect() };
+            let mut o = json!({ "cells": local(must) });
+            if !optional.is_empty() {
+                o["optional"] = json!(local(optional));
+            }
+            return o;
         }
         let mut layers = Vec::new();
         for z in 0..c.size[2] {
@@ -1080,11 +1110,15 @@ pub fn to_file_string(puzzle: &Puzzle) -> String {
     out
 }
 
-/// [`to_value`] with every piece in layer art, as people write pieces.
+/// [`to_value`] with every piece in layer art, as people write pieces (a piece whose box is
+/// too large for art, a disconnected one spread out, keeps its cell list).
 pub fn to_file_value(puzzle: &Puzzle) -> Value {
     let mut v = to_value(puzzle);
     if let Some(pieces) = v["pieces"].as_array_mut() {
         for (piece, p) in pieces.iter_mut().zip(&puzzle.pieces) {
+            if !crate::puzzle::fits_art(p.shape.size()) {
+                continue;
+            }
             if let Some(o) = piece.as_object_mut() {
                 o.remove("cells");
                 o.insert("layers".into(), shape_layers(&p.shape));

@@ -29,6 +29,18 @@ pub const MAX_COORD: i32 = 1024;
 pub const MAX_PIECE_CELLS: usize = 4096;
 /// The largest number of piece copies in one puzzle (sum of counts).
 pub const MAX_PIECE_COPIES: u64 = 4096;
+/// The largest bounding box (in cells) written or drawn cell by cell, as layer art or one
+/// character per cell: a sparser shape (two cells at opposite corners of a 1024-cube) is
+/// written and drawn as a list of its cells, so that no output grows with the box rather than
+/// with the cells.
+pub const MAX_ART_CELLS: i64 = MAX_TARGET_CELLS as i64;
+
+/// Whether a box of `size` cells is small enough to be written or drawn cell by cell
+/// ([`MAX_ART_CELLS`]; each side also within the `MAX_COORD` that layer art is read back with).
+pub fn fits_art(size: [i32; 3]) -> bool {
+    size.iter().all(|&s| s <= MAX_COORD)
+        && size.iter().map(|&s| i64::from(s.max(0))).product::<i64>() <= MAX_ART_CELLS
+}
 
 /// A piece: a polycube with a name, a one-character label for text output, and how many
 /// identical copies the puzzle has.

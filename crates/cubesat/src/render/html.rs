@@ -22,8 +22,11 @@
 //! "c": [[ox, oy, oz, sx, sy, sz], ...], "g": [grid per container], "k": [legend index per
 //! piece], "o": [insertion order], "f": complete, "x": [piece, x, y, z, ...]}]}`. A grid is a
 //! string with one character per cell of its container, index `x + sx·(y + sy·z)`: `' '`
-//! outside the target, `'.'` empty, otherwise the character with code 48 + piece index. Cells
-//! outside every container (which a well-formed scene does not have) go to `"x"`.
+//! outside the target, `'.'` empty, otherwise the character with code 48 + piece index. A
+//! container too large to draw cell by cell ([`super::drawn_cell_by_cell`]: a sparse shape in
+//! a large box) has instead a list `[piece, x, y, z, ...]` of its cells (piece -1 for an empty
+//! one), so the page grows with the cells, not with the box. Cells outside every container
+//! (which a well-formed scene does not have) go to `"x"`, in the same form.
 
 use super::{Occupant, Scene, assembly_order, piece_color};
 use serde_json::{Value, json};
@@ -64,11 +67,26 @@ pub fn html(scenes: &[Scene]) -> String {
                 stray.extend([tag, c[0] as i64, c[1] as i64, c[2] as i64]);
             }
         }
-        let grids: Vec<String> = scene
+        let grids: Vec<Value> = scene
             .containers
             .iter()
             .enumerate()
             .map(|(k, cont)| {
+                if !super::drawn_cell_by_cell(cont) {
+                    // Too large a box for one character per cell: its cells as a flat list
+                    // of [tag, x, y, z], as for stray cells.
+                    let mut list: Vec<i64> = Vec::new();
+                    for (c, o) in &cells {
+                        if scene.container_of(**c) == Some(k) {
+                            let tag = match o {
+                                Occupant::Piece(i) => *i as i64,
+                                Occupant::Empty => -1,
+                            };
+                            list.extend([tag, c[0] as i64, c[1] as i64, c[2] as i64]);
+                        }
+                    }
+                    return json!(list);
+                }
                 let [ox, oy, oz] = cont.origin;
                 let [sx, sy, sz] = cont.size;
                 let mut g = String::new();
@@ -87,7 +105,7 @@ pub fn html(scenes: &[Scene]) -> String {
                         }
                     }
                 }
-                g
+                Value::String(g)
             })
             .collect();
         let assembly = assembly_order(scene);

@@ -82,6 +82,13 @@ impl Container {
     }
 }
 
+/// Whether a container is small enough to draw cell by cell (text layers, the 3D page's cell
+/// grid): at most [`crate::puzzle::MAX_ART_CELLS`] cells in its box. Larger boxes, which only a
+/// sparse shape can have, are drawn from their cells alone.
+pub fn drawn_cell_by_cell(c: &Container) -> bool {
+    crate::puzzle::fits_art(c.size)
+}
+
 /// What occupies a cell of a scene.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Occupant {

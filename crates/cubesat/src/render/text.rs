@@ -21,6 +21,11 @@
 //!   coloured too so pieces read as blocks, and hint cells are additionally bold and underlined.
 //! - A legend follows: `legend: A = name, b = name (hint), . = empty`, wrapped at 78 columns.
 //!
+//! A container whose box is too large to draw cell by cell ([`super::drawn_cell_by_cell`]: two
+//! cells at opposite corners of a 1024-cube) is listed instead: a line saying so, then one line
+//! per piece with its cells as `(x, y, z)` in the container's coordinates (`.` for the empty
+//! ones), so the text grows with the cells, not with the box.
+//!
 //! Trailing blanks are trimmed from every line; the output ends with a newline.
 
 use super::{Occupant, Scene, piece_color};
@@ -47,6 +52,7 @@ pub fn text(scene: &Scene, color: bool) -> String {
         out.push('\n');
     }
     let n = scene.containers.len();
+    let listed = sparse_cells(scene);
     for (k, cont) in scene.containers.iter().enumerate() {
         if n > 1 {
             if k > 0 {
@@ -60,6 +66,10 @@ pub fn text(scene: &Scene, color: bool) -> String {
                 cont.size[1],
                 cont.size[2]
             ));
+        }
+        if !super::drawn_cell_by_cell(cont) {
+            out.push_str(&cell_list(scene, k, &listed[k], color));
+            continue;
         }
         let [ox, oy, oz] = cont.origin;
         let [sx, sy, sz] = cont.size;
@@ -109,6 +119,74 @@ pub fn text(scene: &Scene, color: bool) -> String {
         }
     }
     out.push_str(&legend(scene, color));
+    out
+}
+
+/// For each container too large to draw as layers ([`super::drawn_cell_by_cell`]), its cells:
+/// piece index (`None` for an empty cell) and position, pieces in scene order; an empty list
+/// for the others. One pass over the scene's cells.
+fn sparse_cells(scene: &Scene) -> Vec<Vec<(Option<usize>, [i32; 3])>> {
+    let sparse: Vec<bool> = scene
+        .containers
+        .iter()
+        .map(|c| !super::drawn_cell_by_cell(c))
+        .collect();
+    let mut out = vec![Vec::new(); scene.containers.len()];
+    if !sparse.contains(&true) {
+        return out;
+    }
+    let cells = scene
+        .pieces
+        .iter()
+        .enumerate()
+        .flat_map(|(i, p)| p.cells.iter().map(move |&c| (Some(i), c)));
+    for (who, c) in cells.chain(scene.empty.iter().map(|&c| (None, c))) {
+        if let Some(k) = scene.container_of(c).filter(|&k| sparse[k]) {
+            out[k].push((who, c));
+        }
+    }
+    out
+}
+
+/// Container `k`, too large to draw as layers: a line saying so, then each piece's cells in it
+/// (and the empty ones) as `(x, y, z)` in the container's own coordinates, wrapped at [`WRAP`]
+/// columns.
+fn cell_list(scene: &Scene, k: usize, cells: &[(Option<usize>, [i32; 3])], color: bool) -> String {
+    let cont = &scene.containers[k];
+    let [sx, sy, sz] = cont.size;
+    let mut out = format!(
+        "a {sx}x{sy}x{sz} box with {} cells, too sparse to draw as layers; its cells (x, y, z) by piece:\n",
+        cells.len()
+    );
+    let mut at = 0;
+    while at < cells.len() {
+        let who = cells[at].0;
+        let label = match who {
+            Some(i) if color => format!("{}{}\x1b[0m:", sgr(scene, i), shown_letter(scene, i)),
+            Some(i) => format!("{}:", shown_letter(scene, i)),
+            None => ".:".to_string(),
+        };
+        out.push_str(&label);
+        let mut col = 2;
+        while at < cells.len() && cells[at].0 == who {
+            let c = cells[at].1;
+            let shown = format!(
+                "({}, {}, {})",
+                c[0] - cont.origin[0],
+                c[1] - cont.origin[1],
+                c[2] - cont.origin[2]
+            );
+            if col + 1 + shown.len() > WRAP && col > 2 {
+                out.push_str("\n  ");
+                col = 2;
+            }
+            out.push(' ');
+            out.push_str(&shown);
+            col += 1 + shown.len();
+            at += 1;
+        }
+        out.push('\n');
+    }
     out
 }
 

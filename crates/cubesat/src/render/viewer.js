@@ -33,6 +33,11 @@
     sc.c.forEach(function (c, ci) {
       var g = sc.g[ci];
       grow([c[0], c[1], c[2]], 0); grow([c[0] + c[3] - 1, c[1] + c[4] - 1, c[2] + c[5] - 1], 1);
+      if (typeof g !== 'string') {
+        // A box too large for a grid: its cells as [piece, x, y, z, ...].
+        for (var j = 0; j + 3 < g.length; j += 4) put(g[j], [g[j + 1], g[j + 2], g[j + 3]], ci);
+        return;
+      }
       for (var z = 0; z < c[5]; z++) for (var y = 0; y < c[4]; y++) for (var x = 0; x < c[3]; x++) {
         var ch = g.charCodeAt(x + c[3] * (y + c[4] * z));
         var p = [c[0] + x, c[1] + y, c[2] + z];
