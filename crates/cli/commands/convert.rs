@@ -35,11 +35,11 @@ pub fn run(args: ConvertArgs, quiet: bool) -> Result<Outcome> {
     out.finish()?;
     if !quiet {
         for n in &puzzle.notes {
-            eprintln!("cubesat: note: {n}");
+            say!("note: {n}");
         }
-        eprintln!(
-            "cubesat: wrote '{}' to {}",
-            puzzle.name,
+        say!(
+            "wrote '{}' to {}",
+            cubesat::echo::echo(&puzzle.name),
             args.output.display()
         );
     }

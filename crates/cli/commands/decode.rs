@@ -42,8 +42,8 @@ pub fn run(args: DecodeArgs, quiet: bool) -> Result<Outcome> {
     }
     out.finish()?;
     if !quiet {
-        eprintln!(
-            "cubesat: decoded {} from {} answer ({}); each verified; {} counted {}",
+        say!(
+            "decoded {} from {} answer ({}); each verified; {} counted {}",
             plural(d.solutions.len() as u64, "solution"),
             kind_name(d.kind),
             status_name(d.status),

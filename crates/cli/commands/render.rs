@@ -33,8 +33,8 @@ pub fn run(args: RenderArgs) -> Result<Outcome> {
     };
     let mut picked = picked;
     if args.format == RenderFormat::Svg && picked.len() > 1 {
-        eprintln!(
-            "cubesat: note: the SVG shows solution 1 of {}; --solution N draws another, --format html shows them all",
+        say!(
+            "note: the SVG shows solution 1 of {}; --solution N draws another, --format html shows them all",
             picked.len()
         );
         picked.truncate(1);

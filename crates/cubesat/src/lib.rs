@@ -9,6 +9,7 @@
 //!          → solution (the verifier) → run (Instance + engines) → generate, render, report, interop
 //! ```
 //!
+//! - [`echo`]: how messages repeat user text (escaped, cut to a line).
 //! - [`geometry`]: cells, the 24 proper rotations (and 24 improper ones), shapes and their
 //!   distinct orientations.
 //! - [`puzzle`]: a validated puzzle: pieces with counts, a target of one or more containers
@@ -36,6 +37,7 @@
 #![warn(missing_docs)]
 
 pub mod counting;
+pub mod echo;
 mod error;
 pub mod generate;
 pub mod geometry;

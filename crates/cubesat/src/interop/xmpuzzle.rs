@@ -52,20 +52,20 @@ pub fn to_xml(puzzle: &Puzzle) -> Result<String> {
     if t.containers().len() != 1 {
         bail!(
             "'{}' has {} containers; a BurrTools problem has one result shape",
-            puzzle.name,
+            crate::echo::echo(&puzzle.name),
             t.containers().len()
         );
     }
     if !puzzle.hints.is_empty() {
         bail!(
             "'{}' has hints, which a BurrTools file cannot express",
-            puzzle.name
+            crate::echo::echo(&puzzle.name)
         );
     }
     if puzzle.mirror {
         bail!(
             "'{}' allows mirrored pieces (\"mirror\": true); BurrTools only rotates pieces",
-            puzzle.name
+            crate::echo::echo(&puzzle.name)
         );
     }
     let mut max_colour: u8 = 0;

@@ -58,7 +58,8 @@ pub fn bundled(name: &str) -> Result<Puzzle> {
     match BUNDLED.iter().find(|(n, _)| *n == key) {
         Some((n, text)) => parse_puzzle(text, n).with_context(|| format!("bundled puzzle {n}")),
         None => bail!(
-            "'{name}' is neither a file nor a bundled puzzle (bundled: {})",
+            "'{}' is neither a file nor a bundled puzzle (bundled: {})",
+            crate::echo::echo(name),
             BUNDLED
                 .iter()
                 .map(|(n, _)| *n)
@@ -83,7 +84,9 @@ pub fn load_with(arg: Option<&str>, problem: Option<&str>) -> Result<Puzzle> {
             bail!("--problem selects a problem of a BurrTools file (.xmpuzzle)")
         }
         None => bundled(DEFAULT_PUZZLE),
-        Some(a) if a.contains('/') || a.contains('\\') => bail!("{a}: no such file"),
+        Some(a) if a.contains('/') || a.contains('\\') => {
+            bail!("{}: no such file", crate::echo::path(Path::new(a)))
+        }
         Some(a) => bundled(a),
     }
 }
