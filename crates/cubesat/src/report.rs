@@ -169,16 +169,23 @@ pub fn piece_scene(puzzle: &Puzzle, i: usize, title: &str) -> crate::render::Sce
         loose: true,
         ..Default::default()
     };
-    add_piece(&mut s, puzzle, i, [0, 0, 0]);
+    add_piece(&mut s, puzzle, i, puzzle.pieces[i].count, [0, 0, 0]);
     s
 }
 
-/// Adds piece `i` in a box of its own with its lowest corner at `origin`.
-fn add_piece(scene: &mut crate::render::Scene, puzzle: &Puzzle, i: usize, origin: [i32; 3]) {
+/// Adds piece `i` in a box of its own with its lowest corner at `origin`, named with the
+/// number of copies it stands for when that is more than one.
+fn add_piece(
+    scene: &mut crate::render::Scene,
+    puzzle: &Puzzle,
+    i: usize,
+    copies: u32,
+    origin: [i32; 3],
+) {
     use crate::render::{Container, ScenePiece};
     let piece = &puzzle.pieces[i];
-    let name = if piece.count > 1 {
-        format!("{} ({} copies)", piece.name, piece.count)
+    let name = if copies > 1 {
+        format!("{} ({copies} copies)", piece.name)
     } else {
         piece.name.clone()
     };
@@ -351,7 +358,7 @@ pub fn sheet_scene(
     let start = a_hi + GAP;
     let row_width = (a_hi - a_lo).max(30);
     let (mut a, mut b, mut row_bottom) = (start, b_lo, b_lo);
-    for (i, _) in pieces_to_place(puzzle, table, placements) {
+    for (i, left) in pieces_to_place(puzzle, table, placements) {
         let [sx, sy, sz] = puzzle.pieces[i].shape.size();
         let width = sx + sy;
         if a > start && a + width > start + row_width {
@@ -362,7 +369,7 @@ pub fn sheet_scene(
         let b_here = b + (a + b + sy).rem_euclid(2);
         let x = (a + b_here + sy + 2 * sz) / 2;
         let origin = [x, a - x, 0];
-        add_piece(&mut s, puzzle, i, origin);
+        add_piece(&mut s, puzzle, i, left, origin);
         row_bottom = row_bottom.max(lattice_box(origin, [sx, sy, sz]).3);
         a += width + GAP;
     }
