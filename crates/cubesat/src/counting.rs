@@ -384,9 +384,7 @@ impl BurrMirror {
             pairs,
         }
     }
-}
 
-impl BurrMirror {
     /// Why an assembly is or is not identified with its mirror image under this pairing, for
     /// the count line: which copies were paired (the part order decides it, so two problems
     /// with the same parts in another order can count differently) and where the pass stopped.

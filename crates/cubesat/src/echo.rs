@@ -4,7 +4,7 @@
 //! holds; and counted nouns in the right number ([`plural`]).
 //!
 //! Every message that repeats user text goes through [`echo`] (one string) or [`list`] (many),
-//! and the binary passes each whole line it prints on stderr through [`line`] as well.
+//! and the binary passes each whole line it prints on stderr through [`line()`] as well.
 
 use std::borrow::Cow;
 use std::fmt;

@@ -203,7 +203,9 @@ fn sgr(scene: &Scene, i: usize, copy: Option<(u32, u32)>) -> String {
 fn legend(scene: &Scene, copies: &[Option<(u32, u32)>], colours: &[String], color: bool) -> String {
     let mut entries: Vec<(String, usize)> = Vec::new(); // (text, visible width)
     // Copies of a piece share an entry (`b1..b6 = name`), hint copies apart from the others.
-    let mut groups: Vec<((char, &str, bool), Vec<usize>)> = Vec::new();
+    // (shown letter, name, hint) and the pieces of that entry.
+    type Entry<'a> = ((char, &'a str, bool), Vec<usize>);
+    let mut groups: Vec<Entry> = Vec::new();
     for (i, p) in scene.pieces.iter().enumerate() {
         let key = (shown_letter(scene, i), p.name.as_str(), p.hint);
         match groups.iter_mut().find(|(k, _)| *k == key) {
