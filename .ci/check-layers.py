@@ -23,7 +23,7 @@ LAYERS = {
         "engines::exact::search", "engines::exact", "engines::dlx", "engines::sat",
     ],
     "crates/cubesat/src": [
-        "error", "input", "mode", "geometry", "rng", "puzzle", "puzzle::json", "puzzle::bundled", "placements",
+        "echo", "error", "input", "mode", "geometry", "rng", "puzzle", "puzzle::json", "puzzle::bundled", "placements",
         "symmetry", "counting", "solution", "run", "shard", "render", "report", "interop", "generate",
     ],
     "crates/cli": ["args", "output", "progress", "sink", "commands"],

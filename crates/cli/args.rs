@@ -75,15 +75,17 @@ pub struct ConvertArgs {
 pub struct StlArgs {
     #[command(flatten)]
     pub puzzle: PuzzleArg,
-    /// The folder to write into (created if missing): `piece-NAME.stl` per piece and
+    /// The folder to write into (created if missing): `piece-K-NAME.stl` per piece (K its
+    /// place in the puzzle, from 1; `piece-K-NAME-xN.stl` when N copies are to be printed) and
     /// `solution.stl` (the first solution, assembled).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
     /// Edge length of one cube, in millimetres (at most 1000).
     #[arg(long, value_name = "MM", default_value_t = 10.0)]
     pub cube: f64,
-    /// Clearance between pieces (mm): every outer face of a piece moves inwards by half of
-    /// this, so printed pieces fit (and the assembled solution's pieces are separate shells).
+    /// Clearance between pieces (mm, at most a quarter of --cube): every outer face of a piece
+    /// moves inwards by half of this, so printed pieces fit (and the assembled solution's
+    /// pieces are separate shells).
     #[arg(long, value_name = "MM", default_value_t = 0.2)]
     pub gap: f64,
 }

@@ -48,7 +48,7 @@ impl Reporter {
                         b.set_message(line);
                     }
                     None if last_line.elapsed() >= PLAIN_EVERY => {
-                        eprintln!("cubesat: {line}");
+                        say!("{line}");
                         last_line = Instant::now();
                     }
                     None => {}
@@ -90,8 +90,8 @@ fn status(p: &Progress, elapsed: Duration, what: &str) -> String {
         n => format!(", {:.1} M nodes", n as f64 / 1e6),
     };
     format!(
-        "{what}: {} solutions ({:.0}/s){nodes}, {:.2}% of the tree, ETA {eta}",
-        p.solutions(),
+        "{what}: {} ({:.0}/s){nodes}, {:.2}% of the tree, ETA {eta}",
+        cubesat::report::plural(p.solutions(), "solution"),
         p.solutions() as f64 / secs,
         done * 100.0
     )

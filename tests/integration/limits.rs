@@ -236,5 +236,5 @@ fn stl_sizes_are_bounded() {
     }
     let r = dir.run(&["stl", "soma", "--out", "stl", "--cube", "10", "--gap", "50"]);
     r.code(2)
-        .stderr_has("the gap must be at least 0 and below the cube size");
+        .stderr_has("the gap must be at least 0 and at most a quarter of the cube size");
 }

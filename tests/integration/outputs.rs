@@ -44,7 +44,7 @@ fn a_sparse_target_in_a_huge_box_is_drawn_and_written_from_its_cells() {
         .stdout_has("a 1024x1024x1024 box with 2 cells, too sparse to draw as layers")
         .stdout_has(": (1023, 1023, 1023)");
     dir.run(&["show", "far.json", "--color", "never"])
-        .stdout_has(".: (0, 0, 0) (1023, 1023, 1023)");
+        .stdout_has("\"cells\": [[0,0,0], [1023,1023,1023]]");
     // The 3D page holds the two cells as a list, not a grid of a billion characters.
     let page = dir
         .run(&["solve", "far.json", "--format", "html"])

@@ -135,6 +135,7 @@ fn scene() -> Scene {
             ),
         ],
         empty: vec![[1, 0, 1]],
+        loose: false,
     }
 }
 

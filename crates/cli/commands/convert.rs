@@ -43,9 +43,12 @@ pub fn run(args: ConvertArgs, quiet: bool) -> Result<Outcome> {
     out.finish()?;
     if !quiet {
         for n in &puzzle.notes {
-            eprintln!("cubesat: note: {n}");
+            say!("note: {n}");
         }
-        eprintln!("cubesat: wrote '{}' to {out_shown}", puzzle.name);
+        say!(
+            "wrote '{}' to {out_shown}",
+            cubesat::echo::echo(&puzzle.name)
+        );
     }
     Ok(Outcome::Found)
 }

@@ -43,8 +43,8 @@ pub fn run(args: DecodeArgs, quiet: bool) -> Result<Outcome> {
     out.finish()?;
     if !quiet {
         if d.repeats > 0 {
-            eprintln!(
-                "cubesat: note: {} of the answer repeat the placements of an earlier model (they differ only in auxiliary variables); each solution is counted once",
+            say!(
+                "note: {} of the answer repeat the placements of an earlier model (they differ only in auxiliary variables); each solution is counted once",
                 plural(d.repeats, "model")
             );
         }
@@ -60,8 +60,8 @@ pub fn run(args: DecodeArgs, quiet: bool) -> Result<Outcome> {
                 " so far: incomplete as far as the answer says (it does not end by saying the list is complete: an enumeration killed or stopped at a limit, or a solver that stops at the first solution)"
             }
         };
-        eprintln!(
-            "cubesat: decoded {} from {} answer ({}); each verified; {} counted {}{so_far}",
+        say!(
+            "decoded {} from {} answer ({}); each verified; {} counted {}{so_far}",
             plural(d.solutions.len() as u64, "solution"),
             kind_name(d.kind),
             status_name(d.status),

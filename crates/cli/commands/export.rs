@@ -4,6 +4,7 @@ use anyhow::{Context, Result};
 use std::io::Write;
 
 use cubesat::counting::{Reducer, UpTo};
+use cubesat::echo::echo;
 use cubesat::run::Instance;
 
 use crate::args::{ExportArgs, ExportFormat};
@@ -47,7 +48,7 @@ pub fn run(args: ExportArgs, quiet: bool) -> Result<Outcome> {
     if puzzle.has_ranges() || puzzle.max_holes.is_some() {
         anyhow::bail!(
             "'{}' has piece ranges or a hole limit, which the dimacs, dlx and asp exports do not express; count it with `cubesat solve --count` or export --format xmpuzzle",
-            puzzle.name
+            echo(&puzzle.name)
         );
     }
     let inst = Instance::new(puzzle)?;
@@ -68,7 +69,7 @@ pub fn run(args: ExportArgs, quiet: bool) -> Result<Outcome> {
     if args.up_to == UpTo::Rotation && !reducer.restriction_is_exact() {
         anyhow::bail!(
             "{source}: '{}': the restriction an instance can carry does not leave exactly one solution per rotation class here ({}), so an external count would not be the count up to rotation; export with --up-to none, or count with `cubesat solve --count`",
-            puzzle.name,
+            echo(&puzzle.name),
             reducer.describe(puzzle)
         );
     }
@@ -94,9 +95,11 @@ pub fn run(args: ExportArgs, quiet: bool) -> Result<Outcome> {
                 &mut out,
                 |stats| {
                     if !quiet {
-                        eprintln!(
-                            "cubesat: DIMACS: {} option variables, {} variables, {} clauses ({amo} at-most-one)",
-                            stats.option_vars, stats.variables, stats.clauses,
+                        say!(
+                            "DIMACS: {} option variables, {} variables, {} clauses ({amo} at-most-one)",
+                            stats.option_vars,
+                            stats.variables,
+                            stats.clauses,
                         );
                     }
                 },

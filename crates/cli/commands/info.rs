@@ -6,6 +6,7 @@ use anyhow::Result;
 
 use cubesat::counting::{Reducer, UpTo};
 
+use cubesat::echo::escape;
 use cubesat::report::plural;
 use cubesat::run::Instance;
 
@@ -33,19 +34,19 @@ pub fn run(args: InfoArgs) -> Result<Outcome> {
         writeln!(out, "problem {i}:")?;
     }
     for n in &puzzle.notes {
-        writeln!(out, "note: {n}")?;
+        writeln!(out, "note: {}", escape(n))?;
     }
     let inst = Instance::new(puzzle)?;
     let p = &inst.puzzle;
     writeln!(out, "{}", p.name)?;
-    if !p.description.is_empty() {
-        writeln!(out, "  {}", p.description)?;
+    for line in p.description.lines() {
+        writeln!(out, "  {}", escape(line))?;
     }
     let t = &p.target;
     writeln!(
         out,
-        "target: {} cells ({} must-fill, {} optional) in {}",
-        t.cells().len(),
+        "target: {} ({} must-fill, {} optional) in {}",
+        plural(t.cells().len() as u64, "cell"),
         t.must_count(),
         t.optional_count(),
         plural(t.containers().len() as u64, "container")
@@ -58,19 +59,19 @@ pub fn run(args: InfoArgs) -> Result<Outcome> {
         };
         writeln!(
             out,
-            "  container {i}: {kind} {}x{}x{}, {} cells",
+            "  container {i}: {kind} {}x{}x{}, {}",
             c.size[0],
             c.size[1],
             c.size[2],
-            c.cells.len()
+            plural(c.cells.len() as u64, "cell")
         )?;
     }
     let partners = p.mirror_partners();
     writeln!(
         out,
-        "pieces: {} ({} copies, volume {})",
+        "pieces: {} ({}, volume {})",
         p.pieces.len(),
-        p.pieces.iter().map(|x| x.count as u64).sum::<u64>(),
+        plural(p.pieces.iter().map(|x| x.count as u64).sum::<u64>(), "copy"),
         p.piece_volume()
     )?;
     let labels: Vec<String> = p
@@ -148,7 +149,7 @@ pub fn run(args: InfoArgs) -> Result<Outcome> {
             show(k.rotation_reflection)
         )?;
         if let Some(s) = &k.source {
-            writeln!(out, "  source: {s}")?;
+            writeln!(out, "  source: {}", escape(s))?;
         }
     }
     out.finish()?;

@@ -110,13 +110,12 @@ pub(crate) fn puzzle_source(arg: Option<&OsStr>) -> std::borrow::Cow<'_, str> {
 /// solutions that swap them count as different though nobody can tell them apart.
 pub(crate) fn warn_same_shapes(p: &cubesat::Puzzle) {
     for g in p.same_shapes() {
-        let names: Vec<String> = g
-            .iter()
-            .map(|&i| format!("'{}'", p.pieces[i].name))
-            .collect();
-        eprintln!(
-            "cubesat: warning: pieces {} have the same shape, so solutions that only swap them count as different; list the shape once with \"count\": {} to count them as identical copies",
-            names.join(" and "),
+        let names = cubesat::echo::list(
+            g.iter().map(|&i| format!("'{}'", p.pieces[i].name)),
+            " and ",
+        );
+        say!(
+            "warning: pieces {names} have the same shape, so solutions that only swap them count as different; list the shape once with \"count\": {} to count them as identical copies",
             g.iter().map(|&i| p.pieces[i].count).sum::<u32>()
         );
     }

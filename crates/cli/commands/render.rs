@@ -117,8 +117,8 @@ pub fn run(args: RenderArgs) -> Result<Outcome> {
     }
     if only_first {
         // Said once every line is known to be good: an error is the only line on stderr.
-        eprintln!(
-            "cubesat: note: the SVG shows solution 1 of {total}; --solution N draws another, --format html shows them all"
+        say!(
+            "note: the SVG shows solution 1 of {total}; --solution N draws another, --format html shows them all"
         );
     }
     sink.finish(&mut out)?;

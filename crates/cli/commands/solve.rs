@@ -61,8 +61,8 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
     crate::progress::install_interrupt(progress.clone());
     let cap = cubesat_xc::available_cores() * cubesat_xc::MAX_THREADS_PER_CORE;
     if args.threads > cap && (args.count || args.all) && !quiet {
-        eprintln!(
-            "cubesat: note: --threads {} is clamped to {cap} ({} per core)",
+        say!(
+            "note: --threads {} is clamped to {cap} ({} per core)",
             args.threads,
             cubesat_xc::MAX_THREADS_PER_CORE
         );
@@ -71,7 +71,7 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
     super::warn_same_shapes(&puzzle);
     if !quiet {
         for n in &puzzle.notes {
-            eprintln!("cubesat: note: {n}");
+            say!("note: {n}");
         }
     }
     let up_to = args
@@ -90,9 +90,12 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
     let shows = opts.engine.resolve() != EngineChoice::Dlx;
     let reporter = (!quiet && shows && (args.count || args.all))
         .then(|| {
-            opts.progress
-                .clone()
-                .map(|p| crate::progress::Reporter::start(p, inst.puzzle.name.clone()))
+            opts.progress.clone().map(|p| {
+                crate::progress::Reporter::start(
+                    p,
+                    cubesat::echo::echo(&inst.puzzle.name).to_string(),
+                )
+            })
         })
         .flatten();
     let mut out = output(args.out.as_deref())?;
@@ -122,10 +125,7 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
             .shard
             .map(|s| format!("shard {s}: "))
             .unwrap_or_default();
-        eprintln!(
-            "cubesat: {shard}{}",
-            stats_line(&inst.puzzle, &inst.table, &report)
-        );
+        say!("{shard}{}", stats_line(&inst.puzzle, &inst.table, &report));
     }
     if opts.shard.is_some() {
         // A finished shard exits 0 even with no solution, so that a job array's dependent
@@ -137,13 +137,13 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
         });
     }
     if let Some(r) = &report.refutation {
-        eprintln!("cubesat: no solution: {r}");
+        say!("no solution: {r}");
     }
     if report.interrupted {
-        eprintln!("cubesat: interrupted by Ctrl-C: the search did not finish");
+        say!("interrupted by Ctrl-C: the search did not finish");
     } else if report.count == 0 && (args.count || args.format != SolutionFormat::Text) {
         for why in inst.table.obstacles(&inst.puzzle) {
-            eprintln!("cubesat: no solution: {why}");
+            say!("no solution: {why}");
         }
     }
     Ok(if report.interrupted {

@@ -1,18 +1,22 @@
 //! Solution output shared by the subcommands: the JSON Lines schema, and the statistics line on stderr.
 //!
 //! JSON Lines schema (`solve --format json`): one object per solution,
-//! `{"type":"solution","index":1,"pieces":[{"piece":"L","letter":"L","hint":false,"container":0,"cells":[[x,y,z],...]}, ...]}`
-//! with cells in their container's local coordinates, then one summary object,
+//! `{"type":"solution","index":1,"pieces":[{"piece":"L","letter":"L","copy":1,"hint":false,"container":0,"cells":[[x,y,z],...]}, ...]}`
+//! with cells in their container's local coordinates (`copy` numbers the copies of one piece
+//! from 1, in the order listed, as the text view's `b1`..`b6` do), then one summary object,
 //! `{"type":"summary","puzzle":{...puzzle file...},"solutions":N,"up_to":"rotation","complete":true,...}`.
 //! The summary carries the whole puzzle, so `cubesat render` needs nothing else.
 
 use serde_json::{Value, json};
 
+use crate::geometry::add;
 use crate::placements::PlacementTable;
 use crate::puzzle::Puzzle;
 use crate::puzzle::json::to_value;
 use crate::run::RunReport;
 use crate::solution::Solution;
+
+pub use crate::echo::{plural, plural_word};
 
 /// One solution as a JSON object (`index` counts from 1).
 pub fn solution_json(
@@ -21,12 +25,14 @@ pub fn solution_json(
     solution: &Solution,
     index: u64,
 ) -> Value {
+    let mut copies = vec![0u32; puzzle.pieces.len()];
     let pieces: Vec<Value> = solution
         .placements
         .iter()
         .map(|&o| {
             let p = &table.placements()[o as usize];
             let piece = &puzzle.pieces[p.piece as usize];
+            copies[p.piece as usize] += 1;
             let mut container = 0;
             let cells: Vec<[i32; 3]> = p
                 .cells
@@ -40,6 +46,7 @@ pub fn solution_json(
             json!({
                 "piece": piece.name,
                 "letter": piece.letter.to_string(),
+                "copy": copies[p.piece as usize],
                 "hint": table.hints().binary_search(&o).is_ok(),
                 "container": container,
                 "cells": cells,
@@ -70,7 +77,7 @@ pub fn summary_json(puzzle: &Puzzle, report: &RunReport, up_to: &str, counted: b
 pub fn stats_line(puzzle: &Puzzle, table: &PlacementTable, report: &RunReport) -> String {
     let mut s = format!(
         "{}: {}, {}; engine {}; {} ({}); {:.3} s",
-        puzzle.name,
+        crate::echo::echo(&puzzle.name),
         plural(puzzle.pieces.len() as u64, "piece"),
         plural(table.len() as u64, "placement"),
         report.engine,
@@ -79,7 +86,7 @@ pub fn stats_line(puzzle: &Puzzle, table: &PlacementTable, report: &RunReport) -
         report.elapsed.as_secs_f64()
     );
     if let Some(n) = report.nodes {
-        s.push_str(&format!(", {n} nodes"));
+        s.push_str(&format!(", {}", plural(n, "node")));
     }
     if report.raw != report.count {
         s.push_str(&format!(", {} found before symmetry filtering", report.raw));
@@ -91,15 +98,6 @@ pub fn stats_line(puzzle: &Puzzle, table: &PlacementTable, report: &RunReport) -
         s.push_str("; interrupted");
     }
     s
-}
-
-/// "1 solution", "2 solutions".
-pub fn plural(n: u64, word: &str) -> String {
-    if n == 1 {
-        format!("{n} {word}")
-    } else {
-        format!("{n} {word}s")
-    }
 }
 
 /// The scene a renderer draws for one solution: every placed piece in global coordinates,
@@ -159,6 +157,7 @@ pub fn scene(
         containers,
         pieces,
         empty,
+        loose: false,
     }
 }
 
@@ -167,18 +166,26 @@ pub fn scene(
 pub fn piece_scene(puzzle: &Puzzle, i: usize, title: &str) -> crate::render::Scene {
     let mut s = crate::render::Scene {
         title: title.to_string(),
+        loose: true,
         ..Default::default()
     };
-    add_piece(&mut s, puzzle, i, [0, 0, 0]);
+    add_piece(&mut s, puzzle, i, puzzle.pieces[i].count, [0, 0, 0]);
     s
 }
 
-/// Adds piece `i` in a box of its own with its lowest corner at `origin`.
-fn add_piece(scene: &mut crate::render::Scene, puzzle: &Puzzle, i: usize, origin: [i32; 3]) {
+/// Adds piece `i` in a box of its own with its lowest corner at `origin`, named with the
+/// number of copies it stands for when that is more than one.
+fn add_piece(
+    scene: &mut crate::render::Scene,
+    puzzle: &Puzzle,
+    i: usize,
+    copies: u32,
+    origin: [i32; 3],
+) {
     use crate::render::{Container, ScenePiece};
     let piece = &puzzle.pieces[i];
-    let name = if piece.count > 1 {
-        format!("{} ({} copies)", piece.name, piece.count)
+    let name = if copies > 1 {
+        format!("{} ({copies} copies)", piece.name)
     } else {
         piece.name.clone()
     };
@@ -220,9 +227,105 @@ pub fn pieces_to_place(
         .collect()
 }
 
+/// A target drawn the way a puzzle file writes it, so that what is shown can be pasted back:
+/// each container's z layers side by side, each row a layer-art string (`#` must be filled,
+/// `+` may stay empty, `.` not part of the target); a cell of a hint piece shows the hint's
+/// letter in lowercase. A container whose bounding box is far larger than its cells is
+/// listed as the file's `cells` instead of being drawn cell by cell.
+pub fn target_art(puzzle: &Puzzle, table: &PlacementTable, hints: &[u32], title: &str) -> String {
+    let t = &puzzle.target;
+    let mut hinted = std::collections::HashMap::new();
+    for &o in hints {
+        let p = &table.placements()[o as usize];
+        let letter = puzzle.pieces[p.piece as usize].letter;
+        for &c in &p.cells {
+            hinted.insert(c, letter.to_lowercase().next().unwrap_or(letter));
+        }
+    }
+    let mut out = format!(
+        "{title}, as in a puzzle file (# = must be filled, + = may stay empty, . = not part of the target{})\n",
+        if hinted.is_empty() {
+            ""
+        } else {
+            "; a lowercase letter is a cell the hint piece of that letter fills"
+        }
+    );
+    let n = t.containers().len();
+    for (k, c) in t.containers().iter().enumerate() {
+        let [sx, sy, sz] = c.size;
+        if n > 1 {
+            out.push_str(&format!(
+                "{}container {k} of {n}: {sx}x{sy}x{sz}\n",
+                if k > 0 { "\n" } else { "" }
+            ));
+        }
+        let volume = c.size.iter().map(|&s| s as u64).product::<u64>();
+        if volume > 64 * c.cells.len() as u64 + 4096 {
+            // Sparse: the cells as the file's "cells" and "optional" lists (local coordinates).
+            let list = |optional: bool| -> String {
+                let cells: Vec<String> = c
+                    .cells
+                    .iter()
+                    .filter(|&&i| t.cells()[i as usize].optional == optional)
+                    .map(|&i| {
+                        let [x, y, z] = t.local(i).1;
+                        format!("[{x},{y},{z}]")
+                    })
+                    .collect();
+                cells.join(", ")
+            };
+            out.push_str(&format!(
+                "{} in a {sx}x{sy}x{sz} box, too sparse to draw: \"cells\": [{}], \"optional\": [{}]\n",
+                plural(c.cells.len() as u64, "cell"),
+                list(false),
+                list(true)
+            ));
+            continue;
+        }
+        let labels: Vec<String> = (0..sz).map(|z| format!("z={z}")).collect();
+        let width = labels
+            .iter()
+            .map(String::len)
+            .max()
+            .unwrap_or(0)
+            .max(sx as usize);
+        let mut line = String::new();
+        for (z, l) in labels.iter().enumerate() {
+            let gap = if z + 1 < labels.len() { 3 } else { 0 };
+            line.push_str(&format!("{l:<w$}", w = width + gap));
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+        for y in 0..sy {
+            let mut line = String::new();
+            for z in 0..sz {
+                let row: String = (0..sx)
+                    .map(|x| match t.cell_at(add(c.origin, [x, y, z])) {
+                        Some(i) => match hinted.get(&i) {
+                            Some(&h) => h,
+                            None if t.cells()[i as usize].optional => '+',
+                            None => '#',
+                        },
+                        None => '.',
+                    })
+                    .collect();
+                let gap = if z + 1 < sz { 3 } else { 0 };
+                line.push_str(&format!("{row:<w$}", w = width + gap));
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+    }
+    out
+}
+
 /// A printable puzzle sheet as one scene: the target with its hint pieces and its empty
-/// cells outlined, and beside it (along x, one cell apart, each in a box of its own) the
-/// pieces still to place.
+/// cells outlined, and beside it, each in a box of its own, the pieces still to place.
+///
+/// The pieces are laid out for the isometric picture (`render::svg`, which draws cell
+/// `(x, y, z)` at lattice point `a = x + y`, `b = x - y - 2z`): each piece's box is measured
+/// there and the boxes are set in rows to the right of the target, apart from each other and
+/// with room below each for its label, so that no two overlap in the picture.
 pub fn sheet_scene(
     puzzle: &Puzzle,
     table: &PlacementTable,
@@ -230,16 +333,45 @@ pub fn sheet_scene(
     title: &str,
 ) -> crate::render::Scene {
     let mut s = scene(puzzle, table, placements, title, true);
-    let mut x = s
-        .containers
-        .iter()
-        .map(|c| c.origin[0] + c.size[0])
-        .max()
-        .unwrap_or(0)
-        + 2;
-    for (i, _) in pieces_to_place(puzzle, table, placements) {
-        add_piece(&mut s, puzzle, i, [x, 0, 0]);
-        x += puzzle.pieces[i].shape.size()[0] + 1;
+    s.loose = true;
+    // The lattice box of a box at `o` of size `n`: (a from, a to, b from, b to).
+    let lattice_box = |o: [i32; 3], n: [i32; 3]| {
+        (
+            o[0] + o[1],
+            o[0] + n[0] + o[1] + n[1],
+            o[0] - o[1] - n[1] - 2 * (o[2] + n[2]),
+            o[0] + n[0] - o[1] - 2 * o[2],
+        )
+    };
+    let (mut a_lo, mut a_hi, mut b_lo) = (i32::MAX, i32::MIN, i32::MAX);
+    for c in &s.containers {
+        let (a0, a1, b0, _) = lattice_box(c.origin, c.size);
+        (a_lo, a_hi, b_lo) = (a_lo.min(a0), a_hi.max(a1), b_lo.min(b0));
+    }
+    if s.containers.is_empty() {
+        (a_lo, a_hi, b_lo) = (0, 0, 0);
+    }
+    // Rows start two lattice units right of the target and are about as wide as the target
+    // (at least 30 units); a row's height leaves four units below its tallest piece for labels.
+    const GAP: i32 = 2;
+    const LABEL: i32 = 4;
+    let start = a_hi + GAP;
+    let row_width = (a_hi - a_lo).max(30);
+    let (mut a, mut b, mut row_bottom) = (start, b_lo, b_lo);
+    for (i, left) in pieces_to_place(puzzle, table, placements) {
+        let [sx, sy, sz] = puzzle.pieces[i].shape.size();
+        let width = sx + sy;
+        if a > start && a + width > start + row_width {
+            (a, b) = (start, row_bottom + LABEL);
+        }
+        // The box's lattice corner (a, b) is reached from an integer origin only when
+        // a + b + sy is even; otherwise the piece goes one unit lower.
+        let b_here = b + (a + b + sy).rem_euclid(2);
+        let x = (a + b_here + sy + 2 * sz) / 2;
+        let origin = [x, a - x, 0];
+        add_piece(&mut s, puzzle, i, left, origin);
+        row_bottom = row_bottom.max(lattice_box(origin, [sx, sy, sz]).3);
+        a += width + GAP;
     }
     s
 }
@@ -433,7 +565,10 @@ fn solution_from_json(
         let piece = inst.puzzle.piece_index(name).ok_or_else(|| {
             Error::input(
                 format!("line {line}"),
-                format!("pieces[{k}].piece: no piece named '{name}'"),
+                format!(
+                    "pieces[{k}].piece: no piece named '{}'",
+                    crate::echo::echo(name)
+                ),
             )
         })?;
         let container = p["container"].as_u64().unwrap_or(0) as usize;

@@ -832,7 +832,7 @@ struct Quoted<'a>(&'a str);
 
 impl fmt::Display for Quoted<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "'{}'", self.0)
+        write!(f, "'{}'", crate::echo::echo(self.0))
     }
 }
 

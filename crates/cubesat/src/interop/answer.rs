@@ -99,7 +99,7 @@ pub fn decode(instance_text: &str, answer_text: &str) -> Result<Decoded> {
     ensure!(
         prov.prefix == expected_prefix,
         "instance: provenance lines behind '{}' in a {kind:?} file",
-        prov.prefix.trim()
+        crate::echo::echo(prov.prefix.trim())
     );
     let table = prov.placement_table().context("instance")?;
     let parsed = match kind {

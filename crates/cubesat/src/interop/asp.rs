@@ -153,11 +153,12 @@ fn place_atom(atom: &str, option_count: usize) -> Result<Option<u32>> {
     else {
         return Ok(None);
     };
-    let o: u32 = arg
-        .parse()
-        .map_err(|_| crate::error::Error::input("", format!("'{atom}' is not place(PLACEMENT)")))?;
+    let shown = crate::echo::echo(atom);
+    let o: u32 = arg.parse().map_err(|_| {
+        crate::error::Error::input("", format!("'{shown}' is not place(PLACEMENT)"))
+    })?;
     if o as usize >= option_count {
-        bail!("'{atom}' names a placement that does not exist");
+        bail!("'{shown}' names a placement that does not exist");
     }
     Ok(Some(o))
 }
@@ -221,7 +222,10 @@ pub(crate) fn parse_answer(text: &str, option_count: usize) -> Result<ParsedAnsw
                 None => (v, false),
             };
             reported = Some(num.parse::<u64>().map_err(|_| {
-                crate::error::Error::input(format!("line {n}"), format!("bad model count '{v}'"))
+                crate::error::Error::input(
+                    format!("line {n}"),
+                    format!("bad model count '{}'", crate::echo::echo(v)),
+                )
             })?);
             complete = Some(!more);
         }

@@ -94,7 +94,12 @@ impl std::str::FromStr for Projection {
         Projection::ALL
             .into_iter()
             .find(|p| p.name() == s)
-            .ok_or_else(|| format!("unknown projection '{s}' (show, ind, both or none)"))
+            .ok_or_else(|| {
+                format!(
+                    "unknown projection '{}' (show, ind, both or none)",
+                    crate::echo::echo(s)
+                )
+            })
     }
 }
 

@@ -303,7 +303,7 @@ fn option_placement(
                 }
             }
             Some(Name::Hint) => {}
-            None => bail!("'{t}' is not an item of this export"),
+            None => bail!("'{}' is not an item of this export", crate::echo::echo(t)),
         }
     }
     let Some(piece) = piece else {
@@ -392,7 +392,7 @@ pub(crate) fn parse_answer(
             continue;
         }
         let o = option_placement(&tokens, &index, puzzle, table)
-            .with_context(|| format!("line {n}: option '{line}'"))?;
+            .with_context(|| format!("line {n}: option '{}'", crate::echo::echo(line)))?;
         if current.is_empty() {
             since = n;
         }
@@ -458,7 +458,7 @@ pub fn read_dlx_file(text: &str) -> Result<DlxFile> {
                             let k: u32 = hi.parse().map_err(|_| {
                                 crate::error::Error::input(
                                     format!("line {n}"),
-                                    format!("bad multiplicity in '{tok}'"),
+                                    format!("bad multiplicity in '{}'", crate::echo::echo(tok)),
                                 )
                             })?;
                             (k, name)
@@ -466,13 +466,21 @@ pub fn read_dlx_file(text: &str) -> Result<DlxFile> {
                         None => (1, tok),
                     };
                     if name.is_empty() || name.len() > MAX_NAME || name.contains(':') {
-                        crate::error::bail_at!(format!("line {n}"), "bad item name '{name}'");
+                        crate::error::bail_at!(
+                            format!("line {n}"),
+                            "bad item name '{}'",
+                            crate::echo::echo(name)
+                        );
                     }
                     list.push((name.to_string(), (!secondary).then_some(mult)));
                 }
                 let mut seen = HashSet::new();
                 if let Some((dup, _)) = list.iter().find(|(nm, _)| !seen.insert(nm.clone())) {
-                    crate::error::bail_at!(format!("line {n}"), "item '{dup}' is listed twice");
+                    crate::error::bail_at!(
+                        format!("line {n}"),
+                        "item '{}' is listed twice",
+                        crate::echo::echo(dup)
+                    );
                 }
                 items = Some(list);
             }
@@ -480,7 +488,11 @@ pub fn read_dlx_file(text: &str) -> Result<DlxFile> {
                 let opt: Vec<String> = line.split_whitespace().map(str::to_string).collect();
                 for t in &opt {
                     if !list.iter().any(|(nm, _)| nm == t) {
-                        crate::error::bail_at!(format!("line {n}"), "'{t}' is not an item");
+                        crate::error::bail_at!(
+                            format!("line {n}"),
+                            "'{}' is not an item",
+                            crate::echo::echo(t)
+                        );
                     }
                 }
                 options.push(opt);

@@ -60,7 +60,8 @@ pub fn bundled(name: &str) -> Result<Puzzle> {
     match BUNDLED.iter().find(|(n, _)| *n == key) {
         Some((n, text)) => parse_puzzle(text, n).with_context(|| format!("bundled puzzle {n}")),
         None => bail!(
-            "'{name}' is neither a file nor a bundled puzzle (bundled: {})",
+            "'{}' is neither a file nor a bundled puzzle (bundled: {})",
+            crate::echo::echo(name),
             BUNDLED
                 .iter()
                 .map(|(n, _)| *n)
@@ -152,7 +153,7 @@ pub fn open(arg: Option<&OsStr>) -> Result<PuzzleFile> {
         Some(name) if !name.contains('/') && !name.contains('\\') => {
             Ok(PuzzleFile::Json(Box::new(bundled(name)?), name.to_string()))
         }
-        _ => bail!("{}: no such file", path.display()),
+        _ => bail!("{}: no such file", crate::echo::path(path)),
     }
 }
 

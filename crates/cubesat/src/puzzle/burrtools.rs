@@ -15,6 +15,7 @@
 use std::io::Read;
 use std::path::Path;
 
+use crate::echo::echo;
 use crate::error::{Error, Result, bail};
 
 use crate::geometry::{Cell, Shape};
@@ -293,7 +294,7 @@ impl At<'_, '_> {
                 Err(_) => Err(self.err(
                     n,
                     what,
-                    format!("{attr}=\"{v}\" is not a non-negative integer"),
+                    format!("{attr}=\"{}\" is not a non-negative integer", echo(v)),
                 )),
             },
         }
@@ -326,7 +327,7 @@ pub fn parse(bytes: &[u8], shown: &str) -> Result<BurrFile> {
     if root.tag_name().name() != "puzzle" {
         return Err(at.err(
             root,
-            &format!("<{}>", root.tag_name().name()),
+            &format!("<{}>", echo(root.tag_name().name())),
             "the top element is not <puzzle>, so this is not a BurrTools file",
         ));
     }
@@ -644,14 +645,16 @@ impl BurrFile {
         match self.problems.iter().position(|p| p.name == s) {
             Some(i) => Ok(i),
             None => bail!(
-                "{}: no problem named '{s}' (problems: {})",
+                "{}: no problem named '{}' (problems: {})",
                 self.shown,
-                self.problems
-                    .iter()
-                    .enumerate()
-                    .map(|(i, p)| format!("{i} '{}'", p.name))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                echo(s),
+                crate::echo::list(
+                    self.problems
+                        .iter()
+                        .enumerate()
+                        .map(|(i, p)| format!("{i} '{}'", echo(&p.name))),
+                    ", "
+                )
             ),
         }
     }
@@ -674,7 +677,7 @@ impl BurrFile {
                 .parts
                 .iter()
                 .map(|pt| {
-                    let n = self.shape_name(pt.shape);
+                    let n = echo(&self.shape_name(pt.shape)).to_string();
                     match (pt.min, pt.max) {
                         (1, 1) => n,
                         (a, b) if a == b => format!("{n} x{a}"),
@@ -685,9 +688,9 @@ impl BurrFile {
             let r = &self.shapes[p.result];
             out.push_str(&format!(
                 "  {i}: '{}': {} -> {} ({}x{}x{}, {} voxels){}\n",
-                p.name,
+                echo(&p.name),
                 parts.join(", "),
-                self.shape_name(p.result),
+                echo(&self.shape_name(p.result)),
                 r.size[0],
                 r.size[1],
                 r.size[2],
@@ -707,7 +710,7 @@ impl BurrFile {
             if prob.name.is_empty() {
                 String::new()
             } else {
-                format!(" '{}'", prob.name)
+                format!(" '{}'", echo(&prob.name))
             }
         );
         let mut notes: Vec<String> = self.notes.clone();
@@ -754,7 +757,7 @@ impl BurrFile {
             if part.max == 0 {
                 notes.push(format!(
                     "part {k} ('{}') has at most 0 copies and is left out",
-                    self.shape_name(part.shape)
+                    echo(&self.shape_name(part.shape))
                 ));
                 continue;
             }
@@ -762,7 +765,7 @@ impl BurrFile {
             if sh.voxels.iter().any(|v| v.1 == State::Variable) {
                 notes.push(format!(
                     "shape '{}' has variable voxels; as in BurrTools they are not part of the piece",
-                    self.shape_name(part.shape)
+                    echo(&self.shape_name(part.shape))
                 ));
             }
             let cells: Vec<(Cell, u8)> = sh
@@ -844,10 +847,12 @@ impl BurrFile {
             bail!("{here}: <shapes>: the problem has no parts");
         }
         let mut puzzle = Puzzle {
+            // The name titles pictures and messages: characters that act on a terminal are
+            // escaped (a cubesat JSON file may not hold them at all).
             name: if prob.name.is_empty() {
                 format!("problem {index}")
             } else {
-                prob.name.clone()
+                crate::echo::escape(&prob.name).into_owned()
             },
             description: self.comment.clone(),
             pieces,

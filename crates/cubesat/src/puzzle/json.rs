@@ -25,6 +25,8 @@ struct JsonPath(String);
 
 impl JsonPath {
     fn key(&self, k: &str) -> JsonPath {
+        // A key is user text: an unknown one may be anything (see `crate::echo`).
+        let k = crate::echo::echo(k);
         if self.0.is_empty() {
             JsonPath(k.to_string())
         } else {
@@ -154,11 +156,16 @@ fn check_keys(m: &Map<String, Value>, path: &JsonPath, allowed: &[&str]) -> Resu
     for k in m.keys() {
         if !allowed.contains(&k.as_str()) {
             if let Some(near) = allowed.iter().find(|a| edit_distance(a, k) <= 2) {
-                fail!(path.key(k), "unknown key '{k}' (did you mean '{near}'?)");
+                fail!(
+                    path.key(k),
+                    "unknown key '{}' (did you mean '{near}'?)",
+                    crate::echo::echo(k)
+                );
             }
             fail!(
                 path.key(k),
-                "unknown key '{k}' (expected one of: {})",
+                "unknown key '{}' (expected one of: {})",
+                crate::echo::echo(k),
                 allowed.join(", ")
             );
         }
@@ -260,7 +267,8 @@ fn layer_art<T: Copy>(
                             symbols.iter().map(|(c, _)| format!("'{c}'")).collect();
                         fail!(
                             rp,
-                            "unexpected character '{ch}' at column {} (expected {})",
+                            "unexpected character '{}' at column {} (expected {})",
+                            crate::echo::escape(ch.encode_utf8(&mut [0; 4])),
                             x + 1,
                             expected.join(", ")
                         );
@@ -462,7 +470,8 @@ fn piece(v: &Value, path: &JsonPath) -> Result<RawPiece> {
     {
         fail!(
             path.key("name"),
-            "piece name '{name}' must be 1 to 32 characters without spaces"
+            "piece name '{}' must be 1 to 32 characters without spaces",
+            crate::echo::echo(&name)
         );
     }
     let letter = match m.get("letter") {
@@ -473,7 +482,8 @@ fn piece(v: &Value, path: &JsonPath) -> Result<RawPiece> {
                 (Some(c), None) if c.is_ascii_graphic() && c != '.' && c != '+' => Some(c),
                 _ => fail!(
                     path.key("letter"),
-                    "'{s}' is not a single printable ASCII character other than '.' and '+'"
+                    "'{}' is not a single printable ASCII character other than '.' and '+'",
+                    crate::echo::echo(s)
                 ),
             }
         }
@@ -632,9 +642,22 @@ pub fn from_value(v: &Value, default_name: &str) -> Result<Puzzle> {
             "comment",
         ],
     )?;
+    // The name titles every picture and message, so it may not hold characters that act on
+    // a terminal; a name taken from the file's name has them escaped instead.
     let name = match m.get("name") {
-        Some(n) => string(n, &root.key("name"), "a puzzle name")?.to_string(),
-        None => default_name.to_string(),
+        Some(n) => {
+            let name = string(n, &root.key("name"), "a puzzle name")?;
+            if let Some(c) = name.chars().find(|&c| crate::echo::is_unsafe(c)) {
+                fail!(
+                    root.key("name"),
+                    "the puzzle name '{}' holds the control character {}",
+                    crate::echo::echo(name),
+                    c.escape_default()
+                );
+            }
+            name.to_string()
+        }
+        None => crate::echo::escape(default_name).into_owned(),
     };
     let description = match m.get("description") {
         Some(d) => string(d, &root.key("description"), "a description")?.to_string(),
@@ -896,7 +919,11 @@ fn hints(v: &Value, path: &JsonPath, puzzle: &Puzzle) -> Result<Vec<Hint>> {
             None => fail!(hp, "hint has no 'piece'"),
         };
         let Some(piece) = puzzle.piece_index(name) else {
-            fail!(hp.key("piece"), "no piece named '{name}'");
+            fail!(
+                hp.key("piece"),
+                "no piece named '{}'",
+                crate::echo::echo(name)
+            );
         };
         let containers = puzzle.target.containers();
         let ci = match m.get("container") {

@@ -278,10 +278,12 @@
     else if (st.step > 0) info += ': ' + legend[sc.k[d.seq[st.step - 1]]][1];
     $('ainfo').textContent = info;
     $('aplay').textContent = st.timer ? 'pause' : 'play';
+    // Loose pieces (a puzzle sheet) are no assembly: nothing to step through.
+    $('asm').style.display = sc.a === 0 ? 'none' : '';
     var layer = $('layer');
     layer.min = String(d.lo[2]); layer.max = String(d.hi[2] - 1); layer.value = String(st.layer);
     $('lval').textContent = String(st.layer);
-    $('msg').textContent = sc.f ? '' : 'No full slide-in order exists: only ' + sc.o.length + ' of ' + d.n +
+    $('msg').textContent = sc.f || sc.a === 0 ? '' : 'No full slide-in order exists: only ' + sc.o.length + ' of ' + d.n +
       ' pieces can be lowered into place from above, one after another.';
     var shown = {};
     d.seq.slice(0, st.step).forEach(function (p) { shown[p] = true; });
@@ -357,6 +359,7 @@
   }, { passive: false });
   window.addEventListener('resize', redraw);
   window.addEventListener('keydown', function (e) {
+    if (scenes[st.scene].a === 0) return;
     if (e.key === 'ArrowRight') $('anext').onclick();
     else if (e.key === 'ArrowLeft') $('aprev').onclick();
   });
