@@ -11,6 +11,7 @@ mod render;
 mod show;
 mod solve;
 mod stl;
+mod studio;
 
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -49,6 +50,7 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Stl(args) => stl::run(args, quiet),
         Command::Show(args) => show::run(args),
         Command::Merge(args) => merge::run(&args),
+        Command::Studio(args) => studio::run(&args, quiet),
     }
 }
 

@@ -1,0 +1,489 @@
+//! The studio's HTTP surface: the page and its assets, and the JSON API the page calls.
+//!
+//! ```text
+//! GET  /                                  the page (and /static/* its scripts and styles)
+//! GET  /api/library                       the bundled puzzles
+//! GET  /api/library/{key}                 one bundled puzzle's file text
+//! GET  /api/library/{key}/sheet.svg       its target and pieces drawn
+//! POST /api/sheet.svg      {puzzle}       the same for any puzzle text (a dropped file)
+//! POST /api/import         file bytes     a dropped file (X-File-Name, X-Problem) as JSON text
+//! POST /api/check          {puzzle, view} the editor's check: info, error with its place, 3D page
+//! POST /api/download       {puzzle, format, ...}  a file: JSON, .xmpuzzle, exports, sheets, STL
+//! POST /api/jobs           {puzzle, action, ...}  start a solve, count or generation
+//! GET  /api/jobs/{id}                     its state
+//! GET  /api/jobs/{id}/events              its state every 250 ms (server-sent events) until it
+//!                                         ends; a job no page watches is stopped
+//! POST /api/jobs/{id}/stop                stop it (it reports what it found)
+//! GET  /api/jobs/{id}/solutions/{n}       solution n: text, SVG, 3D page, assembly steps
+//! POST /api/jobs/{id}/solutions/{n}/download {format}  one solution as a file
+//! GET  /api/jobs/{id}/solutions.jsonl     the kept solutions as JSON Lines
+//! ```
+//!
+//! Every request first passes [`crate::guard`]; bodies are bounded by
+//! [`adapter::MAX_BODY_BYTES`]; library work runs on blocking threads, at most
+//! [`MAX_BLOCKING`] at a time. Nothing is written to disk: downloads are responses.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::{Path, Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::sse::{Event, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde_json::{Value, json};
+use tokio::sync::Semaphore;
+
+use crate::adapter::{self, Download, Failure, View};
+use crate::assets;
+use crate::guard::{self, Allowed};
+use crate::jobs::{Job, Jobs};
+
+/// Library calls (checks, drawings, downloads) running at once; more wait their turn.
+pub const MAX_BLOCKING: usize = 4;
+
+/// How often an event stream reports a running job.
+const TICK: Duration = Duration::from_millis(250);
+
+/// The server's state.
+pub struct App {
+    allowed: Allowed,
+    jobs: Jobs,
+    work: Semaphore,
+}
+
+impl App {
+    /// A server answering requests for `allowed`.
+    pub fn new(allowed: Allowed) -> Arc<App> {
+        Arc::new(App {
+            allowed,
+            jobs: Jobs::default(),
+            work: Semaphore::new(MAX_BLOCKING),
+        })
+    }
+
+    /// Stops the jobs whose pages went away; called every second.
+    pub fn reap(&self) {
+        self.jobs.reap();
+    }
+}
+
+/// The routes.
+pub fn router(app: Arc<App>) -> Router {
+    Router::new()
+        .route("/", get(index))
+        .route("/static/{file}", get(asset))
+        .route("/api/library", get(library))
+        .route("/api/library/{key}", get(bundled))
+        .route("/api/library/{key}/sheet.svg", get(bundled_sheet))
+        .route("/api/sheet.svg", post(sheet))
+        .route("/api/import", post(import))
+        .route("/api/check", post(check))
+        .route("/api/download", post(download))
+        .route("/api/jobs", post(start))
+        .route("/api/jobs/{id}", get(status))
+        .route("/api/jobs/{id}/events", get(events))
+        .route("/api/jobs/{id}/stop", post(stop))
+        .route("/api/jobs/{id}/solutions/{n}", get(solution))
+        .route(
+            "/api/jobs/{id}/solutions/{n}/download",
+            post(solution_download),
+        )
+        .route("/api/jobs/{id}/solutions.jsonl", get(jsonl))
+        .fallback(not_found)
+        .layer(middleware::from_fn_with_state(app.clone(), checked))
+        .with_state(app)
+}
+
+/// The page may load only from this server, talk only to it, and be framed only by itself.
+const CSP: &str = "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; frame-src 'self' blob:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
+
+/// Refuses what [`guard::check`] refuses and bodies over the bound, and sets the security
+/// headers of every response.
+async fn checked(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
+    if let Err(r) = guard::check(&app.allowed, req.method(), req.uri().path(), req.headers()) {
+        return plain(StatusCode::FORBIDDEN, &format!("refused: {r}"));
+    }
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > adapter::MAX_BODY_BYTES as u64) {
+        return too_large();
+    }
+    let mut resp = next.run(req).await;
+    let h = resp.headers_mut();
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    h.insert(
+        "cross-origin-resource-policy",
+        HeaderValue::from_static("same-origin"),
+    );
+    h.entry(header::CACHE_CONTROL)
+        .or_insert(HeaderValue::from_static("no-store"));
+    resp
+}
+
+fn plain(status: StatusCode, text: &str) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        format!("cubesat studio: {text}\n"),
+    )
+        .into_response()
+}
+
+fn too_large() -> Response {
+    let f = Failure::new(format!(
+        "the request body is larger than the {} bytes the studio reads (a puzzle file of at most {} bytes)",
+        adapter::MAX_BODY_BYTES,
+        adapter::MAX_BODY_BYTES - (64 << 10)
+    ));
+    failed(StatusCode::PAYLOAD_TOO_LARGE, &f)
+}
+
+fn failed(status: StatusCode, f: &Failure) -> Response {
+    (status, json_body(&json!({ "error": f.to_json() }))).into_response()
+}
+
+fn json_body(v: &Value) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], v.to_string()).into_response()
+}
+
+fn bad(f: Failure) -> Response {
+    failed(StatusCode::BAD_REQUEST, &f)
+}
+
+async fn not_found() -> Response {
+    failed(StatusCode::NOT_FOUND, &Failure::new("no such page or call"))
+}
+
+/// Reads a body of at most [`adapter::MAX_BODY_BYTES`].
+async fn read(body: Body) -> Result<Bytes, Response> {
+    axum::body::to_bytes(body, adapter::MAX_BODY_BYTES)
+        .await
+        .map_err(|_| too_large())
+}
+
+/// Reads a JSON object body.
+async fn read_json(body: Body) -> Result<Value, Response> {
+    let bytes = read(body).await?;
+    let v: Value = serde_json::from_slice(&bytes).map_err(|e| {
+        bad(Failure::new(format!(
+            "the request is not JSON: line {}, column {}",
+            e.line(),
+            e.column()
+        )))
+    })?;
+    if v.is_object() {
+        Ok(v)
+    } else {
+        Err(bad(Failure::new("the request must be a JSON object")))
+    }
+}
+
+/// The request's puzzle text (`"puzzle"`, a string holding the puzzle file).
+fn puzzle_text(v: &Value) -> Result<String, Response> {
+    match v.get("puzzle") {
+        Some(Value::String(s)) => Ok(s.clone()),
+        _ => Err(bad(Failure::new(
+            "the request has no 'puzzle' (the puzzle file's text)",
+        ))),
+    }
+}
+
+/// Runs library work on a blocking thread, at most [`MAX_BLOCKING`] at once.
+async fn blocking<T: Send + 'static>(
+    app: &App,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, Response> {
+    let _permit = app.work.acquire().await.map_err(|_| {
+        plain(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the server is shutting down",
+        )
+    })?;
+    tokio::task::spawn_blocking(f).await.map_err(|e| {
+        failed(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            &Failure::new(format!("internal error: {e}")),
+        )
+    })
+}
+
+fn attachment(d: Download) -> Response {
+    // File names come from puzzle names made file-safe (ASCII letters, digits, - and _).
+    let disposition = format!("attachment; filename=\"{}\"", d.file_name);
+    let mut resp = ([(header::CONTENT_TYPE, d.mime)], d.bytes).into_response();
+    if let Ok(v) = HeaderValue::from_str(&disposition) {
+        resp.headers_mut().insert(header::CONTENT_DISPOSITION, v);
+    }
+    resp
+}
+
+async fn index() -> Response {
+    asset(Path("index.html".to_string())).await
+}
+
+async fn asset(Path(file): Path<String>) -> Response {
+    match assets::get(&file) {
+        Some((bytes, mime)) => ([(header::CONTENT_TYPE, mime)], bytes).into_response(),
+        None => not_found().await,
+    }
+}
+
+async fn library(State(app): State<Arc<App>>) -> Response {
+    match blocking(&app, adapter::library).await {
+        Ok(v) => json_body(&v),
+        Err(r) => r,
+    }
+}
+
+async fn bundled(Path(key): Path<String>) -> Response {
+    match adapter::bundled_text(&key) {
+        Ok(text) => json_body(&json!({ "key": key, "text": text })),
+        Err(f) => failed(StatusCode::NOT_FOUND, &f),
+    }
+}
+
+fn svg(r: Result<String, Failure>) -> Response {
+    match r {
+        Ok(s) => ([(header::CONTENT_TYPE, "image/svg+xml")], s).into_response(),
+        Err(f) => bad(f),
+    }
+}
+
+async fn bundled_sheet(State(app): State<Arc<App>>, Path(key): Path<String>) -> Response {
+    let text = match adapter::bundled_text(&key) {
+        Ok(t) => t,
+        Err(f) => return failed(StatusCode::NOT_FOUND, &f),
+    };
+    match blocking(&app, move || adapter::sheet_svg(&text)).await {
+        Ok(r) => {
+            let mut resp = svg(r);
+            // The bundled puzzles are built into the binary: their drawings never change.
+            resp.headers_mut().insert(
+                header::CACHE_CONTROL,
+                HeaderValue::from_static("private, max-age=3600"),
+            );
+            resp
+        }
+        Err(r) => r,
+    }
+}
+
+async fn sheet(State(app): State<Arc<App>>, body: Body) -> Response {
+    let text = match read_json(body).await.and_then(|v| puzzle_text(&v)) {
+        Ok(t) => t,
+        Err(r) => return r,
+    };
+    match blocking(&app, move || adapter::sheet_svg(&text)).await {
+        Ok(r) => svg(r),
+        Err(r) => r,
+    }
+}
+
+/// A header's text, if any.
+fn header_text(h: &HeaderMap, name: &str) -> Option<String> {
+    h.get(name)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string)
+}
+
+async fn import(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -> Response {
+    let bytes = match read(body).await {
+        Ok(b) => b,
+        Err(r) => return r,
+    };
+    let name = header_text(&headers, "x-file-name").unwrap_or_else(|| "dropped file".into());
+    let problem = header_text(&headers, "x-problem");
+    let r = blocking(&app, move || {
+        adapter::import(&bytes, &name, problem.as_deref())
+    })
+    .await;
+    match r {
+        Ok(Ok(i)) => json_body(&json!({
+            "text": i.text,
+            "problems": i.problems,
+            "problem": i.problem,
+            "notes": i.notes,
+        })),
+        Ok(Err(f)) => bad(f),
+        Err(r) => r,
+    }
+}
+
+async fn check(State(app): State<Arc<App>>, body: Body) -> Response {
+    let v = match read_json(body).await {
+        Ok(v) => v,
+        Err(r) => return r,
+    };
+    let text = match puzzle_text(&v) {
+        Ok(t) => t,
+        Err(r) => return r,
+    };
+    let view = match v.get("view").and_then(Value::as_u64) {
+        Some(i) => View::Piece(i as usize),
+        None => View::Sheet,
+    };
+    match blocking(&app, move || adapter::check(&text, view)).await {
+        Ok(v) => json_body(&v),
+        Err(r) => r,
+    }
+}
+
+async fn download(State(app): State<Arc<App>>, body: Body) -> Response {
+    let v = match read_json(body).await {
+        Ok(v) => v,
+        Err(r) => return r,
+    };
+    let text = match puzzle_text(&v) {
+        Ok(t) => t,
+        Err(r) => return r,
+    };
+    match blocking(&app, move || adapter::download(&text, &v)).await {
+        Ok(Ok(d)) => attachment(d),
+        Ok(Err(f)) => bad(f),
+        Err(r) => r,
+    }
+}
+
+async fn start(State(app): State<Arc<App>>, body: Body) -> Response {
+    let v = match read_json(body).await {
+        Ok(v) => v,
+        Err(r) => return r,
+    };
+    let text = match puzzle_text(&v) {
+        Ok(t) => t,
+        Err(r) => return r,
+    };
+    let req = match adapter::run_request(&v) {
+        Ok(r) => r,
+        Err(f) => return bad(f),
+    };
+    match app.jobs.start(text, req) {
+        Ok(job) => (StatusCode::CREATED, json_body(&job.status())).into_response(),
+        Err(busy) => failed(
+            StatusCode::TOO_MANY_REQUESTS,
+            &Failure::new(busy.to_string()),
+        ),
+    }
+}
+
+fn job(app: &App, id: &str) -> Result<Arc<Job>, Response> {
+    id.parse::<u64>()
+        .ok()
+        .and_then(|id| app.jobs.get(id))
+        .ok_or_else(|| {
+            failed(
+                StatusCode::NOT_FOUND,
+                &Failure::new(format!("no job {id} (finished jobs are kept a while only)")),
+            )
+        })
+}
+
+async fn status(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
+    match job(&app, &id) {
+        Ok(j) => json_body(&j.status()),
+        Err(r) => r,
+    }
+}
+
+async fn stop(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
+    match job(&app, &id) {
+        Ok(j) => {
+            j.stop("stopped");
+            json_body(&j.status())
+        }
+        Err(r) => r,
+    }
+}
+
+/// The job's state every [`TICK`] until it ends (`event: progress`, then one `event: end`).
+/// The stream holds the job watched: when the page goes away the connection closes, the
+/// stream is dropped, and [`Jobs::reap`] stops the job.
+async fn events(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
+    let job = match job(&app, &id) {
+        Ok(j) => j,
+        Err(r) => return r,
+    };
+    let watch = job.watch();
+    let start = (job, watch, tokio::time::interval(TICK));
+    let stream = futures_util::stream::unfold(Some(start), |state| async move {
+        let (job, watch, mut tick) = state?;
+        tick.tick().await;
+        let status = job.status();
+        let ended = status["state"] != "running";
+        let event = Event::default()
+            .event(if ended { "end" } else { "progress" })
+            .data(status.to_string());
+        let next = (!ended).then_some((job, watch, tick));
+        Some((Ok::<Event, Infallible>(event), next))
+    });
+    Sse::new(stream).into_response()
+}
+
+/// The solution number of a path.
+fn index_of(n: &str) -> Result<u64, Response> {
+    n.parse()
+        .map_err(|_| bad(Failure::new(format!("'{n}' is not a solution number"))))
+}
+
+async fn solution(State(app): State<Arc<App>>, Path((id, n)): Path<(String, String)>) -> Response {
+    let (job, n) = match job(&app, &id).and_then(|j| Ok((j, index_of(&n)?))) {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    match blocking(&app, move || job.solution_view(n)).await {
+        Ok(Ok(v)) => json_body(&v),
+        Ok(Err(f)) => failed(StatusCode::NOT_FOUND, &f),
+        Err(r) => r,
+    }
+}
+
+async fn solution_download(
+    State(app): State<Arc<App>>,
+    Path((id, n)): Path<(String, String)>,
+    body: Body,
+) -> Response {
+    let (job, n) = match job(&app, &id).and_then(|j| Ok((j, index_of(&n)?))) {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let spec = match read_json(body).await {
+        Ok(v) => v,
+        Err(r) => return r,
+    };
+    match blocking(&app, move || job.solution_download(n, &spec)).await {
+        Ok(Ok(d)) => attachment(d),
+        Ok(Err(f)) => bad(f),
+        Err(r) => r,
+    }
+}
+
+async fn jsonl(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
+    let job = match job(&app, &id) {
+        Ok(j) => j,
+        Err(r) => return r,
+    };
+    match blocking(&app, move || job.jsonl()).await {
+        Ok(Ok(d)) => attachment(d),
+        Ok(Err(f)) => bad(f),
+        Err(r) => r,
+    }
+}
