@@ -32,5 +32,6 @@ mod sat_counts;
 mod sat_engine;
 mod sat_polycube;
 mod shard;
+mod studio;
 mod symmetry_rule;
 mod xc_fixtures;

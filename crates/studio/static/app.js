@@ -43,7 +43,7 @@ editor.showCheck = () => {
 };
 
 function open(text, tab) {
-  runs.forget();
+  runs.reset();
   editor.load(text);
   showTab(tab);
 }

@@ -105,6 +105,21 @@ export class Runs {
     }
   }
 
+  /** Forgets the shown job and its results (another puzzle was opened). */
+  reset() {
+    this.forget();
+    this.job = null;
+    this.status = null;
+    this.shown = 0;
+    for (const id of ['result', 'stats', 'why', 'prog-text', 'job-state']) $(id).textContent = '';
+    $('bar').value = 0;
+    $('browser').hidden = true;
+    $('open-generated').hidden = true;
+    $('run-error').hidden = true;
+    $('start').disabled = false;
+    $('stop').disabled = true;
+  }
+
   async stop() {
     if (!this.job) return;
     $('stop').disabled = true;
