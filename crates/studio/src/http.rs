@@ -114,7 +114,7 @@ async fn checked(State(app): State<Arc<App>>, req: Request, next: Next) -> Respo
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
     if declared.is_some_and(|n| n > adapter::MAX_BODY_BYTES as u64) {
-        return too_large();
+        return too_large().into_response();
     }
     let mut resp = next.run(req).await;
     let h = resp.headers_mut();
@@ -148,40 +148,55 @@ fn plain(status: StatusCode, text: &str) -> Response {
         .into_response()
 }
 
-fn too_large() -> Response {
-    let f = Failure::new(format!(
-        "the request body is larger than the {} bytes the studio reads (a puzzle file of at most {} bytes)",
-        adapter::MAX_BODY_BYTES,
-        adapter::MAX_BODY_BYTES - (64 << 10)
-    ));
-    failed(StatusCode::PAYLOAD_TOO_LARGE, &f)
+/// A refused or failed call: its status and the one-line failure, sent as
+/// `{"error": {"message", "place"}}`.
+struct Refused(StatusCode, Failure);
+
+impl IntoResponse for Refused {
+    fn into_response(self) -> Response {
+        (self.0, json_body(&json!({ "error": self.1.to_json() }))).into_response()
+    }
 }
 
-fn failed(status: StatusCode, f: &Failure) -> Response {
-    (status, json_body(&json!({ "error": f.to_json() }))).into_response()
+/// What a handler answers.
+type Answer = Result<Response, Refused>;
+
+fn bad(f: Failure) -> Refused {
+    Refused(StatusCode::BAD_REQUEST, f)
+}
+
+fn too_large() -> Refused {
+    Refused(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        Failure::new(format!(
+            "the request body is larger than the {} bytes the studio reads (a puzzle file of at most {} bytes)",
+            adapter::MAX_BODY_BYTES,
+            adapter::MAX_BODY_BYTES - (64 << 10)
+        )),
+    )
 }
 
 fn json_body(v: &Value) -> Response {
     ([(header::CONTENT_TYPE, "application/json")], v.to_string()).into_response()
 }
 
-fn bad(f: Failure) -> Response {
-    failed(StatusCode::BAD_REQUEST, &f)
+fn nothing() -> Refused {
+    Refused(StatusCode::NOT_FOUND, Failure::new("no such page or call"))
 }
 
-async fn not_found() -> Response {
-    failed(StatusCode::NOT_FOUND, &Failure::new("no such page or call"))
+async fn not_found() -> Refused {
+    nothing()
 }
 
 /// Reads a body of at most [`adapter::MAX_BODY_BYTES`].
-async fn read(body: Body) -> Result<Bytes, Response> {
+async fn read(body: Body) -> Result<Bytes, Refused> {
     axum::body::to_bytes(body, adapter::MAX_BODY_BYTES)
         .await
         .map_err(|_| too_large())
 }
 
 /// Reads a JSON object body.
-async fn read_json(body: Body) -> Result<Value, Response> {
+async fn read_json(body: Body) -> Result<Value, Refused> {
     let bytes = read(body).await?;
     let v: Value = serde_json::from_slice(&bytes).map_err(|e| {
         bad(Failure::new(format!(
@@ -198,7 +213,7 @@ async fn read_json(body: Body) -> Result<Value, Response> {
 }
 
 /// The request's puzzle text (`"puzzle"`, a string holding the puzzle file).
-fn puzzle_text(v: &Value) -> Result<String, Response> {
+fn puzzle_text(v: &Value) -> Result<String, Refused> {
     match v.get("puzzle") {
         Some(Value::String(s)) => Ok(s.clone()),
         _ => Err(bad(Failure::new(
@@ -211,17 +226,17 @@ fn puzzle_text(v: &Value) -> Result<String, Response> {
 async fn blocking<T: Send + 'static>(
     app: &App,
     f: impl FnOnce() -> T + Send + 'static,
-) -> Result<T, Response> {
+) -> Result<T, Refused> {
     let _permit = app.work.acquire().await.map_err(|_| {
-        plain(
+        Refused(
             StatusCode::SERVICE_UNAVAILABLE,
-            "the server is shutting down",
+            Failure::new("the server is shutting down"),
         )
     })?;
     tokio::task::spawn_blocking(f).await.map_err(|e| {
-        failed(
+        Refused(
             StatusCode::INTERNAL_SERVER_ERROR,
-            &Failure::new(format!("internal error: {e}")),
+            Failure::new(format!("internal error: {e}")),
         )
     })
 }
@@ -236,66 +251,50 @@ fn attachment(d: Download) -> Response {
     resp
 }
 
-async fn index() -> Response {
+async fn index() -> Answer {
     asset(Path("index.html".to_string())).await
 }
 
-async fn asset(Path(file): Path<String>) -> Response {
-    match assets::get(&file) {
-        Some((bytes, mime)) => ([(header::CONTENT_TYPE, mime)], bytes).into_response(),
-        None => not_found().await,
-    }
+async fn asset(Path(file): Path<String>) -> Answer {
+    let (bytes, mime) = assets::get(&file).ok_or_else(nothing)?;
+    Ok(([(header::CONTENT_TYPE, mime)], bytes).into_response())
 }
 
-async fn library(State(app): State<Arc<App>>) -> Response {
-    match blocking(&app, adapter::library).await {
-        Ok(v) => json_body(&v),
-        Err(r) => r,
-    }
+async fn library(State(app): State<Arc<App>>) -> Answer {
+    Ok(json_body(&blocking(&app, adapter::library).await?))
 }
 
-async fn bundled(Path(key): Path<String>) -> Response {
-    match adapter::bundled_text(&key) {
-        Ok(text) => json_body(&json!({ "key": key, "text": text })),
-        Err(f) => failed(StatusCode::NOT_FOUND, &f),
-    }
+fn bundled_text(key: &str) -> Result<String, Refused> {
+    adapter::bundled_text(key).map_err(|f| Refused(StatusCode::NOT_FOUND, f))
 }
 
-fn svg(r: Result<String, Failure>) -> Response {
-    match r {
-        Ok(s) => ([(header::CONTENT_TYPE, "image/svg+xml")], s).into_response(),
-        Err(f) => bad(f),
-    }
+async fn bundled(Path(key): Path<String>) -> Answer {
+    let text = bundled_text(&key)?;
+    Ok(json_body(&json!({ "key": key, "text": text })))
 }
 
-async fn bundled_sheet(State(app): State<Arc<App>>, Path(key): Path<String>) -> Response {
-    let text = match adapter::bundled_text(&key) {
-        Ok(t) => t,
-        Err(f) => return failed(StatusCode::NOT_FOUND, &f),
-    };
-    match blocking(&app, move || adapter::sheet_svg(&text)).await {
-        Ok(r) => {
-            let mut resp = svg(r);
-            // The bundled puzzles are built into the binary: their drawings never change.
-            resp.headers_mut().insert(
-                header::CACHE_CONTROL,
-                HeaderValue::from_static("private, max-age=3600"),
-            );
-            resp
-        }
-        Err(r) => r,
-    }
+fn svg(s: String) -> Response {
+    ([(header::CONTENT_TYPE, "image/svg+xml")], s).into_response()
 }
 
-async fn sheet(State(app): State<Arc<App>>, body: Body) -> Response {
-    let text = match read_json(body).await.and_then(|v| puzzle_text(&v)) {
-        Ok(t) => t,
-        Err(r) => return r,
-    };
-    match blocking(&app, move || adapter::sheet_svg(&text)).await {
-        Ok(r) => svg(r),
-        Err(r) => r,
-    }
+async fn bundled_sheet(State(app): State<Arc<App>>, Path(key): Path<String>) -> Answer {
+    let text = bundled_text(&key)?;
+    let mut resp = svg(blocking(&app, move || adapter::sheet_svg(&text))
+        .await?
+        .map_err(bad)?);
+    // The bundled puzzles are built into the binary: their drawings never change.
+    resp.headers_mut().insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("private, max-age=3600"),
+    );
+    Ok(resp)
+}
+
+async fn sheet(State(app): State<Arc<App>>, body: Body) -> Answer {
+    let text = puzzle_text(&read_json(body).await?)?;
+    Ok(svg(blocking(&app, move || adapter::sheet_svg(&text))
+        .await?
+        .map_err(bad)?))
 }
 
 /// A header's text, if any.
@@ -305,123 +304,84 @@ fn header_text(h: &HeaderMap, name: &str) -> Option<String> {
         .map(str::to_string)
 }
 
-async fn import(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -> Response {
-    let bytes = match read(body).await {
-        Ok(b) => b,
-        Err(r) => return r,
-    };
+async fn import(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -> Answer {
+    let bytes = read(body).await?;
     let name = header_text(&headers, "x-file-name").unwrap_or_else(|| "dropped file".into());
     let problem = header_text(&headers, "x-problem");
-    let r = blocking(&app, move || {
+    let i = blocking(&app, move || {
         adapter::import(&bytes, &name, problem.as_deref())
     })
-    .await;
-    match r {
-        Ok(Ok(i)) => json_body(&json!({
-            "text": i.text,
-            "problems": i.problems,
-            "problem": i.problem,
-            "notes": i.notes,
-        })),
-        Ok(Err(f)) => bad(f),
-        Err(r) => r,
-    }
+    .await?
+    .map_err(bad)?;
+    Ok(json_body(&json!({
+        "text": i.text,
+        "problems": i.problems,
+        "problem": i.problem,
+        "notes": i.notes,
+    })))
 }
 
-async fn check(State(app): State<Arc<App>>, body: Body) -> Response {
-    let v = match read_json(body).await {
-        Ok(v) => v,
-        Err(r) => return r,
-    };
-    let text = match puzzle_text(&v) {
-        Ok(t) => t,
-        Err(r) => return r,
-    };
+async fn check(State(app): State<Arc<App>>, body: Body) -> Answer {
+    let v = read_json(body).await?;
+    let text = puzzle_text(&v)?;
     let view = match v.get("view").and_then(Value::as_u64) {
         Some(i) => View::Piece(i as usize),
         None => View::Sheet,
     };
-    match blocking(&app, move || adapter::check(&text, view)).await {
-        Ok(v) => json_body(&v),
-        Err(r) => r,
-    }
+    Ok(json_body(
+        &blocking(&app, move || adapter::check(&text, view)).await?,
+    ))
 }
 
-async fn download(State(app): State<Arc<App>>, body: Body) -> Response {
-    let v = match read_json(body).await {
-        Ok(v) => v,
-        Err(r) => return r,
-    };
-    let text = match puzzle_text(&v) {
-        Ok(t) => t,
-        Err(r) => return r,
-    };
-    match blocking(&app, move || adapter::download(&text, &v)).await {
-        Ok(Ok(d)) => attachment(d),
-        Ok(Err(f)) => bad(f),
-        Err(r) => r,
-    }
+async fn download(State(app): State<Arc<App>>, body: Body) -> Answer {
+    let v = read_json(body).await?;
+    let text = puzzle_text(&v)?;
+    let d = blocking(&app, move || adapter::download(&text, &v))
+        .await?
+        .map_err(bad)?;
+    Ok(attachment(d))
 }
 
-async fn start(State(app): State<Arc<App>>, body: Body) -> Response {
-    let v = match read_json(body).await {
-        Ok(v) => v,
-        Err(r) => return r,
-    };
-    let text = match puzzle_text(&v) {
-        Ok(t) => t,
-        Err(r) => return r,
-    };
-    let req = match adapter::run_request(&v) {
-        Ok(r) => r,
-        Err(f) => return bad(f),
-    };
-    match app.jobs.start(text, req) {
-        Ok(job) => (StatusCode::CREATED, json_body(&job.status())).into_response(),
-        Err(busy) => failed(
+async fn start(State(app): State<Arc<App>>, body: Body) -> Answer {
+    let v = read_json(body).await?;
+    let text = puzzle_text(&v)?;
+    let req = adapter::run_request(&v).map_err(bad)?;
+    let job = app.jobs.start(text, req).map_err(|busy| {
+        Refused(
             StatusCode::TOO_MANY_REQUESTS,
-            &Failure::new(busy.to_string()),
-        ),
-    }
+            Failure::new(busy.to_string()),
+        )
+    })?;
+    Ok((StatusCode::CREATED, json_body(&job.status())).into_response())
 }
 
-fn job(app: &App, id: &str) -> Result<Arc<Job>, Response> {
+fn job(app: &App, id: &str) -> Result<Arc<Job>, Refused> {
     id.parse::<u64>()
         .ok()
         .and_then(|id| app.jobs.get(id))
         .ok_or_else(|| {
-            failed(
+            Refused(
                 StatusCode::NOT_FOUND,
-                &Failure::new(format!("no job {id} (finished jobs are kept a while only)")),
+                Failure::new(format!("no job {id} (finished jobs are kept a while only)")),
             )
         })
 }
 
-async fn status(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
-    match job(&app, &id) {
-        Ok(j) => json_body(&j.status()),
-        Err(r) => r,
-    }
+async fn status(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer {
+    Ok(json_body(&job(&app, &id)?.status()))
 }
 
-async fn stop(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
-    match job(&app, &id) {
-        Ok(j) => {
-            j.stop("stopped");
-            json_body(&j.status())
-        }
-        Err(r) => r,
-    }
+async fn stop(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer {
+    let j = job(&app, &id)?;
+    j.stop("stopped");
+    Ok(json_body(&j.status()))
 }
 
 /// The job's state every [`TICK`] until it ends (`event: progress`, then one `event: end`).
 /// The stream holds the job watched: when the page goes away the connection closes, the
 /// stream is dropped, and [`Jobs::reap`] stops the job.
-async fn events(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
-    let job = match job(&app, &id) {
-        Ok(j) => j,
-        Err(r) => return r,
-    };
+async fn events(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer {
+    let job = job(&app, &id)?;
     let watch = job.watch();
     let start = (job, watch, tokio::time::interval(TICK));
     let stream = futures_util::stream::unfold(Some(start), |state| async move {
@@ -435,55 +395,66 @@ async fn events(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response
         let next = (!ended).then_some((job, watch, tick));
         Some((Ok::<Event, Infallible>(event), next))
     });
-    Sse::new(stream).into_response()
+    Ok(Sse::new(stream).into_response())
 }
 
-/// The solution number of a path.
-fn index_of(n: &str) -> Result<u64, Response> {
-    n.parse()
-        .map_err(|_| bad(Failure::new(format!("'{n}' is not a solution number"))))
+/// The job and solution number of a path.
+fn job_solution(app: &App, id: &str, n: &str) -> Result<(Arc<Job>, u64), Refused> {
+    let job = job(app, id)?;
+    let n = n
+        .parse()
+        .map_err(|_| bad(Failure::new(format!("'{n}' is not a solution number"))))?;
+    Ok((job, n))
 }
 
-async fn solution(State(app): State<Arc<App>>, Path((id, n)): Path<(String, String)>) -> Response {
-    let (job, n) = match job(&app, &id).and_then(|j| Ok((j, index_of(&n)?))) {
-        Ok(x) => x,
-        Err(r) => return r,
-    };
-    match blocking(&app, move || job.solution_view(n)).await {
-        Ok(Ok(v)) => json_body(&v),
-        Ok(Err(f)) => failed(StatusCode::NOT_FOUND, &f),
-        Err(r) => r,
-    }
+async fn solution(State(app): State<Arc<App>>, Path((id, n)): Path<(String, String)>) -> Answer {
+    let (job, n) = job_solution(&app, &id, &n)?;
+    let v = blocking(&app, move || job.solution_view(n))
+        .await?
+        .map_err(|f| Refused(StatusCode::NOT_FOUND, f))?;
+    Ok(json_body(&v))
 }
 
 async fn solution_download(
     State(app): State<Arc<App>>,
     Path((id, n)): Path<(String, String)>,
     body: Body,
-) -> Response {
-    let (job, n) = match job(&app, &id).and_then(|j| Ok((j, index_of(&n)?))) {
-        Ok(x) => x,
-        Err(r) => return r,
-    };
-    let spec = match read_json(body).await {
-        Ok(v) => v,
-        Err(r) => return r,
-    };
-    match blocking(&app, move || job.solution_download(n, &spec)).await {
-        Ok(Ok(d)) => attachment(d),
-        Ok(Err(f)) => bad(f),
-        Err(r) => r,
-    }
+) -> Answer {
+    let (job, n) = job_solution(&app, &id, &n)?;
+    let spec = read_json(body).await?;
+    let d = blocking(&app, move || job.solution_download(n, &spec))
+        .await?
+        .map_err(bad)?;
+    Ok(attachment(d))
 }
 
-async fn jsonl(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
-    let job = match job(&app, &id) {
-        Ok(j) => j,
-        Err(r) => return r,
-    };
-    match blocking(&app, move || job.jsonl()).await {
-        Ok(Ok(d)) => attachment(d),
-        Ok(Err(f)) => bad(f),
-        Err(r) => r,
+async fn jsonl(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer {
+    let job = job(&app, &id)?;
+    let d = blocking(&app, move || job.jsonl()).await?.map_err(bad)?;
+    Ok(attachment(d))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A body of `n` MiB sent in chunks, without a declared length.
+    fn streamed(n: usize) -> Body {
+        let chunk = Bytes::from(vec![b' '; 1 << 20]);
+        Body::from_stream(futures_util::stream::iter(
+            (0..n).map(move |_| Ok::<_, Infallible>(chunk.clone())),
+        ))
+    }
+
+    #[test]
+    fn a_streamed_body_over_the_bound_is_refused() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let over = adapter::MAX_BODY_BYTES / (1 << 20) + 1;
+        let r = rt.block_on(read(streamed(over)));
+        assert!(matches!(r, Err(Refused(StatusCode::PAYLOAD_TOO_LARGE, _))));
+        let r = rt.block_on(read(streamed(over - 1)));
+        assert_eq!(r.ok().map(|b| b.len()), Some((over - 1) << 20));
     }
 }
