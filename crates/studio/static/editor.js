@@ -591,6 +591,7 @@ export class Editor {
           const k = x + ',' + y + ',' + z;
           let cls = ch === '#' ? 'fill' : ch === '+' ? 'opt' : EMPTY.has(ch) ? '' : 'bad';
           if (x >= w || y >= h || z >= d) cls += ' grow';
+          if (hints.has(k)) cls += ' hinted';
           if (this.hint && this.hint.cells.has(k)) cls += ' pick';
           const td = el('td', { class: cls, 'data-x': x, 'data-y': y, 'data-z': z, title: '(' + k + ')' }, hints.get(k) || (cls.includes('bad') ? ch : ''));
           td.addEventListener('click', () => this.clickCell(x, y, z));

@@ -69,6 +69,9 @@ export class Runs {
 
   async start() {
     this.forget();
+    $('job-state').textContent = 'starting';
+    $('job-state').className = 'state running';
+    $('start').disabled = true;
     $('run-error').hidden = true;
     $('result').textContent = '';
     $('stats').textContent = '';
@@ -79,11 +82,15 @@ export class Runs {
     try {
       status = await api('/api/jobs', this.request());
     } catch (e) {
+      $('job-state').textContent = 'refused';
+      $('job-state').className = 'state failed';
+      $('start').disabled = false;
       this.fail(e.message);
       return;
     }
     this.job = status.id;
     this.shown = 0;
+    this.want = 0;
     this.show(status);
     const source = new EventSource('/api/jobs/' + status.id + '/events');
     this.source = source;
@@ -111,6 +118,7 @@ export class Runs {
     this.job = null;
     this.status = null;
     this.shown = 0;
+    this.want = 0;
     for (const id of ['result', 'stats', 'why', 'prog-text', 'job-state']) $(id).textContent = '';
     $('bar').value = 0;
     $('browser').hidden = true;
@@ -139,6 +147,8 @@ export class Runs {
   /** One state of the job on the page. */
   show(s) {
     if (s.id !== this.job) return;
+    // The answer to Stop and the event stream race: an ended job never shows as running again.
+    if (this.status && this.status.id === s.id && this.status.state !== 'running' && s.state === 'running') return;
     this.status = s;
     const running = s.state === 'running';
     $('start').disabled = running;
@@ -171,14 +181,17 @@ export class Runs {
       $('browser').hidden = false;
       $('sol-count').textContent = s.kept + (running ? '+' : '');
       $('sol-index').max = s.kept;
-      if (!this.shown) this.showSolution(1);
+      if (!this.want) this.showSolution(1);
     }
   }
 
+  /** Shows solution `n` (clamped to those kept); the last one asked for wins. */
   async showSolution(n) {
     if (!this.job || !this.status) return;
     const kept = this.status.kept;
     n = Math.max(1, Math.min(kept, n));
+    this.want = n;
+    $('sol-index').value = n;
     const job = this.job;
     let v;
     try {
@@ -187,7 +200,7 @@ export class Runs {
       this.fail(e.message);
       return;
     }
-    if (job !== this.job) return;
+    if (job !== this.job || n !== this.want) return;
     this.shown = n;
     $('sol-index').value = n;
     $('sol-title').textContent = v.title;
@@ -250,8 +263,8 @@ export class Runs {
     for (const id of ['action', 'engine', 'all']) $(id).addEventListener('change', () => this.formChanged());
     $('start').onclick = () => this.start();
     $('stop').onclick = () => this.stop();
-    $('sol-prev').onclick = () => this.showSolution(this.shown - 1);
-    $('sol-next').onclick = () => this.showSolution(this.shown + 1);
+    $('sol-prev').onclick = () => this.showSolution(this.want - 1);
+    $('sol-next').onclick = () => this.showSolution(this.want + 1);
     $('sol-index').addEventListener('change', () => this.showSolution(Number($('sol-index').value)));
     for (const b of document.querySelectorAll('#sol-tabs button')) b.onclick = () => this.showSolutionView(b.dataset.v);
     this.showSolutionView('text');
