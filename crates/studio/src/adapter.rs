@@ -36,6 +36,10 @@ pub const MAX_BODY_BYTES: usize = {
     (if a > b { a } else { b }) as usize + (64 << 10)
 };
 
+/// The most solutions a listing keeps for the browser: a listing stops there and says it
+/// stopped at its limit (a count has no such bound).
+pub const MAX_LISTED: u64 = 100_000;
+
 /// A refused or failed request: one line, and the place in the puzzle when it names one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Failure {

@@ -3,10 +3,9 @@
 //! stops it with the counters' interrupt, and a job nobody watches any more (its page was
 //! closed or reloaded) is stopped too.
 //!
-//! Bounds: at most [`MAX_RUNNING`] jobs run at once (more are refused, not queued), the last
-//! [`MAX_FINISHED`] finished jobs are kept for their solutions and downloads, and a listing
-//! keeps at most [`MAX_KEPT_SOLUTIONS`] solutions for the browser (it goes on counting past
-//! them).
+//! Bounds: at most [`MAX_RUNNING`] jobs run at once (more are refused, not queued), and the
+//! last [`MAX_FINISHED`] finished jobs are kept for their solutions and downloads (a listing
+//! keeps at most [`adapter::MAX_LISTED`] solutions: it stops there).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -23,8 +22,6 @@ use crate::adapter::{self, Action, Download, Failure, Finished, RunRequest};
 pub const MAX_RUNNING: usize = 4;
 /// Finished jobs kept for their solutions and downloads; older ones are dropped.
 pub const MAX_FINISHED: usize = 16;
-/// Solutions a listing keeps for the browser and the JSON Lines download.
-pub const MAX_KEPT_SOLUTIONS: usize = 100_000;
 /// A running job that no page has watched for this long is stopped.
 pub const UNWATCHED: Duration = Duration::from_secs(5);
 
@@ -159,10 +156,8 @@ impl adapter::Keep for Keeper<'_> {
         lock(&self.0.inner).instance = Some(inst);
     }
     fn solution(&mut self, placements: &[u32]) -> bool {
-        let mut inner = lock(&self.0.inner);
-        if inner.solutions.len() < MAX_KEPT_SOLUTIONS {
-            inner.solutions.push(placements.to_vec());
-        }
+        // A listing stops at adapter::MAX_LISTED, so every solution it reports is kept.
+        lock(&self.0.inner).solutions.push(placements.to_vec());
         true
     }
 }
