@@ -67,17 +67,27 @@ impl Studio {
         s.write_all(&req).unwrap();
         let mut raw = Vec::new();
         s.read_to_end(&mut raw).unwrap();
-        let text = String::from_utf8_lossy(&raw).into_owned();
-        let status = text
+        let split = raw
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .unwrap_or_else(|| panic!("no end of headers in {:?}", String::from_utf8_lossy(&raw)));
+        let head = String::from_utf8_lossy(&raw[..split]).into_owned();
+        let mut body = raw[split + 4..].to_vec();
+        if head
+            .to_ascii_lowercase()
+            .contains("transfer-encoding: chunked")
+        {
+            body = dechunk(&body);
+        }
+        let status = head
             .split(' ')
             .nth(1)
             .and_then(|c| c.parse().ok())
-            .unwrap_or_else(|| panic!("no status in {text:?}"));
-        let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+            .unwrap_or_else(|| panic!("no status in {head:?}"));
         Reply {
             status,
-            head: head.to_string(),
-            body: body.to_string(),
+            head,
+            body: String::from_utf8_lossy(&body).into_owned(),
         }
     }
 
@@ -119,6 +129,31 @@ impl Drop for Studio {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// A chunked body's data (sizes in hex, each chunk followed by CRLF, a zero chunk at the end).
+fn dechunk(mut raw: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let eol = raw
+            .windows(2)
+            .position(|w| w == b"\r\n")
+            .expect("chunk size line");
+        let size = usize::from_str_radix(
+            String::from_utf8_lossy(&raw[..eol])
+                .split(';')
+                .next()
+                .unwrap()
+                .trim(),
+            16,
+        )
+        .expect("chunk size");
+        if size == 0 {
+            return out;
+        }
+        out.extend_from_slice(&raw[eol + 2..eol + 2 + size]);
+        raw = &raw[eol + 2 + size + 2..];
     }
 }
 
@@ -188,6 +223,55 @@ fn studio_serves_its_page_and_the_library_on_loopback() {
         done["result"]["line"], "480 solutions up to rotation",
         "{done}"
     );
+}
+
+#[test]
+fn studio_downloads_are_the_files_the_cli_writes() {
+    let s = Studio::start(&["-q"]);
+    let soma = std::fs::read_to_string(puzzle_file("soma")).unwrap();
+    let cli = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_cubesat"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "cubesat {args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    for (format, up_to) in [("dimacs", "none"), ("dlx", "rotation"), ("asp", "rotation")] {
+        let got = s.post(
+            "/api/download",
+            &json!({"puzzle": soma, "format": format, "up_to": up_to}),
+        );
+        assert_eq!(got.status, 200, "{}", got.body);
+        assert!(
+            got.head.contains(&format!("filename=\"Soma_cube-{up_to}.")),
+            "{}",
+            got.head
+        );
+        // The studio reads the puzzle from its text, the CLI from the bundled file of the same
+        // text: the exports are the same bytes.
+        let want = cli(&["export", "soma", "--format", format, "--up-to", up_to]);
+        assert!(
+            got.body == want,
+            "{format} --up-to {up_to} differs from the CLI's"
+        );
+    }
+    let list = s.post(
+        "/api/jobs",
+        &json!({"puzzle": soma, "action": "solve", "limit": 5}),
+    );
+    let id = list.json()["id"].as_u64().unwrap();
+    s.wait_job(id, |j| j["state"] == "done");
+    let lines = s.get(&format!("/api/jobs/{id}/solutions.jsonl"));
+    let want = cli(&["solve", "soma", "--limit", "5", "--format", "json"]);
+    let solutions = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| l.starts_with("{\"index\"") || l.contains("\"type\":\"solution\""))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(solutions(&lines.body).len(), 5, "{}", lines.body);
+    assert_eq!(solutions(&lines.body), solutions(&want));
 }
 
 #[test]

@@ -344,10 +344,22 @@ pub fn sheet_svg(text: &str) -> Result<String, Failure> {
     Ok(render::svg(&sheet(&inst), false))
 }
 
-/// A file for the user to save: its bytes, name and media type.
+/// A writer of a download's contents, run while the response streams out (exports run to
+/// hundreds of megabytes: they are never held in memory whole).
+pub type Writer = Box<dyn FnOnce(&mut dyn Write) -> Result<(), Failure> + Send>;
+
+/// A download's contents.
+pub enum Contents {
+    /// Made already (small files).
+    Bytes(Vec<u8>),
+    /// Written as the response is sent.
+    Stream(Writer),
+}
+
+/// A file for the user to save: its contents, name and media type.
 pub struct Download {
     /// The file's contents.
-    pub bytes: Vec<u8>,
+    pub contents: Contents,
     /// A file name for it.
     pub file_name: String,
     /// Its media type.
@@ -416,12 +428,12 @@ pub fn download(text: &str, spec: &Value) -> Result<Download, Failure> {
     let file = |ext: &str| format!("{stem}.{ext}");
     Ok(match format {
         "json" => Download {
-            bytes: editable_text(&puzzle).into_bytes(),
+            contents: Contents::Bytes(editable_text(&puzzle).into_bytes()),
             file_name: file("json"),
             mime: "application/json",
         },
         "xmpuzzle" => Download {
-            bytes: xmpuzzle::to_xmpuzzle(&puzzle)?,
+            contents: Contents::Bytes(xmpuzzle::to_xmpuzzle(&puzzle)?),
             file_name: file("xmpuzzle"),
             mime: "application/gzip",
         },
@@ -431,13 +443,13 @@ pub fn download(text: &str, spec: &Value) -> Result<Download, Failure> {
             let s = sheet(&inst);
             if format == "sheet-svg" {
                 Download {
-                    bytes: render::svg(&s, false).into_bytes(),
+                    contents: Contents::Bytes(render::svg(&s, false).into_bytes()),
                     file_name: format!("{stem}-sheet.svg"),
                     mime: "image/svg+xml",
                 }
             } else {
                 Download {
-                    bytes: render::html(&[s]).into_bytes(),
+                    contents: Contents::Bytes(render::html(&[s]).into_bytes()),
                     file_name: format!("{stem}-sheet.html"),
                     mime: "text/html; charset=utf-8",
                 }
@@ -456,7 +468,7 @@ pub fn download(text: &str, spec: &Value) -> Result<Download, Failure> {
             )?;
             let name = format!("piece-{}-{}.stl", i + 1, file_part(&piece.name));
             Download {
-                bytes: stl::binary_stl(&mesh, &name),
+                contents: Contents::Bytes(stl::binary_stl(&mesh, &name)),
                 file_name: name,
                 mime: "model/stl",
             }
@@ -502,7 +514,7 @@ fn solution_stl(inst: &Instance, placements: &[u32], spec: &Value) -> Result<Dow
     }
     let name = format!("{}-solution.stl", file_part(&inst.puzzle.name));
     Ok(Download {
-        bytes: stl::binary_stl(&mesh, &name),
+        contents: Contents::Bytes(stl::binary_stl(&mesh, &name)),
         file_name: name,
         mime: "model/stl",
     })
@@ -541,42 +553,51 @@ fn export(puzzle: Puzzle, format: &str, spec: &Value) -> Result<Download, Failur
             reducer.describe(p)
         )));
     }
-    let (excluded, reduction) = (reducer.excluded(), reducer.describe(p));
-    let mut out = Vec::new();
-    let ext = match format {
-        "dimacs" => {
-            let header = dimacs::puzzle_header(p, table, up_to, excluded, &reduction)?;
-            let labels = dimacs::placement_labels(p, table);
-            let config = CnfConfig {
-                amo,
-                ..CnfConfig::default()
-            };
-            dimacs::write(
-                &mut out,
-                |_| {},
-                &inst.model,
-                config,
-                dimacs::Annotations {
-                    header: &header,
-                    labels: &labels,
-                    projection,
-                },
-                excluded,
-            )?;
-            "cnf"
+    let (excluded, reduction) = (reducer.excluded().to_vec(), reducer.describe(p));
+    let file_name = format!(
+        "{}-{up_to}.{ext}",
+        file_part(&p.name),
+        ext = match format {
+            "dimacs" => "cnf",
+            "dlx" => "dlx",
+            _ => "lp",
         }
-        "dlx" => {
-            dlx::write_dlx(&mut out, p, table, up_to, excluded, &reduction)?;
-            "dlx"
+    )
+    .replace('+', "-");
+    let format = format.to_string();
+    let write: Writer = Box::new(move |mut out| {
+        // The writers take a sized writer; `&mut dyn Write` is one.
+        let out = &mut out;
+        let (p, table) = (&inst.puzzle, &inst.table);
+        match format.as_str() {
+            "dimacs" => {
+                let header = dimacs::puzzle_header(p, table, up_to, &excluded, &reduction)?;
+                let labels = dimacs::placement_labels(p, table);
+                let config = CnfConfig {
+                    amo,
+                    ..CnfConfig::default()
+                };
+                dimacs::write(
+                    out,
+                    |_| {},
+                    &inst.model,
+                    config,
+                    dimacs::Annotations {
+                        header: &header,
+                        labels: &labels,
+                        projection,
+                    },
+                    &excluded,
+                )?;
+            }
+            "dlx" => dlx::write_dlx(out, p, table, up_to, &excluded, &reduction)?,
+            _ => asp::write_asp(out, p, table, up_to, &excluded, &reduction)?,
         }
-        _ => {
-            asp::write_asp(&mut out, p, table, up_to, excluded, &reduction)?;
-            "lp"
-        }
-    };
+        Ok(())
+    });
     Ok(Download {
-        bytes: out,
-        file_name: format!("{}-{up_to}.{ext}", file_part(&p.name)).replace('+', "-"),
+        contents: Contents::Stream(write),
+        file_name,
         mime: "text/plain; charset=utf-8",
     })
 }
@@ -859,17 +880,19 @@ pub fn solution_download(
     let s = || scene(&inst.puzzle, &inst.table, placements, &title, false);
     Ok(match setting(spec, "format", "svg")? {
         "svg" => Download {
-            bytes: render::svg(&s(), setting(spec, "explode", "no")? == "yes").into_bytes(),
+            contents: Contents::Bytes(
+                render::svg(&s(), setting(spec, "explode", "no")? == "yes").into_bytes(),
+            ),
             file_name: format!("{stem}.svg"),
             mime: "image/svg+xml",
         },
         "html" => Download {
-            bytes: render::html(&[s()]).into_bytes(),
+            contents: Contents::Bytes(render::html(&[s()]).into_bytes()),
             file_name: format!("{stem}.html"),
             mime: "text/html; charset=utf-8",
         },
         "text" => Download {
-            bytes: render::text(&s(), false).into_bytes(),
+            contents: Contents::Bytes(render::text(&s(), false).into_bytes()),
             file_name: format!("{stem}.txt"),
             mime: "text/plain; charset=utf-8",
         },
@@ -887,35 +910,35 @@ pub fn solution_download(
 }
 
 /// Solutions as JSON Lines, as `cubesat solve --all --format json` writes them: one object
-/// per solution, then the summary.
+/// per solution, then the summary once the run has finished.
 pub fn solutions_jsonl(
-    inst: &Instance,
-    solutions: &[Vec<u32>],
-    finished: Option<(&RunReport, UpTo)>,
+    inst: Arc<Instance>,
+    solutions: Vec<Vec<u32>>,
+    finished: Option<(RunReport, UpTo)>,
 ) -> Download {
-    let mut out = Vec::new();
-    for (i, s) in solutions.iter().enumerate() {
-        let sol = Solution {
-            placements: s.clone(),
-        };
-        let _ = writeln!(
-            out,
-            "{}",
-            report::solution_json(&inst.puzzle, &inst.table, &sol, i as u64 + 1)
-        );
-    }
-    if let Some((r, up_to)) = finished {
-        let _ = writeln!(
-            out,
-            "{}",
-            report::summary_json(&inst.puzzle, r, &up_to.to_string(), false)
-        );
-    }
+    let file_name = format!("{}-solutions.jsonl", file_part(&inst.puzzle.name));
+    let write: Writer = Box::new(move |out| {
+        for (i, s) in solutions.into_iter().enumerate() {
+            let sol = Solution { placements: s };
+            let line = report::solution_json(&inst.puzzle, &inst.table, &sol, i as u64 + 1);
+            writeln!(out, "{line}").map_err(cut)?;
+        }
+        if let Some((r, up_to)) = finished {
+            let line = report::summary_json(&inst.puzzle, &r, &up_to.to_string(), false);
+            writeln!(out, "{line}").map_err(cut)?;
+        }
+        Ok(())
+    });
     Download {
-        bytes: out,
-        file_name: format!("{}-solutions.jsonl", file_part(&inst.puzzle.name)),
+        contents: Contents::Stream(write),
+        file_name,
         mime: "application/jsonl",
     }
+}
+
+/// A download cut short (the page went away).
+fn cut(e: std::io::Error) -> Failure {
+    Failure::new(format!("the download was cut short: {e}"))
 }
 
 #[cfg(test)]
@@ -942,7 +965,12 @@ mod tests {
         assert_eq!(v["info"]["placements"], 688, "{}", v["info"]);
         assert!(v["view"].as_str().unwrap().contains("<canvas"));
         let d = download(&text, &json!({"format": "dlx", "up_to": "rotation"})).unwrap();
-        assert!(String::from_utf8(d.bytes).unwrap().contains("dlx1"));
+        let Contents::Stream(write) = d.contents else {
+            panic!("an export streams")
+        };
+        let mut out = Vec::new();
+        write(&mut out).unwrap();
+        assert!(String::from_utf8(out).unwrap().contains("dlx1"));
         let refused = download(&text, &json!({"format": "dimacs", "up_to": "burrtools"}));
         assert!(refused.is_err());
     }

@@ -36,9 +36,9 @@ use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde_json::{Value, json};
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 
-use crate::adapter::{self, Download, Failure, View};
+use crate::adapter::{self, Contents, Download, Failure, View};
 use crate::assets;
 use crate::guard::{self, Allowed};
 use crate::jobs::{Job, Jobs};
@@ -53,7 +53,7 @@ const TICK: Duration = Duration::from_millis(250);
 pub struct App {
     allowed: Allowed,
     jobs: Jobs,
-    work: Semaphore,
+    work: Arc<Semaphore>,
 }
 
 impl App {
@@ -62,7 +62,7 @@ impl App {
         Arc::new(App {
             allowed,
             jobs: Jobs::default(),
-            work: Semaphore::new(MAX_BLOCKING),
+            work: Arc::new(Semaphore::new(MAX_BLOCKING)),
         })
     }
 
@@ -222,17 +222,22 @@ fn puzzle_text(v: &Value) -> Result<String, Refused> {
     }
 }
 
+/// A permit for one library call (at most [`MAX_BLOCKING`] run at once).
+async fn permit(app: &App) -> Result<OwnedSemaphorePermit, Refused> {
+    app.work.clone().acquire_owned().await.map_err(|_| {
+        Refused(
+            StatusCode::SERVICE_UNAVAILABLE,
+            Failure::new("the server is shutting down"),
+        )
+    })
+}
+
 /// Runs library work on a blocking thread, at most [`MAX_BLOCKING`] at once.
 async fn blocking<T: Send + 'static>(
     app: &App,
     f: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, Refused> {
-    let _permit = app.work.acquire().await.map_err(|_| {
-        Refused(
-            StatusCode::SERVICE_UNAVAILABLE,
-            Failure::new("the server is shutting down"),
-        )
-    })?;
+    let _permit = permit(app).await?;
     tokio::task::spawn_blocking(f).await.map_err(|e| {
         Refused(
             StatusCode::INTERNAL_SERVER_ERROR,
@@ -241,14 +246,91 @@ async fn blocking<T: Send + 'static>(
     })
 }
 
-fn attachment(d: Download) -> Response {
+/// Chunks of a streamed download on their way to the response.
+const CHUNK: usize = 64 << 10;
+
+/// Writes into a response body through a small channel, so that a large download is never
+/// held whole: the writer waits while the page reads, and fails once the page is gone.
+struct Channel {
+    tx: mpsc::Sender<Result<Bytes, std::io::Error>>,
+    buf: Vec<u8>,
+}
+
+impl std::io::Write for Channel {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.buf.extend_from_slice(data);
+        if self.buf.len() >= CHUNK {
+            self.flush()?;
+        }
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let chunk = Bytes::from(std::mem::take(&mut self.buf));
+        self.tx.blocking_send(Ok(chunk)).map_err(|_| {
+            std::io::Error::new(
+                std::io::ErrorKind::BrokenPipe,
+                "the page closed the download",
+            )
+        })
+    }
+}
+
+/// The response for a download: its bytes, or its writer run on a blocking thread (holding
+/// `permit` until it is done) while the body streams out. A writer that fails ends the body
+/// with an error, so the browser reports a failed download rather than a short file.
+fn attachment(d: Download, permit: OwnedSemaphorePermit) -> Response {
+    let body = match d.contents {
+        Contents::Bytes(bytes) => Body::from(bytes),
+        Contents::Stream(write) => {
+            let (tx, rx) = mpsc::channel(4);
+            tokio::task::spawn_blocking(move || {
+                let _permit = permit;
+                let mut out = Channel {
+                    tx: tx.clone(),
+                    buf: Vec::with_capacity(CHUNK),
+                };
+                let done = write(&mut out).and_then(|()| {
+                    std::io::Write::flush(&mut out).map_err(|e| Failure::new(e.to_string()))
+                });
+                if let Err(f) = done {
+                    let _ = tx.blocking_send(Err(std::io::Error::other(f.message)));
+                }
+            });
+            Body::from_stream(futures_util::stream::unfold(rx, |mut rx| async move {
+                rx.recv().await.map(|item| (item, rx))
+            }))
+        }
+    };
     // File names come from puzzle names made file-safe (ASCII letters, digits, - and _).
     let disposition = format!("attachment; filename=\"{}\"", d.file_name);
-    let mut resp = ([(header::CONTENT_TYPE, d.mime)], d.bytes).into_response();
+    let mut resp = ([(header::CONTENT_TYPE, d.mime)], body).into_response();
     if let Ok(v) = HeaderValue::from_str(&disposition) {
         resp.headers_mut().insert(header::CONTENT_DISPOSITION, v);
     }
     resp
+}
+
+/// Prepares a download on a blocking thread and sends it; the permit is held until the
+/// last byte is written.
+async fn send(
+    app: &App,
+    prepare: impl FnOnce() -> Result<Download, Failure> + Send + 'static,
+) -> Answer {
+    let permit = permit(app).await?;
+    let d = tokio::task::spawn_blocking(prepare)
+        .await
+        .map_err(|e| {
+            Refused(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                Failure::new(format!("internal error: {e}")),
+            )
+        })?
+        .map_err(bad)?;
+    Ok(attachment(d, permit))
 }
 
 async fn index() -> Answer {
@@ -336,10 +418,7 @@ async fn check(State(app): State<Arc<App>>, body: Body) -> Answer {
 async fn download(State(app): State<Arc<App>>, body: Body) -> Answer {
     let v = read_json(body).await?;
     let text = puzzle_text(&v)?;
-    let d = blocking(&app, move || adapter::download(&text, &v))
-        .await?
-        .map_err(bad)?;
-    Ok(attachment(d))
+    send(&app, move || adapter::download(&text, &v)).await
 }
 
 async fn start(State(app): State<Arc<App>>, body: Body) -> Answer {
@@ -422,16 +501,12 @@ async fn solution_download(
 ) -> Answer {
     let (job, n) = job_solution(&app, &id, &n)?;
     let spec = read_json(body).await?;
-    let d = blocking(&app, move || job.solution_download(n, &spec))
-        .await?
-        .map_err(bad)?;
-    Ok(attachment(d))
+    send(&app, move || job.solution_download(n, &spec)).await
 }
 
 async fn jsonl(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer {
     let job = job(&app, &id)?;
-    let d = blocking(&app, move || job.jsonl()).await?.map_err(bad)?;
-    Ok(attachment(d))
+    send(&app, move || job.jsonl()).await
 }
 
 #[cfg(test)]

@@ -272,7 +272,11 @@ impl Job {
         let finished = inner
             .finished
             .as_ref()
-            .and_then(|f| f.report.as_ref().map(|r| (r, f.up_to)));
-        Ok(adapter::solutions_jsonl(&inst, &inner.solutions, finished))
+            .and_then(|f| f.report.clone().map(|r| (r, f.up_to)));
+        Ok(adapter::solutions_jsonl(
+            inst,
+            inner.solutions.clone(),
+            finished,
+        ))
     }
 }
