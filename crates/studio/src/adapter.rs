@@ -79,19 +79,18 @@ impl From<Error> for Failure {
 
 /// `s` with control characters escaped, so that it shows as one line.
 fn one_line(s: &str) -> String {
-    s.chars()
-        .flat_map(|c| {
-            let esc: Vec<char> = if c.is_control() {
-                c.escape_default().collect()
-            } else {
-                vec![c]
-            };
-            esc
-        })
-        .collect()
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
-/// The name under which the studio reads a puzzle text (messages start with it).
+/// The name of a puzzle whose text gives none.
 const SHOWN: &str = "puzzle";
 
 /// Parses the editor's puzzle text as a puzzle file.

@@ -7,7 +7,6 @@
 //! last [`MAX_FINISHED`] finished jobs are kept for their solutions and downloads (a listing
 //! keeps at most [`adapter::MAX_LISTED`] solutions: it stops there).
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -52,7 +51,6 @@ pub struct Job {
     pub action: Action,
     progress: Arc<Progress>,
     started: Instant,
-    watchers: AtomicUsize,
     inner: Mutex<Inner>,
 }
 
@@ -66,6 +64,8 @@ struct Inner {
     error: Option<Failure>,
     /// Who stopped it: the user, or the page going away.
     stopped: Option<&'static str>,
+    /// Open event streams watching it.
+    watchers: usize,
     /// Since when no page watches it (set at the start: the page has to connect).
     unwatched_since: Option<Instant>,
 }
@@ -84,7 +84,6 @@ impl Jobs {
             action: req.action,
             progress: Arc::new(Progress::new()),
             started: now,
-            watchers: AtomicUsize::new(0),
             inner: Mutex::new(Inner {
                 unwatched_since: Some(now),
                 ..Inner::default()
@@ -142,8 +141,10 @@ pub struct Watch(Arc<Job>);
 
 impl Drop for Watch {
     fn drop(&mut self) {
-        if self.0.watchers.fetch_sub(1, Ordering::SeqCst) == 1 {
-            lock(&self.0.inner).unwatched_since = Some(Instant::now());
+        let mut inner = lock(&self.0.inner);
+        inner.watchers -= 1;
+        if inner.watchers == 0 {
+            inner.unwatched_since = Some(Instant::now());
         }
     }
 }
@@ -195,8 +196,9 @@ impl Job {
 
     /// Marks the job watched until the returned value is dropped.
     pub fn watch(self: &Arc<Self>) -> Watch {
-        self.watchers.fetch_add(1, Ordering::SeqCst);
-        lock(&self.inner).unwatched_since = None;
+        let mut inner = lock(&self.inner);
+        inner.watchers += 1;
+        inner.unwatched_since = None;
         Watch(self.clone())
     }
 

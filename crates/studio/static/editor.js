@@ -384,7 +384,8 @@ export class Editor {
     const status = $('ed-status');
     this.errorAt = null;
     if (!a.ok) {
-      const at = locate(a.error.place);
+      // A JSON syntax error names its line in the message itself.
+      const at = locate(a.error.place || a.error.message);
       this.errorAt = at;
       err.hidden = false;
       err.textContent = '';
