@@ -27,7 +27,7 @@ LAYERS = {
         "error", "mode", "geometry", "rng", "puzzle", "puzzle::json", "puzzle::bundled", "placements",
         "symmetry", "counting", "solution", "run", "shard", "render", "report", "interop", "generate",
     ],
-    "crates/studio/src": ["adapter|guard|assets", "jobs", "http"],
+    "crates/studio/src": ["adapter::views", "adapter::files|adapter::runs", "adapter|guard|assets", "jobs", "http"],
     "crates/cli": ["args", "progress", "sink", "commands"],
 }
 
