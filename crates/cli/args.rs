@@ -54,6 +54,23 @@ pub enum Command {
     Convert(ConvertArgs),
     /// Write STL files for 3D printing: one per piece, and one of an assembled solution.
     Stl(StlArgs),
+    /// Serve cubesat studio, the whole tool in a browser page, on this machine (127.0.0.1).
+    Studio(StudioArgs),
+}
+
+/// `cubesat studio`.
+#[derive(Debug, Args)]
+pub struct StudioArgs {
+    /// The port to serve on (0 = any free port; the address is printed on stdout).
+    #[arg(long, value_name = "N", default_value_t = 7979)]
+    pub port: u16,
+    /// Open the page in the desktop's browser.
+    #[arg(long)]
+    pub open: bool,
+    /// Listen on ADDR (an IP address) instead of 127.0.0.1; any address that is not a
+    /// loopback one lets other machines use the studio, and is warned about.
+    #[arg(long, value_name = "ADDR")]
+    pub listen: Option<std::net::IpAddr>,
 }
 
 /// `cubesat convert`.

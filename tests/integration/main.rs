@@ -1,6 +1,6 @@
 //! The integration tests in one binary (ripgrep's layout): each module drives the real
 //! `cubesat` binary the way a user would, or the libraries through their public API.
-//! Tests that need an external tool (CaDiCaL, clingo, Chromium, d4, CryptoMiniSat) are `#[ignore]`d with the
+//! Tests that need an external tool (CaDiCaL, clingo, Chromium, Playwright, d4, CryptoMiniSat) are `#[ignore]`d with the
 //! reason and run in CI with `--include-ignored`, so they never pass by skipping.
 
 mod common;
@@ -35,6 +35,7 @@ mod sat_counts;
 mod sat_engine;
 mod sat_polycube;
 mod shard;
+mod studio;
 mod symmetry_rule;
 mod views;
 mod xc_fixtures;

@@ -11,30 +11,6 @@ use crate::args::{ExportArgs, ExportFormat};
 
 use super::{Outcome, output, puzzle_source};
 
-/// A placement described for comments: piece, orientation and cells in container coordinates.
-fn placement_label(inst: &Instance, o: usize) -> String {
-    let p = &inst.table.placements()[o];
-    let t = &inst.puzzle.target;
-    let cells: Vec<String> = p
-        .cells
-        .iter()
-        .map(|&c| {
-            let (ci, l) = t.local(c);
-            if t.containers().len() > 1 {
-                format!("{ci}:{},{},{}", l[0], l[1], l[2])
-            } else {
-                format!("{},{},{}", l[0], l[1], l[2])
-            }
-        })
-        .collect();
-    format!(
-        "piece={} orient={} cells={}",
-        inst.puzzle.pieces[p.piece as usize].name,
-        p.orientation,
-        cells.join(" ")
-    )
-}
-
 /// `cubesat export`: the instance in the chosen format, with its provenance, to stdout or `--out`.
 pub fn run(args: ExportArgs, quiet: bool) -> Result<Outcome> {
     let puzzle = super::load_puzzle(&args.puzzle)?;
@@ -81,9 +57,7 @@ pub fn run(args: ExportArgs, quiet: bool) -> Result<Outcome> {
             let header = cubesat::interop::dimacs::puzzle_header(
                 puzzle, table, args.up_to, excluded, &reduction,
             )?;
-            let labels: Vec<String> = (0..table.len())
-                .map(|o| placement_label(&inst, o))
-                .collect();
+            let labels = cubesat::interop::dimacs::placement_labels(puzzle, table);
             let config = cubesat_xc::encoding::CnfConfig {
                 amo: args.amo,
                 ..cubesat_xc::encoding::CnfConfig::default()

@@ -11,6 +11,7 @@ mod render;
 mod show;
 mod solve;
 mod stl;
+mod studio;
 
 use std::ffi::OsStr;
 use std::io::{self, IsTerminal};
@@ -52,6 +53,7 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Stl(args) => stl::run(args, quiet),
         Command::Show(args) => show::run(args),
         Command::Merge(args) => merge::run(&args),
+        Command::Studio(args) => studio::run(&args, quiet),
     }
 }
 

@@ -210,7 +210,7 @@ mod tests {
                 .parse::<Shard>()
                 .unwrap_err()
                 .to_string(),
-            "shard index 99999999999999999999 is out of range for 4 shards (0 <= K < 4)"
+            "there is no shard 99999999999999999999/4: shards are numbered from 0, so the 4 shards are 0/4 to 3/4"
         );
         assert_eq!(
             "99999999999999999999/0".parse::<Shard>(),

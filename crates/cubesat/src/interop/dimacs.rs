@@ -151,6 +151,37 @@ pub fn puzzle_header(
     Ok(text.lines().map(str::to_string).collect())
 }
 
+/// One label per placement for the variable map of [`write()`]: the piece, its orientation
+/// and its cells in container coordinates (`piece=L orient=3 cells=0,0,0 1,0,0 ...`, a
+/// container index before each cell when the target has several).
+pub fn placement_labels(puzzle: &Puzzle, table: &PlacementTable) -> Vec<String> {
+    let t = &puzzle.target;
+    table
+        .placements()
+        .iter()
+        .map(|p| {
+            let cells: Vec<String> = p
+                .cells
+                .iter()
+                .map(|&c| {
+                    let (ci, l) = t.local(c);
+                    if t.containers().len() > 1 {
+                        format!("{ci}:{},{},{}", l[0], l[1], l[2])
+                    } else {
+                        format!("{},{},{}", l[0], l[1], l[2])
+                    }
+                })
+                .collect();
+            format!(
+                "piece={} orient={} cells={}",
+                puzzle.pieces[p.piece as usize].name,
+                p.orientation,
+                cells.join(" ")
+            )
+        })
+        .collect()
+}
+
 /// Encodes `model` as a self-contained formula: forced options as positive units, `excluded`
 /// options (a symmetry reduction) as negative units, so variable `o + 1` stays option `o`.
 pub fn formula(
