@@ -37,6 +37,7 @@
 
 pub mod counting;
 mod error;
+pub mod estimate;
 pub mod generate;
 pub mod geometry;
 pub mod interop;
