@@ -56,6 +56,9 @@ pub enum Command {
     Stl(StlArgs),
     /// Serve cubesat studio, the whole tool in a browser page, on this machine (127.0.0.1).
     Studio(StudioArgs),
+    /// Estimate what a count will cost: the search tree's nodes with a 95% interval, the node
+    /// rate on this machine, the CPU time, and the shards that finish it in a wall time.
+    Estimate(EstimateArgs),
 }
 
 /// `cubesat studio`.
@@ -71,6 +74,51 @@ pub struct StudioArgs {
     /// loopback one lets other machines use the studio, and is warned about.
     #[arg(long, value_name = "ADDR")]
     pub listen: Option<std::net::IpAddr>,
+}
+
+/// Output formats of `cubesat estimate`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Default)]
+pub enum EstimateFormat {
+    /// A few lines for people.
+    #[default]
+    Text,
+    /// One JSON object.
+    Json,
+}
+
+/// `cubesat estimate`.
+#[derive(Debug, Args)]
+pub struct EstimateArgs {
+    #[command(flatten)]
+    pub puzzle: PuzzleArg,
+    /// The count to estimate, as for `solve --count` (default: rotation, or burrtools for a
+    /// BurrTools file).
+    #[arg(long = "up-to", value_name = "MODE", value_parser = parse_up_to,
+          help = "The count to estimate, as for solve --count: none, rotation, rotation+reflection or burrtools; default: rotation, or burrtools for a BurrTools file")]
+    pub up_to: Option<UpTo>,
+    /// Stop after N random probes (1 to 100,000,000); with a fixed --seed the estimate is
+    /// then the same on every run. Without --seconds, no time limit applies.
+    #[arg(long, value_name = "N")]
+    pub samples: Option<u64>,
+    /// Stop after S seconds (default 10 when --samples is not given; at most a week).
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
+    pub seconds: Option<f64>,
+    /// Seed of the random probes.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub seed: u64,
+    /// Plan shards that finish the count within this wall time: a number and a unit, s, m,
+    /// h or d (e.g. 90m, 24h, 2d).
+    #[arg(long, value_name = "TIME")]
+    pub wall: Option<String>,
+    /// Cores the shards may run on at once (with --wall; default: this machine's).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub cores: Option<u32>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = EstimateFormat::Text)]
+    pub format: EstimateFormat,
+    /// Turn off dead-region pruning (estimates the --no-prune count).
+    #[arg(long, hide = true)]
+    pub no_prune: bool,
 }
 
 /// `cubesat convert`.

@@ -75,14 +75,16 @@ impl Reporter {
 }
 
 /// One status line: solutions, rate, fraction of the tree done and the time left at the
-/// current pace.
+/// current pace. The fraction is Knuth's (every finished subtree adds its path weight), so
+/// it grows as subtrees finish and the time left sharpens with it; tiny fractions of huge
+/// trees show in scientific notation rather than as 0.00%.
 fn status(p: &Progress, elapsed: Duration, what: &str) -> String {
     let secs = elapsed.as_secs_f64().max(1e-3);
     let done = p.fraction_done();
-    let eta = if done > 1e-6 {
-        format_duration(secs * (1.0 - done) / done)
+    let eta = if done > 0.0 {
+        format!("ETA {}", format_duration(secs * (1.0 - done) / done))
     } else {
-        "?".to_string()
+        "ETA once a first subtree is finished".to_string()
     };
     // Engines that count no nodes (the SAT path) leave the figure out.
     let nodes = match p.nodes() {
@@ -90,22 +92,54 @@ fn status(p: &Progress, elapsed: Duration, what: &str) -> String {
         n => format!(", {:.1} M nodes", n as f64 / 1e6),
     };
     format!(
-        "{what}: {} ({:.0}/s){nodes}, {:.2}% of the tree, ETA {eta}",
+        "{what}: {} ({:.0}/s){nodes}, {} of the tree, {eta}",
         cubesat::report::plural(p.solutions(), "solution"),
         p.solutions() as f64 / secs,
-        done * 100.0
+        format_fraction(done)
     )
 }
 
+/// A fraction as a percentage, or in scientific notation below 0.01%.
+fn format_fraction(f: f64) -> String {
+    if f >= 1e-4 || f == 0.0 {
+        format!("{:.2}%", f * 100.0)
+    } else {
+        format!("{f:.1e}")
+    }
+}
+
+/// A time left: minutes and seconds up to an hour, hours and minutes up to two days, then
+/// days or years with two significant digits (a count may need centuries).
 fn format_duration(secs: f64) -> String {
+    if !secs.is_finite() || secs > 1e18 {
+        return "beyond 10^10 years".to_string();
+    }
     let s = secs.round() as u64;
-    if s >= 3600 {
+    const DAY: f64 = 86_400.0;
+    const YEAR: f64 = 365.25 * DAY;
+    if secs >= YEAR {
+        format!("{} years", two_digits(secs / YEAR))
+    } else if secs >= 2.0 * DAY {
+        format!("{} days", two_digits(secs / DAY))
+    } else if s >= 3600 {
         format!("{}h{:02}m", s / 3600, s % 3600 / 60)
     } else if s >= 60 {
         format!("{}m{:02}s", s / 60, s % 60)
     } else {
         format!("{s}s")
     }
+}
+
+/// `x` (at least 1) with two significant digits.
+fn two_digits(x: f64) -> String {
+    if x < 10.0 {
+        return format!("{x:.1}");
+    }
+    if x >= 1e6 {
+        return format!("{x:.1e}");
+    }
+    let step = 10f64.powi(x.log10().floor() as i32 - 1);
+    format!("{:.0}", (x / step).round() * step)
 }
 
 /// How long after the first Ctrl-C a second one forces an exit. A second signal sooner is
@@ -156,5 +190,26 @@ pub fn install_interrupt(progress: Arc<Progress>) {
     if let Ok(mut g) = TARGET.lock() {
         let first = progress.is_interrupted().then(Instant::now);
         *g = Some((progress, first));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tiny_fractions_and_long_times_read_right() {
+        assert_eq!(format_fraction(0.5), "50.00%");
+        assert_eq!(format_fraction(3.2e-9), "3.2e-9");
+        assert_eq!(format_duration(42.0), "42s");
+        assert_eq!(format_duration(3725.0), "1h02m");
+        assert_eq!(format_duration(5.0 * 86_400.0), "5.0 days");
+        assert_eq!(format_duration(2.3 * 365.25 * 86_400.0), "2.3 years");
+        assert_eq!(format_duration(470.0 * 365.25 * 86_400.0), "470 years");
+        let p = Progress::new();
+        p.record(1000, 0, 1e-12);
+        let line = status(&p, Duration::from_secs(10), "x");
+        assert!(line.contains("1.0e-12 of the tree"), "{line}");
+        assert!(line.contains("ETA ") && line.contains("years"), "{line}");
     }
 }

@@ -249,7 +249,7 @@ fn info_lists_the_problems_and_problems_are_chosen_by_name() {
         .stderr_has("the file has 3 problems");
     dir.run(&["solve", "soma", "--problem", "1"])
         .code(2)
-        .stderr_has("--problem selects a problem of a BurrTools file");
+        .stderr_has("a problem is selected only in a BurrTools file");
 }
 
 #[test]

@@ -11,6 +11,7 @@ mod cuts;
 mod engine_exact;
 mod engine_leaf;
 mod engines_agree;
+mod estimate;
 mod first_hour;
 mod fuzz;
 mod generate_cli;

@@ -1,10 +1,11 @@
 //! `cubesat export`: the instance for an external solver (DIMACS, DLX, clingo).
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use std::io::Write;
 
-use cubesat::counting::{Reducer, UpTo};
+use cubesat::counting::UpTo;
 use cubesat::echo::echo;
+use cubesat::plan::{ExportError, ExportPlan, PlanError};
 use cubesat::run::Instance;
 
 use crate::args::{ExportArgs, ExportFormat};
@@ -21,41 +22,20 @@ pub fn run(args: ExportArgs, quiet: bool) -> Result<Outcome> {
         out.finish()?;
         return Ok(Outcome::Found);
     }
-    if puzzle.has_ranges() || puzzle.max_holes.is_some() {
-        anyhow::bail!(
-            "'{}' has piece ranges or a hole limit, which the dimacs, dlx and asp exports do not express; count it with `cubesat solve --count` or export --format xmpuzzle",
-            echo(&puzzle.name)
-        );
-    }
+    let source = puzzle_source(args.puzzle.puzzle.as_deref());
+    let name = echo(&puzzle.name).to_string();
     let inst = Instance::new(puzzle)?;
     let (puzzle, table) = (&inst.puzzle, &inst.table);
-    let source = puzzle_source(args.puzzle.puzzle.as_deref());
-    if args.up_to == UpTo::BurrTools {
-        anyhow::bail!(
-            "export counts every placement (--up-to none) or one solution per rotation class (--up-to rotation); BurrTools' count is left to `cubesat solve --count`"
-        );
-    }
-    if args.up_to == UpTo::RotationReflection {
-        anyhow::bail!(
-            "{source}: export counts every placement (--up-to none) or, where one piece's restriction is exact, one solution per rotation class (--up-to rotation); reflections are left to `cubesat solve`"
-        );
-    }
-    let reducer =
-        Reducer::new(puzzle, table, args.up_to, false).with_context(|| source.to_string())?;
-    if args.up_to == UpTo::Rotation && !reducer.restriction_is_exact() {
-        anyhow::bail!(
-            "{source}: '{}': the restriction an instance can carry does not leave exactly one solution per rotation class here ({}), so an external count would not be the count up to rotation; export with --up-to none, or count with `cubesat solve --count`",
-            echo(&puzzle.name),
-            reducer.describe(puzzle)
-        );
-    }
-    let excluded = reducer.excluded();
-    let reduction = reducer.describe(puzzle);
+    let plan = ExportPlan::new(puzzle, table, args.up_to).map_err(|e| match e {
+        ExportError::Plan(e) => flag_error(&e, &source, &name),
+        ExportError::Library(e) => anyhow::Error::new(e).context(source.to_string()),
+    })?;
+    let (excluded, reduction) = (plan.excluded(), &plan.reduction);
     let mut out = output(args.out.as_deref())?;
     match args.format {
         ExportFormat::Dimacs => {
             let header = cubesat::interop::dimacs::puzzle_header(
-                puzzle, table, args.up_to, excluded, &reduction,
+                puzzle, table, args.up_to, excluded, reduction,
             )?;
             let labels = cubesat::interop::dimacs::placement_labels(puzzle, table);
             let config = cubesat_xc::encoding::CnfConfig {
@@ -88,13 +68,35 @@ pub fn run(args: ExportArgs, quiet: bool) -> Result<Outcome> {
             )?;
         }
         ExportFormat::Dlx => cubesat::interop::dlx::write_dlx(
-            &mut out, puzzle, table, args.up_to, excluded, &reduction,
+            &mut out, puzzle, table, args.up_to, excluded, reduction,
         )?,
         ExportFormat::Xmpuzzle => unreachable!("written above"),
         ExportFormat::Asp => cubesat::interop::asp::write_asp(
-            &mut out, puzzle, table, args.up_to, excluded, &reduction,
+            &mut out, puzzle, table, args.up_to, excluded, reduction,
         )?,
     }
     out.finish()?;
     Ok(Outcome::Found)
+}
+
+/// A refusal of the export's rules, worded with the flags and commands that do what the
+/// export cannot.
+fn flag_error(e: &PlanError, source: &str, name: &str) -> anyhow::Error {
+    match e {
+        PlanError::ExportRanges { .. } => anyhow::anyhow!(
+            "'{name}' has piece ranges or a hole limit, which the dimacs, dlx and asp exports do not express; count it with `cubesat solve --count` or export --format xmpuzzle"
+        ),
+        PlanError::ExportMode {
+            up_to: UpTo::BurrTools,
+        } => anyhow::anyhow!(
+            "export counts every placement (--up-to none) or one solution per rotation class (--up-to rotation); BurrTools' count is left to `cubesat solve --count`"
+        ),
+        PlanError::ExportMode { .. } => anyhow::anyhow!(
+            "{source}: export counts every placement (--up-to none) or, where one piece's restriction is exact, one solution per rotation class (--up-to rotation); reflections are left to `cubesat solve`"
+        ),
+        PlanError::ExportInexact { reduction, .. } => anyhow::anyhow!(
+            "{source}: '{name}': the restriction an instance can carry does not leave exactly one solution per rotation class here ({reduction}), so an external count would not be the count up to rotation; export with --up-to none, or count with `cubesat solve --count`"
+        ),
+        other => anyhow::anyhow!("{source}: {other}"),
+    }
 }

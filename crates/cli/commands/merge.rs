@@ -58,7 +58,7 @@ pub fn run(args: &MergeArgs) -> Result<Outcome> {
         ),
         None => {}
     }
-    let m = shard::merge(&records)?;
+    let m = shard::merge(&records).map_err(rerun_advice)?;
     let mut out = output(None)?;
     match args.format {
         MergeFormat::Json => writeln!(out, "{}", m.to_json())?,
@@ -149,4 +149,37 @@ pub(super) fn cpu_seconds() -> f64 {
         }
     }
     0.0
+}
+
+/// A merge error, with the commands that rerun the missing shards when shards are missing:
+/// a Slurm array of exactly those, or GNU parallel repeating a present record's command.
+fn rerun_advice(e: shard::MergeError) -> anyhow::Error {
+    let shard::MergeError::Missing {
+        missing,
+        interrupted,
+        shards,
+        command,
+    } = &e
+    else {
+        return e.into();
+    };
+    let mut s = format!(
+        "{}; rerun exactly those: sbatch --array={} JOB_SCRIPT",
+        shard::missing_summary(missing, interrupted, *shards),
+        shard::shard_list(missing, ",")
+    );
+    match shard::rerun_command(command, *shards) {
+        Some(cmd) => {
+            let list: Vec<String> = missing.iter().map(u32::to_string).collect();
+            s.push_str(&format!(
+                ", or: parallel {} ::: {}",
+                shard::shell_quote(&format!("{cmd} > {{}}.json")),
+                list.join(" ")
+            ));
+        }
+        None => s.push_str(
+            " (the records' command line is not one cubesat writes, so it is not repeated here)",
+        ),
+    }
+    anyhow::anyhow!(s)
 }

@@ -2,6 +2,7 @@
 
 mod convert;
 mod decode;
+mod estimate;
 mod export;
 mod generate;
 mod info;
@@ -54,6 +55,7 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Show(args) => show::run(args),
         Command::Merge(args) => merge::run(&args),
         Command::Studio(args) => studio::run(&args, quiet),
+        Command::Estimate(args) => estimate::run(&args, quiet),
     }
 }
 

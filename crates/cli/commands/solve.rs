@@ -6,7 +6,7 @@ use std::sync::Arc;
 use anyhow::{Context, Result, anyhow, bail};
 
 use cubesat::UpTo;
-
+use cubesat::plan::{Note, PlanError, Settings, Task};
 use cubesat::report::{stats_line, summary_json};
 use cubesat::run::{self, EngineChoice, Instance, RunOptions, RunReport};
 use cubesat::shard::{Job, ShardRecord};
@@ -40,18 +40,10 @@ fn refuse_unshowable(args: &SolveArgs) -> Result<()> {
 /// `cubesat solve`: the count line, or the solutions in the chosen format, on stdout;
 /// statistics on stderr.
 pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
-    if let Some(c) = args.cubes.filter(|&c| c > cubesat_xc::sat::MAX_CUBES) {
-        bail!(
-            "--cubes {c} is too many (at most {})",
-            cubesat_xc::sat::MAX_CUBES
-        );
-    }
     refuse_unshowable(&args)?;
-    let shard = sharded(&args)?;
+    let settings = settings(&args)?;
+    settings.check().map_err(|e| flag_error(&e))?;
     let key = match &args.seal_key_file {
-        Some(_) if shard.is_none() => {
-            bail!("--seal-key-file seals a shard's record: it goes with --shard")
-        }
         Some(path) => Some(super::merge::read_key(path)?),
         None => None,
     };
@@ -59,13 +51,10 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
     // puzzle is read and its placements built).
     let progress = Arc::new(Progress::new());
     crate::progress::install_interrupt(progress.clone());
-    let cap = cubesat_xc::available_cores() * cubesat_xc::MAX_THREADS_PER_CORE;
-    if args.threads > cap && (args.count || args.all) && !quiet {
-        say!(
-            "note: --threads {} is clamped to {cap} ({} per core)",
-            args.threads,
-            cubesat_xc::MAX_THREADS_PER_CORE
-        );
+    if !quiet {
+        for note in settings.notes() {
+            say!("note: {}", flag_note(&note));
+        }
     }
     let puzzle = super::load_puzzle(&args.puzzle)?;
     super::warn_same_shapes(&puzzle);
@@ -74,15 +63,11 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
             say!("note: {n}");
         }
     }
-    let up_to = args
-        .up_to
-        .or(puzzle.default_up_to)
-        .unwrap_or(UpTo::Rotation);
+    let plan = settings.resolve(&puzzle).map_err(|e| flag_error(&e))?;
     let inst = Instance::new(puzzle)?;
     let opts = RunOptions {
         progress: Some(progress),
-        shard,
-        ..run_options(&args, up_to)
+        ..plan.options
     };
     // Long runs (counts and --all) show progress on stderr unless --quiet; the exact engine
     // and the SAT engine's cubes publish the counters and the tree estimate the display
@@ -153,33 +138,63 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
     })
 }
 
-/// The run the arguments ask for.
-fn run_options(args: &SolveArgs, up_to: UpTo) -> RunOptions {
-    // Threads pay off on whole trees (--count, --all); a limited listing stops after a few
-    // hundred nodes, where splitting the tree costs more than it saves (benches/README.md).
-    let threads = if args.count || args.all {
-        cubesat_xc::worker_threads(args.threads)
-    } else {
-        1
+/// The run's settings as the flags give them; the rules are the library's ([`Settings`]).
+fn settings(args: &SolveArgs) -> Result<Settings> {
+    let shard = match &args.shard {
+        Some(text) => Some(
+            text.parse::<Shard>()
+                .map_err(|e| anyhow!("--shard {text}: {e}"))?,
+        ),
+        None => None,
     };
-    let limit = if args.count {
-        args.limit
-    } else if args.all {
-        None
-    } else {
-        Some(args.limit.unwrap_or(1))
-    };
-    RunOptions {
+    Ok(Settings {
+        task: if args.count { Task::Count } else { Task::List },
+        // Without --all a listing shows the first solution, or the first --limit ones.
+        limit: if args.count || args.all {
+            args.limit
+        } else {
+            Some(args.limit.unwrap_or(1))
+        },
+        up_to: args.up_to,
         engine: args.engine,
-        up_to,
-        limit,
-        threads,
-        prune: !args.no_prune,
+        threads: args.threads,
+        no_prune: args.no_prune,
         amo: args.amo,
         sat_cubes: args.cubes,
         sat_exact_budget: args.exact_budget,
-        progress: None,
-        shard: None,
+        shard,
+        listing_is_record: args.format == SolutionFormat::Json,
+        sealed: args.seal_key_file.is_some(),
+    })
+}
+
+/// A refusal of the run's rules, worded with the flags that set what it names.
+pub(crate) fn flag_error(e: &PlanError) -> anyhow::Error {
+    match e {
+        PlanError::TooManyCubes { asked, most } => {
+            anyhow!("--cubes {asked} is too many (at most {most})")
+        }
+        PlanError::ShardNotMergeable => anyhow!(
+            "--shard needs --count, or --all --format json (a shard's record must be merged)"
+        ),
+        PlanError::ShardWithLimit => {
+            anyhow!("--shard runs a whole shard: it cannot be combined with --limit")
+        }
+        PlanError::SealWithoutShard => {
+            anyhow!("--seal-key-file seals a shard's record: it goes with --shard")
+        }
+        other => anyhow!("{other}"),
+    }
+}
+
+/// A note of the plan, worded with the flags.
+fn flag_note(note: &Note) -> String {
+    match note {
+        Note::ThreadsClamped { asked, to } => format!(
+            "--threads {asked} is clamped to {to} ({} per core)",
+            cubesat_xc::MAX_THREADS_PER_CORE
+        ),
+        other => other.to_string(),
     }
 }
 
@@ -289,23 +304,6 @@ fn list(
         _ => {}
     }
     Ok(report)
-}
-
-/// The shard `--shard K/N` asks for, checked against the other flags: a shard runs a whole
-/// count or a whole JSON listing, so that its record can be merged.
-fn sharded(args: &SolveArgs) -> Result<Option<Shard>> {
-    let Some(text) = &args.shard else {
-        return Ok(None);
-    };
-    let shard: Shard = text.parse().map_err(|e| anyhow!("--shard {text}: {e}"))?;
-    let mergeable = args.count || (args.all && args.format == SolutionFormat::Json);
-    if !mergeable {
-        bail!("--shard needs --count, or --all --format json (a shard's record must be merged)");
-    }
-    if args.limit.is_some() {
-        bail!("--shard runs a whole shard: it cannot be combined with --limit");
-    }
-    Ok(Some(shard))
 }
 
 /// Writes a shard's record, sealed with `key` if one was given: on its own for a count,

@@ -5,7 +5,7 @@ use std::io::Write;
 use anyhow::{Context, Result};
 
 use cubesat::render::stl::{Mesh, binary_stl, polycube};
-use cubesat::run::{self, Instance, RunOptions};
+use cubesat::run::{self, Instance};
 use cubesat::solution::Solution;
 
 use crate::args::StlArgs;
@@ -70,12 +70,7 @@ pub fn run(args: StlArgs, quiet: bool) -> Result<Outcome> {
         write(&piece_file(i, &piece.name, piece.count), &what, &mesh)?;
     }
     let mut first: Option<Solution> = None;
-    let opts = RunOptions {
-        limit: Some(1),
-        up_to: cubesat::UpTo::Rotation,
-        ..RunOptions::default()
-    };
-    run::list(&inst, &opts, |s| {
+    run::list(&inst, &cubesat::plan::first_solution(), |s| {
         first = Some(s.clone());
         false
     })?;

@@ -41,12 +41,14 @@
 pub mod counting;
 pub mod echo;
 mod error;
+pub mod estimate;
 pub mod generate;
 pub mod geometry;
 pub mod input;
 pub mod interop;
 mod mode;
 pub mod placements;
+pub mod plan;
 pub mod puzzle;
 pub mod render;
 pub mod report;

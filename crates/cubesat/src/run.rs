@@ -116,7 +116,8 @@ pub struct RunOptions {
     pub up_to: UpTo,
     /// Stop after this many solutions (listed or counted).
     pub limit: Option<u64>,
-    /// Worker threads for the exact engine and the SAT engine's cubes (1 = sequential).
+    /// Worker threads for the exact engine and the SAT engine's cubes (1 = sequential; the
+    /// rules for how many a request gets are [`crate::plan`]'s).
     pub threads: usize,
     /// Prune dead regions in the exact engine.
     pub prune: bool,
@@ -252,16 +253,10 @@ fn engine<'a>(
 /// The engine query for one branch of a run: the branch's forced and excluded options, the
 /// threads, the progress.
 fn query(opts: &RunOptions, branch: &Branch) -> Query {
-    // A limited SAT listing wants its first cubes in order, soon: one thread.
-    let threads = if opts.engine.resolve() == EngineChoice::Sat && opts.limit.is_some() {
-        1
-    } else {
-        opts.threads
-    };
     Query {
         forced: branch.forced.clone(),
         excluded: branch.excluded.clone(),
-        threads,
+        threads: opts.threads,
         progress: opts.progress.clone(),
         shard: opts.shard,
     }

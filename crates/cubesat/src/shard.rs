@@ -556,7 +556,7 @@ pub enum MergeError {
         field: &'static str,
     },
     /// Some shards are missing or were interrupted.
-    #[error("{}", missing_message(.missing, .interrupted, *.shards, .command))]
+    #[error("{}; rerun exactly those shards", missing_summary(.missing, .interrupted, *.shards))]
     Missing {
         /// Shards with no record or an interrupted one, ascending.
         missing: Vec<u32>,
@@ -569,8 +569,9 @@ pub enum MergeError {
     },
 }
 
-/// "3, 17" (long lists shortened to ranges: "0-7, 9").
-fn ranges(list: &[u32], sep: &str) -> String {
+/// Shard numbers as a list, `sep` between items: "3, 17" (runs shortened to ranges: "0-7, 9";
+/// with `sep` "," it is a Slurm `--array` list).
+pub fn shard_list(list: &[u32], sep: &str) -> String {
     let mut out: Vec<String> = Vec::new();
     let mut i = 0;
     while i < list.len() {
@@ -590,35 +591,19 @@ fn ranges(list: &[u32], sep: &str) -> String {
     out.join(sep)
 }
 
-fn missing_message(missing: &[u32], interrupted: &[u32], shards: u32, command: &str) -> String {
+/// "2 of 4 shards missing: 0, 2 (1 interrupted: 2)": which shards a merge still needs.
+pub fn missing_summary(missing: &[u32], interrupted: &[u32], shards: u32) -> String {
     let mut s = format!(
         "{} of {shards} shards missing: {}",
         missing.len(),
-        ranges(missing, ", ")
+        shard_list(missing, ", ")
     );
     if !interrupted.is_empty() {
         s.push_str(&format!(
             " ({} interrupted: {})",
             interrupted.len(),
-            ranges(interrupted, ", ")
+            shard_list(interrupted, ", ")
         ));
-    }
-    s.push_str(&format!(
-        "; rerun exactly those: sbatch --array={} JOB_SCRIPT",
-        ranges(missing, ",")
-    ));
-    match rerun_command(command, shards) {
-        Some(cmd) => {
-            let list: Vec<String> = missing.iter().map(u32::to_string).collect();
-            s.push_str(&format!(
-                ", or: parallel {} ::: {}",
-                shell_quote(&format!("{cmd} > {{}}.json")),
-                list.join(" ")
-            ));
-        }
-        None => s.push_str(
-            " (the records' command line is not one cubesat writes, so it is not repeated here)",
-        ),
     }
     s
 }
@@ -685,7 +670,7 @@ fn shell_words(line: &str) -> Option<Vec<String>> {
 /// A record's `command` with its shard argument replaced by `{}/N` (GNU parallel's
 /// placeholder), each word quoted again; `None` when it is not a cubesat command line as
 /// cubesat writes it.
-fn rerun_command(command: &str, shards: u32) -> Option<String> {
+pub fn rerun_command(command: &str, shards: u32) -> Option<String> {
     let mut words = shell_words(command)?;
     if words.first().map(String::as_str) != Some("cubesat") {
         return None;
@@ -912,11 +897,7 @@ mod tests {
         assert!(matches!(&e, MergeError::Missing { missing, .. } if missing == &[0, 2]));
         let text = e.to_string();
         assert!(text.contains("2 of 4 shards missing: 0, 2"), "{text}");
-        assert!(text.contains("sbatch --array=0,2 "), "{text}");
-        assert!(
-            text.contains("parallel 'cubesat solve soma --count --shard {}/4 > {}.json' ::: 0 2"),
-            "{text}"
-        );
+        assert_eq!(shard_list(&[0, 2, 3, 4, 5, 9], ","), "0,2-5,9");
         let mut dup = all.clone();
         dup.push((PathBuf::from("again.json"), record(1, 4, 11)));
         assert!(matches!(merge(&dup), Err(MergeError::Duplicate { .. })));
@@ -952,7 +933,7 @@ mod tests {
         assert_eq!(merge(&cut).unwrap().count, 46);
         cut.swap(1, 4);
         assert_eq!(merge(&cut).unwrap().count, 46);
-        assert_eq!(ranges(&[0, 1, 2, 3, 5, 7, 8], ","), "0-3,5,7,8");
+        assert_eq!(shard_list(&[0, 1, 2, 3, 5, 7, 8], ","), "0-3,5,7,8");
     }
 
     #[test]

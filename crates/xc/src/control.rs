@@ -7,9 +7,6 @@ use std::sync::{Condvar, Mutex};
 
 use crate::error::{Error, Result};
 
-/// Fixed-point scale of [`Progress`]'s finished fraction.
-const DONE_SCALE: f64 = 1e15;
-
 /// Worker threads per available core at most: more only adds switching (and a user typing
 /// `--threads 100000` must not start 100,000 OS threads).
 pub const MAX_THREADS_PER_CORE: usize = 4;
@@ -20,6 +17,8 @@ pub const MAX_THREADS_PER_CORE: usize = 4;
 pub struct Progress {
     nodes: AtomicU64,
     solutions: AtomicU64,
+    /// The finished fraction, as `f64` bits: a tree of 10^15 nodes or more finishes dead ends
+    /// of weight below any fixed-point step, and their sum must still show.
     done: AtomicU64,
     /// The share of the whole run the queries from now on make up, as `f64` bits; 0 = 1.0.
     share: AtomicU64,
@@ -46,7 +45,7 @@ impl Progress {
     /// node weighs the product of `1/choices` along its path, and every dead end or solution
     /// adds its weight.
     pub fn fraction_done(&self) -> f64 {
-        (self.done.load(Ordering::Relaxed) as f64 / DONE_SCALE).min(1.0)
+        f64::from_bits(self.done.load(Ordering::Relaxed)).min(1.0)
     }
 
     /// Asks every search using this value to stop soon and return what it has counted.
@@ -67,10 +66,16 @@ impl Progress {
             0 => 1.0,
             bits => f64::from_bits(bits),
         };
-        self.done.fetch_add(
-            (done.max(0.0) * share * DONE_SCALE) as u64,
-            Ordering::Relaxed,
-        );
+        let add = done.max(0.0) * share;
+        if add > 0.0 {
+            // A compare-and-swap loop: no atomic float add in std. Flushes are rare (every
+            // few thousand nodes), so contention is too.
+            let _ = self
+                .done
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |bits| {
+                    Some((f64::from_bits(bits) + add).to_bits())
+                });
+        }
     }
 
     /// Sets the share of the whole run that each query from now on makes up (for a run of
@@ -403,6 +408,12 @@ mod tests {
         p.record(1, 0, 0.5);
         assert!((p.fraction_done() - 1.0).abs() < 1e-9);
         assert_eq!(p.nodes(), 5);
+        // The tiniest shares add up, as in a tree of 10^20 nodes.
+        let p = Progress::new();
+        for _ in 0..1000 {
+            p.record(1, 0, 1e-20);
+        }
+        assert!((p.fraction_done() - 1e-17).abs() < 1e-25);
         // Nonsense shares count as the whole.
         let p = Progress::new();
         p.set_share(f64::NAN);

@@ -129,7 +129,9 @@ impl PuzzleFile {
                 file.puzzle(index)
             }
             PuzzleFile::Json(_, shown) if problem.is_some() => {
-                bail!("{shown}: --problem selects a problem of a BurrTools file (.xmpuzzle)")
+                bail!(
+                    "{shown}: a problem is selected only in a BurrTools file (.xmpuzzle); this is a cubesat JSON puzzle"
+                )
             }
             PuzzleFile::Json(puzzle, _) => Ok(*puzzle),
         }

@@ -636,7 +636,7 @@ impl BurrFile {
                 return Ok(i);
             }
             bail!(
-                "{}: --problem {i}: the file has {} problems (0 to {})",
+                "{}: problem {i}: the file has {} problems (0 to {})",
                 self.shown,
                 self.problems.len(),
                 self.problems.len() - 1

@@ -5,12 +5,12 @@
 use std::io::Write;
 use std::sync::Arc;
 
-use cubesat::counting::Reducer;
 use cubesat::interop::dimacs::{self, Projection};
 use cubesat::interop::{asp, dlx, xmpuzzle};
+use cubesat::plan::{ExportError, ExportPlan};
 use cubesat::render::{self, stl};
 use cubesat::report::{self, scene};
-use cubesat::run::{self, Instance, RunOptions, RunReport};
+use cubesat::run::{self, Instance, RunReport};
 use cubesat::solution::Solution;
 use cubesat::{Puzzle, UpTo};
 use cubesat_xc::encoding::{AtMostOne, CnfConfig};
@@ -114,15 +114,8 @@ pub fn download(text: &str, spec: &Value) -> Result<Download, Failure> {
         }
         "stl-solution" => {
             let inst = Instance::new(puzzle)?;
-            // TODO(plan): the run behind `cubesat stl`'s assembled file (its first solution
-            // up to rotation) is the plan's to define; this asks for the same one.
-            let opts = RunOptions {
-                limit: Some(1),
-                up_to: UpTo::Rotation,
-                ..RunOptions::default()
-            };
             let mut first = None;
-            run::list(&inst, &opts, |s| {
+            run::list(&inst, &cubesat::plan::first_solution(), |s| {
                 first = Some(s.placements.clone());
                 false
             })?;
@@ -168,31 +161,13 @@ fn export(puzzle: Puzzle, format: &str, spec: &Value) -> Result<Download, Failur
     let projection: Projection = setting(spec, "projection", Projection::default().name())?
         .parse()
         .map_err(Failure::new)?;
-    // TODO(plan): which puzzles and modes an export accepts is decided by `cubesat export`
-    // today and moves into the run plan; until then the same refusals, so that no exported
-    // file counts something else than it says.
-    if puzzle.has_ranges() || puzzle.max_holes.is_some() {
-        return Err(Failure::new(format!(
-            "'{}' has piece ranges or a hole limit, which the dimacs, dlx and asp exports do not express; count it in the studio or download the .xmpuzzle",
-            puzzle.name
-        )));
-    }
-    if !matches!(up_to, UpTo::None | UpTo::Rotation) {
-        return Err(Failure::new(
-            "an export counts every placement (none) or one solution per rotation class (rotation); other modes are counted in the studio",
-        ));
-    }
     let inst = Instance::new(puzzle)?;
     let (p, table) = (&inst.puzzle, &inst.table);
-    let reducer = Reducer::new(p, table, up_to, false)?;
-    if up_to == UpTo::Rotation && !reducer.restriction_is_exact() {
-        return Err(Failure::new(format!(
-            "'{}': the restriction an instance can carry does not leave exactly one solution per rotation class here ({}), so an external count would not be the count up to rotation; export with none",
-            p.name,
-            reducer.describe(p)
-        )));
-    }
-    let (excluded, reduction) = (reducer.excluded().to_vec(), reducer.describe(p));
+    let plan = ExportPlan::new(p, table, up_to).map_err(|e| match e {
+        ExportError::Plan(e) => Failure::new(e.to_string()),
+        ExportError::Library(e) => e.into(),
+    })?;
+    let (excluded, reduction) = (plan.excluded().to_vec(), plan.reduction.clone());
     let file_name = format!(
         "{}-{up_to}.{ext}",
         file_part(&p.name),

@@ -4,9 +4,8 @@
 //! only.
 //!
 //! The run rules (the counting mode's default, the threads a run gets, its limit, which modes
-//! an export accepts) belong to the library's run plan, which the CLI and the studio both
-//! call. Until it lands, the places that decide one are marked `TODO(plan)` and ask for what
-//! `cubesat solve` and `cubesat export` ask for; they are the only lines to replace.
+//! an export accepts) are the library's run plan ([`cubesat::plan`]), which the CLI calls
+//! too: this module only turns a request's settings into the plan's.
 //!
 //! Errors leave this module as a [`Failure`]: the library's one-line message, and for a
 //! puzzle the place it names (a JSON path, `line 4, column 12`), which the page shows at the

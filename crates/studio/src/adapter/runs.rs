@@ -1,9 +1,10 @@
-//! The runs behind the studio's jobs: a request's settings read and checked, resolved into
-//! the library's run options (the `TODO(plan)` below), run with live counters, and
+//! The runs behind the studio's jobs: a request's settings read and checked, resolved by
+//! the library's run plan ([`cubesat::plan`]), run with live counters, and
 //! summarised for the page as `cubesat solve` and `cubesat generate` report them.
 
 use std::sync::Arc;
 
+use cubesat::plan::{Settings, Task};
 use cubesat::puzzle::json as puzzle_json;
 use cubesat::report;
 use cubesat::run::{self, EngineChoice, Instance, RunOptions, RunReport};
@@ -126,27 +127,23 @@ pub struct Finished {
     pub up_to: UpTo,
 }
 
-/// The options of a run.
-// TODO(plan): the run plan resolves the request; these are the rules `cubesat solve` applies
-// today (the puzzle's counting mode or rotation; all threads for counts and whole listings,
-// one for a limited listing; a listing stops at its limit).
-fn run_options(req: &RunRequest, puzzle: &Puzzle, progress: Arc<Progress>) -> RunOptions {
-    let whole = req.action == Action::Count || req.limit.is_none();
-    RunOptions {
-        engine: req.engine,
-        up_to: req.up_to.or(puzzle.default_up_to).unwrap_or(UpTo::Rotation),
-        limit: req.limit,
-        threads: if whole {
-            cubesat_xc::worker_threads(req.threads)
+/// The request's settings for the library's run plan, which decides the counting mode, the
+/// threads and the limit as it does for `cubesat solve`.
+fn settings(req: &RunRequest) -> Settings {
+    Settings {
+        task: if req.action == Action::Count {
+            Task::Count
         } else {
-            1
+            Task::List
         },
-        prune: true,
+        limit: req.limit,
+        up_to: req.up_to,
+        engine: req.engine,
+        threads: req.threads,
         amo: req.amo,
         sat_cubes: req.cubes,
         sat_exact_budget: req.exact_budget,
-        progress: Some(progress),
-        shard: None,
+        ..Settings::default()
     }
 }
 
@@ -173,7 +170,13 @@ fn run_kept(
     if req.action == Action::Generate {
         return generate(puzzle, req, keep);
     }
-    let opts = run_options(req, &puzzle, progress);
+    let plan = settings(req)
+        .resolve(&puzzle)
+        .map_err(|e| Failure::new(e.to_string()))?;
+    let opts = RunOptions {
+        progress: Some(progress),
+        ..plan.options
+    };
     let inst = Arc::new(Instance::new(puzzle)?);
     keep.instance(inst.clone());
     let report = match req.action {

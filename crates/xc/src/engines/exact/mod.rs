@@ -34,6 +34,7 @@
 #[cfg(target_arch = "x86_64")]
 mod board_simd;
 mod descend;
+mod estimate;
 mod geo;
 mod prepare;
 mod search;
@@ -45,6 +46,9 @@ use crate::engines::{Counted, Engine, Query, Stats};
 use crate::error::{Error, Result};
 use crate::model::ExactCover;
 use crate::shard::{self, SUBTREES_PER_SHARD, Shard};
+pub use estimate::{
+    DEFAULT_EXACT_BUDGET, DEFAULT_FANOUT, EstimateOptions, Estimated, TreeEstimate,
+};
 use prepare::{Level, Prepared};
 use search::{FrontierSink, Searcher, Sink};
 use std::ops::ControlFlow;

@@ -1,0 +1,349 @@
+//! `cubesat estimate`: what a count will cost (tree nodes with their interval, the node rate, CPU time, a shard plan for a wall time) on stdout.
+
+use std::io::Write;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use serde_json::json;
+
+use cubesat::estimate::{self, CountEstimate, ShardPlan, Z95};
+use cubesat::plan::{Settings, Task};
+use cubesat::run::Instance;
+use cubesat::shard::shell_quote;
+use cubesat::{EngineChoice, UpTo};
+use cubesat_xc::exact::EstimateOptions;
+
+use crate::args::{EstimateArgs, EstimateFormat};
+
+use super::{Outcome, output, puzzle_source};
+
+/// The time an estimate runs when neither `--samples` nor `--seconds` is given.
+const DEFAULT_SECONDS: f64 = 10.0;
+
+/// `cubesat estimate`.
+pub fn run(args: &EstimateArgs, quiet: bool) -> Result<Outcome> {
+    let seconds = match (args.seconds, args.samples) {
+        (Some(s), _) => Some(s),
+        (None, None) => Some(DEFAULT_SECONDS),
+        (None, Some(_)) => None,
+    };
+    estimate::check_options(args.samples, seconds).map_err(|e| anyhow::anyhow!("--{e}"))?;
+    let wall = args.wall.as_deref().map(parse_wall).transpose()?;
+    if args.cores.is_some() && wall.is_none() {
+        bail!("--cores plans shards for a wall time: give --wall too (e.g. --wall 24h)");
+    }
+    let puzzle = super::load_puzzle(&args.puzzle)?;
+    // The count the estimate is of: the plan `cubesat solve --count` would run, on the
+    // exact engine (whose tree the probes sample), one thread.
+    let plan = Settings {
+        task: Task::Count,
+        up_to: args.up_to,
+        engine: EngineChoice::Exact,
+        threads: 1,
+        no_prune: args.no_prune,
+        ..Settings::default()
+    }
+    .resolve(&puzzle)
+    .map_err(|e| super::solve::flag_error(&e))?;
+    let (up_to, opts) = (plan.options.up_to, plan.options);
+    let name = puzzle.name.clone();
+    let inst = Instance::new(puzzle)?;
+    let options = EstimateOptions {
+        seed: args.seed,
+        probes: args.samples,
+        time: seconds.map(Duration::from_secs_f64),
+        ..EstimateOptions::default()
+    };
+    if !quiet {
+        say!(
+            "estimating the count of {name} {} ({})",
+            up_to.phrase(),
+            match (args.samples, seconds) {
+                (Some(n), Some(s)) => format!("{n} probes or {s} s, whichever comes first"),
+                (Some(n), None) => format!("{n} probes"),
+                (None, Some(s)) => format!("{s} s"),
+                (None, None) => unreachable!("a time applies when no probe count does"),
+            }
+        );
+    }
+    let est = estimate::estimate(&inst, &opts, &options)
+        .with_context(|| puzzle_source(args.puzzle.puzzle.as_deref()).to_string())?;
+    let cores = args
+        .cores
+        .unwrap_or_else(|| cubesat_xc::available_cores() as u32);
+    let plan = wall.and_then(|w| est.plan(w, cores));
+    let mut out = output(None)?;
+    match args.format {
+        EstimateFormat::Json => writeln!(out, "{}", to_json(&est, up_to, wall, plan.as_ref()))?,
+        EstimateFormat::Text => write_text(
+            &mut out,
+            &est,
+            up_to,
+            wall,
+            plan.as_ref(),
+            &puzzle_words(&args.puzzle),
+        )?,
+    }
+    out.finish()?;
+    if !quiet {
+        let t = &est.tree;
+        say!(
+            "{} {}, {} nodes searched in {:.2} s, {} {}",
+            t.probes,
+            if t.probes == 1 { "probe" } else { "probes" },
+            t.visited,
+            t.elapsed.as_secs_f64(),
+            est.branches,
+            if est.branches == 1 {
+                "branch"
+            } else {
+                "branches"
+            }
+        );
+    }
+    Ok(Outcome::Found)
+}
+
+/// The puzzle as the shard commands of a plan name it: the path (or bundled name) quoted for
+/// a POSIX shell, and the BurrTools problem if one was chosen.
+fn puzzle_words(arg: &crate::args::PuzzleArg) -> String {
+    let mut words = shell_quote(&puzzle_source(arg.puzzle.as_deref()));
+    if let Some(p) = &arg.problem {
+        words.push_str(" --problem ");
+        words.push_str(&shell_quote(p));
+    }
+    words
+}
+
+/// A wall time: a positive number and a unit (s, m, h, d), at most a year.
+fn parse_wall(text: &str) -> Result<Duration> {
+    let t = text.trim();
+    let (num, unit) = t.split_at(t.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(t.len()));
+    let scale = match unit {
+        "s" => 1.0,
+        "m" => 60.0,
+        "h" => 3600.0,
+        "d" => 86_400.0,
+        _ => bail!("--wall {text}: expected a number and a unit s, m, h or d (e.g. 24h)"),
+    };
+    let v: f64 = num
+        .parse()
+        .ok()
+        .filter(|v: &f64| v.is_finite() && *v > 0.0)
+        .with_context(|| format!("--wall {text}: expected a positive number before the unit"))?;
+    let secs = v * scale;
+    if secs > 366.0 * 86_400.0 {
+        bail!("--wall {text}: at most a year");
+    }
+    Ok(Duration::from_secs_f64(secs.max(1.0)))
+}
+
+/// `x` with `digits` significant digits, in plain or scientific notation by size.
+fn sig(x: f64, digits: usize) -> String {
+    if !x.is_finite() {
+        return "unbounded".to_string();
+    }
+    if x == 0.0 {
+        return "0".to_string();
+    }
+    let mag = x.abs().log10().floor() as i32;
+    if (0..=9).contains(&mag) {
+        let decimals = (digits as i32 - 1 - mag).max(0) as usize;
+        format!("{x:.decimals$}")
+    } else {
+        format!("{x:.*e}", digits.saturating_sub(1))
+    }
+}
+
+/// A duration in the largest unit that keeps it readable: seconds to years.
+pub(crate) fn human_seconds(s: f64) -> String {
+    if !s.is_finite() {
+        return "unbounded".to_string();
+    }
+    const UNITS: [(f64, &str); 5] = [
+        (365.25 * 86_400.0, "years"),
+        (86_400.0, "days"),
+        (3600.0, "hours"),
+        (60.0, "minutes"),
+        (1.0, "seconds"),
+    ];
+    for (size, unit) in UNITS {
+        if s >= size * 1.5 || size == 1.0 {
+            return format!("{} {unit}", sig(s / size, 2));
+        }
+    }
+    unreachable!("the last unit takes every time")
+}
+
+/// The relative half width of the 95% interval, as a percentage.
+fn spread(e: &cubesat_xc::exact::Estimated) -> String {
+    if e.mean <= 0.0 || !e.std_error.is_finite() {
+        return "unknown spread".to_string();
+    }
+    format!("±{}%", sig(100.0 * Z95 * e.std_error / e.mean, 2))
+}
+
+fn write_text(
+    out: &mut dyn Write,
+    est: &CountEstimate,
+    up_to: UpTo,
+    wall: Option<Duration>,
+    plan: Option<&ShardPlan>,
+    puzzle: &str,
+) -> Result<()> {
+    let t = &est.tree;
+    if t.exact {
+        writeln!(
+            out,
+            "exact: the probes searched the whole tree: {} nodes, {} {} {}",
+            t.nodes.mean,
+            t.total.mean,
+            if t.total.mean == 1.0 {
+                "solution"
+            } else {
+                "solutions"
+            },
+            up_to.phrase()
+        )?;
+    } else {
+        let (lo, hi) = t.nodes.interval(Z95);
+        writeln!(
+            out,
+            "nodes: {} (95% interval {} to {}, {}), from {} {}",
+            sig(t.nodes.mean, 3),
+            sig(lo, 2),
+            sig(hi, 2),
+            spread(&t.nodes),
+            t.probes,
+            if t.probes == 1 { "probe" } else { "probes" }
+        )?;
+        let (slo, shi) = t.total.interval(Z95);
+        writeln!(
+            out,
+            "solutions: {} {} (95% interval {} to {})",
+            sig(t.total.mean, 3),
+            up_to.phrase(),
+            sig(slo, 2),
+            sig(shi, 2)
+        )?;
+    }
+    match est.rate {
+        Some(rate) => writeln!(
+            out,
+            "speed: {} nodes/s on one thread of this machine",
+            sig(rate, 3)
+        )?,
+        None => writeln!(out, "speed: too few nodes searched to measure")?,
+    }
+    if let Some((cpu, lo, hi)) = est.cpu_seconds() {
+        if t.exact {
+            writeln!(out, "cpu time: about {} on one thread", human_seconds(cpu))?;
+        } else {
+            writeln!(
+                out,
+                "cpu time: {} on one thread (95% interval {} to {})",
+                human_seconds(cpu),
+                human_seconds(lo),
+                human_seconds(hi)
+            )?;
+        }
+    }
+    if let (Some(w), Some(p)) = (wall, plan) {
+        let fits = if p.fits {
+            format!("about {} of wall time", human_seconds(p.wall_seconds))
+        } else {
+            format!(
+                "about {}: more than the {} asked, even at the most shards",
+                human_seconds(p.wall_seconds),
+                human_seconds(w.as_secs_f64())
+            )
+        };
+        writeln!(
+            out,
+            "plan: {} {} on {} {}, {fits} (from the interval's high end)",
+            p.shards,
+            if p.shards == 1 { "shard" } else { "shards" },
+            p.cores,
+            if p.cores == 1 { "core" } else { "cores" }
+        )?;
+        if p.shards > 1 {
+            let mode = match up_to {
+                UpTo::Rotation => String::new(),
+                m => format!(" --up-to {m}"),
+            };
+            writeln!(
+                out,
+                "  cubesat solve {puzzle}{mode} --count --shard K/{n} for K = 0..{last}, then cubesat merge",
+                n = p.shards,
+                last = p.shards - 1
+            )?;
+            writeln!(
+                out,
+                "  Slurm: N={n} in examples/slurm/count.sbatch, submitted as sbatch --array=0-{last}%{c} count.sbatch {puzzle}",
+                n = p.shards,
+                last = p.shards - 1,
+                c = p.cores
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn to_json(
+    est: &CountEstimate,
+    up_to: UpTo,
+    wall: Option<Duration>,
+    plan: Option<&ShardPlan>,
+) -> serde_json::Value {
+    let t = &est.tree;
+    let (lo, hi) = t.nodes.interval(Z95);
+    let (slo, shi) = t.total.interval(Z95);
+    let finite = |x: f64| x.is_finite().then_some(x);
+    let cpu = est.cpu_seconds();
+    json!({
+        "up_to": up_to.to_string(),
+        "exact": t.exact,
+        "nodes": t.nodes.mean,
+        "low": lo,
+        "high": finite(hi),
+        "std_error": finite(t.nodes.std_error),
+        "confidence": 0.95,
+        "solutions": t.total.mean,
+        "solutions_low": slo,
+        "solutions_high": finite(shi),
+        "probes": t.probes,
+        "branches": est.branches,
+        "nodes_searched": t.visited,
+        "seconds": t.elapsed.as_secs_f64(),
+        "nodes_per_second": est.rate,
+        "cpu_seconds": cpu.map(|c| c.0),
+        "cpu_seconds_low": cpu.map(|c| c.1),
+        "cpu_seconds_high": cpu.and_then(|c| finite(c.2)),
+        "plan": plan.map(|p| json!({
+            "wall_seconds_asked": wall.map(|w| w.as_secs_f64()),
+            "shards": p.shards,
+            "cores": p.cores,
+            "wall_seconds": finite(p.wall_seconds),
+            "fits": p.fits,
+        })),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn walls_and_numbers() {
+        assert_eq!(parse_wall("24h").unwrap(), Duration::from_secs(86_400));
+        assert_eq!(parse_wall("90m").unwrap(), Duration::from_secs(5400));
+        assert!(parse_wall("24").is_err());
+        assert!(parse_wall("-1h").is_err());
+        assert!(parse_wall("400d").is_err());
+        assert_eq!(sig(1234.5, 3), "1234");
+        assert_eq!(sig(2.31e12, 3), "2.31e12");
+        assert_eq!(sig(0.000123, 2), "1.2e-4");
+        assert_eq!(human_seconds(30.0), "30 seconds");
+        assert_eq!(human_seconds(7.3e7), "2.3 years");
+    }
+}

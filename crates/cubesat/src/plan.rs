@@ -1,0 +1,415 @@
+//! How a run behaves, decided once for every front end: the settings a user gives
+//! ([`Settings`]: raw, as typed or clicked) are checked and resolved against the puzzle into a
+//! [`Plan`] (the run's [`RunOptions`] and the notes a user should see), and an export's mode
+//! is checked into an [`ExportPlan`]. The command line and the studio only collect settings
+//! and show what comes back; refusals are typed ([`PlanError`]) and name settings, not flags.
+
+use std::fmt;
+
+use cubesat_xc::encoding::AtMostOne;
+use cubesat_xc::{MAX_THREADS_PER_CORE, Shard, available_cores, sat::MAX_CUBES};
+
+use crate::counting::{Reducer, UpTo};
+use crate::echo::echo;
+use crate::error::Error;
+use crate::placements::PlacementTable;
+use crate::puzzle::Puzzle;
+use crate::run::{EngineChoice, RunOptions};
+
+/// What a run does with the solutions it finds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Task {
+    /// Lists solutions: the first [`Settings::limit`] of them, or all when there is none.
+    #[default]
+    List,
+    /// Counts solutions (stopping at [`Settings::limit`] if one is given).
+    Count,
+}
+
+/// The settings of a run as a user gives them, before any rule is applied.
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    /// List or count.
+    pub task: Task,
+    /// At most this many solutions; `None` lists or counts them all.
+    pub limit: Option<u64>,
+    /// The counting mode asked for; `None` takes the puzzle's own (a BurrTools file's), else
+    /// [`UpTo::Rotation`].
+    pub up_to: Option<UpTo>,
+    /// The engine.
+    pub engine: EngineChoice,
+    /// Worker threads asked for; 0 is one per core.
+    pub threads: usize,
+    /// Turns off the exact engine's dead-region pruning.
+    pub no_prune: bool,
+    /// The SAT engine's at-most-one encoding.
+    pub amo: AtMostOne,
+    /// The SAT engine's cube count (at most [`MAX_CUBES`]).
+    pub sat_cubes: Option<usize>,
+    /// The SAT engine's exact-engine budget per cube.
+    pub sat_exact_budget: Option<u64>,
+    /// Run only this shard of the search.
+    pub shard: Option<Shard>,
+    /// A listing is written as a record a merge can read (JSON Lines with a summary): the
+    /// only listing a shard may be.
+    pub listing_is_record: bool,
+    /// A key seals the shard's record.
+    pub sealed: bool,
+}
+
+/// A run resolved: what to run, and what the user should be told about how.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// List or count.
+    pub task: Task,
+    /// The run's options (with no progress attached: the front end adds its own).
+    pub options: RunOptions,
+    /// What the plan changed from the settings, for the user to see.
+    pub notes: Vec<Note>,
+}
+
+/// A change the plan made to the settings, worth telling the user.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Note {
+    /// More threads were asked for than the machine gets: `to` are used
+    /// ([`MAX_THREADS_PER_CORE`] per core).
+    ThreadsClamped {
+        /// Threads asked for.
+        asked: usize,
+        /// Threads used.
+        to: usize,
+    },
+}
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Note::ThreadsClamped { asked, to } => write!(
+                f,
+                "{asked} threads asked for, {to} used ({MAX_THREADS_PER_CORE} per core)"
+            ),
+        }
+    }
+}
+
+/// A request refused by the run's rules. The message names the setting, not how a front end
+/// spells it; [`PlanError::setting`] says which one, for a front end to point at.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PlanError {
+    /// More SAT cubes than [`MAX_CUBES`].
+    #[error("cubes: {asked} is too many (at most {most})")]
+    TooManyCubes {
+        /// Cubes asked for.
+        asked: usize,
+        /// The bound.
+        most: usize,
+    },
+    /// A shard of a run whose result cannot be merged: a shard counts, or lists everything
+    /// as a record.
+    #[error(
+        "shard: a shard counts, or lists every solution as a record (JSON Lines), since its record must be merged"
+    )]
+    ShardNotMergeable,
+    /// A shard with a limit: a shard runs its whole part of the search.
+    #[error("shard: a shard runs its whole part of the search, so it takes no limit")]
+    ShardWithLimit,
+    /// A key to seal a record that no shard writes.
+    #[error("seal key: a key seals a shard's record, so it goes with a shard")]
+    SealWithoutShard,
+    /// An export of a puzzle with piece ranges or a hole limit, which the formats cannot say.
+    #[error(
+        "'{puzzle}' has piece ranges or a hole limit, which the dimacs, dlx and asp exports do not express"
+    )]
+    ExportRanges {
+        /// The puzzle's name, escaped.
+        puzzle: String,
+    },
+    /// An export in a counting mode an external solver's count cannot mean.
+    #[error(
+        "up to: an export counts every placement (none) or one solution per rotation class (rotation), not {up_to}"
+    )]
+    ExportMode {
+        /// The mode asked for.
+        up_to: UpTo,
+    },
+    /// An export up to rotation where the restriction the instance can carry does not leave
+    /// one solution per rotation class.
+    #[error(
+        "up to: '{puzzle}': the restriction an instance can carry does not leave exactly one solution per rotation class here ({reduction}), so an external count would not be the count up to rotation"
+    )]
+    ExportInexact {
+        /// The puzzle's name, escaped.
+        puzzle: String,
+        /// What the reduction does.
+        reduction: String,
+    },
+}
+
+impl PlanError {
+    /// The setting at fault: `cubes`, `shard`, `seal key`, `up to` or `puzzle`.
+    pub fn setting(&self) -> &'static str {
+        match self {
+            PlanError::TooManyCubes { .. } => "cubes",
+            PlanError::ShardNotMergeable | PlanError::ShardWithLimit => "shard",
+            PlanError::SealWithoutShard => "seal key",
+            PlanError::ExportRanges { .. } => "puzzle",
+            PlanError::ExportMode { .. } | PlanError::ExportInexact { .. } => "up to",
+        }
+    }
+}
+
+/// The counting mode a run uses: the one asked for, else the puzzle's own, else rotation.
+pub fn counting_mode(asked: Option<UpTo>, puzzle: &Puzzle) -> UpTo {
+    asked.or(puzzle.default_up_to).unwrap_or(UpTo::Rotation)
+}
+
+impl Settings {
+    /// The rules that need no puzzle, checked before one is read: bounds, and that a shard's
+    /// result can be merged.
+    pub fn check(&self) -> Result<(), PlanError> {
+        if let Some(c) = self.sat_cubes.filter(|&c| c > MAX_CUBES) {
+            return Err(PlanError::TooManyCubes {
+                asked: c,
+                most: MAX_CUBES,
+            });
+        }
+        if self.shard.is_some() {
+            match self.task {
+                Task::List if !(self.listing_is_record && self.limit.is_none()) => {
+                    return Err(PlanError::ShardNotMergeable);
+                }
+                Task::Count if self.limit.is_some() => return Err(PlanError::ShardWithLimit),
+                _ => {}
+            }
+        } else if self.sealed {
+            return Err(PlanError::SealWithoutShard);
+        }
+        Ok(())
+    }
+
+    /// Whether the run searches a whole tree (a count, or a listing of every solution): only
+    /// those use more than one thread.
+    pub fn is_whole(&self) -> bool {
+        self.task == Task::Count || self.limit.is_none()
+    }
+
+    /// The notes the plan will give, known before the puzzle is read (so a front end can show
+    /// them at once).
+    pub fn notes(&self) -> Vec<Note> {
+        let cap = available_cores() * MAX_THREADS_PER_CORE;
+        if self.is_whole() && self.threads > cap {
+            vec![Note::ThreadsClamped {
+                asked: self.threads,
+                to: cap,
+            }]
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// The plan for `puzzle`: [`Settings::check`]'s rules, the counting mode, the threads.
+    ///
+    /// Threads pay off on whole trees; a limited run stops after a few hundred nodes, where
+    /// splitting the tree costs more than it saves (benches/README.md), and a limited SAT
+    /// run wants its first cubes in order, soon: those run on one thread.
+    pub fn resolve(&self, puzzle: &Puzzle) -> Result<Plan, PlanError> {
+        self.check()?;
+        let limited_sat = self.engine.resolve() == EngineChoice::Sat && self.limit.is_some();
+        let threads = if self.is_whole() && !limited_sat {
+            cubesat_xc::worker_threads(self.threads)
+        } else {
+            1
+        };
+        Ok(Plan {
+            task: self.task,
+            options: RunOptions {
+                engine: self.engine,
+                up_to: counting_mode(self.up_to, puzzle),
+                limit: self.limit,
+                threads,
+                prune: !self.no_prune,
+                amo: self.amo,
+                sat_cubes: self.sat_cubes,
+                sat_exact_budget: self.sat_exact_budget,
+                progress: None,
+                shard: self.shard,
+            },
+            notes: self.notes(),
+        })
+    }
+}
+
+/// The run that finds the solution an assembled picture or STL shows: the first solution
+/// up to rotation, on one thread.
+pub fn first_solution() -> RunOptions {
+    RunOptions {
+        limit: Some(1),
+        up_to: UpTo::Rotation,
+        ..RunOptions::default()
+    }
+}
+
+/// An export checked: the reduction its instance carries, so that an external solver's count
+/// is the count of the mode it names.
+pub struct ExportPlan {
+    /// The counting mode.
+    pub up_to: UpTo,
+    /// The reduction (excluded options, and what it does).
+    pub reducer: Reducer,
+    /// The reduction described, for the file's header.
+    pub reduction: String,
+}
+
+impl ExportPlan {
+    /// Checks an export of `puzzle` (with its placements) counted `up_to`: the formats
+    /// express neither piece ranges nor hole limits; an external count means every placement
+    /// (`none`) or, where one piece's restriction is exact, one solution per rotation class.
+    pub fn new(
+        puzzle: &Puzzle,
+        table: &PlacementTable,
+        up_to: UpTo,
+    ) -> Result<ExportPlan, ExportError> {
+        if puzzle.has_ranges() || puzzle.max_holes.is_some() {
+            return Err(PlanError::ExportRanges {
+                puzzle: echo(&puzzle.name).to_string(),
+            }
+            .into());
+        }
+        if !matches!(up_to, UpTo::None | UpTo::Rotation) {
+            return Err(PlanError::ExportMode { up_to }.into());
+        }
+        let reducer = Reducer::new(puzzle, table, up_to, false)?;
+        let reduction = reducer.describe(puzzle);
+        if up_to == UpTo::Rotation && !reducer.restriction_is_exact() {
+            return Err(PlanError::ExportInexact {
+                puzzle: echo(&puzzle.name).to_string(),
+                reduction,
+            }
+            .into());
+        }
+        Ok(ExportPlan {
+            up_to,
+            reducer,
+            reduction,
+        })
+    }
+
+    /// The options the instance leaves out.
+    pub fn excluded(&self) -> &[u32] {
+        self.reducer.excluded()
+    }
+}
+
+/// Why an export was refused: by its rules, or by the library while building its reduction.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    /// A rule of the export.
+    #[error(transparent)]
+    Plan(#[from] PlanError),
+    /// The library.
+    #[error(transparent)]
+    Library(#[from] Error),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::bundled;
+
+    fn soma() -> Puzzle {
+        bundled("soma").unwrap()
+    }
+
+    #[test]
+    fn shards_must_merge_and_run_whole() {
+        let shard: Shard = "0/4".parse().unwrap();
+        let count = Settings {
+            task: Task::Count,
+            shard: Some(shard),
+            ..Settings::default()
+        };
+        assert!(count.check().is_ok());
+        let first = Settings {
+            task: Task::List,
+            limit: Some(1),
+            shard: Some(shard),
+            ..Settings::default()
+        };
+        assert_eq!(first.check(), Err(PlanError::ShardNotMergeable));
+        let text_listing = Settings {
+            task: Task::List,
+            shard: Some(shard),
+            ..Settings::default()
+        };
+        assert_eq!(text_listing.check(), Err(PlanError::ShardNotMergeable));
+        let limited_count = Settings {
+            limit: Some(3),
+            ..count.clone()
+        };
+        let whole_record = Settings {
+            task: Task::List,
+            listing_is_record: true,
+            shard: Some(shard),
+            ..Settings::default()
+        };
+        assert!(whole_record.check().is_ok());
+        assert_eq!(limited_count.check(), Err(PlanError::ShardWithLimit));
+        let sealed = Settings {
+            sealed: true,
+            ..Settings::default()
+        };
+        assert_eq!(sealed.check(), Err(PlanError::SealWithoutShard));
+        assert_eq!(sealed.check().unwrap_err().setting(), "seal key");
+    }
+
+    #[test]
+    fn threads_go_to_whole_trees_only() {
+        let cap = available_cores() * MAX_THREADS_PER_CORE;
+        let p = soma();
+        let count = Settings {
+            task: Task::Count,
+            threads: cap + 1,
+            ..Settings::default()
+        };
+        let plan = count.resolve(&p).unwrap();
+        assert_eq!(plan.options.threads, cap);
+        assert_eq!(
+            plan.notes,
+            vec![Note::ThreadsClamped {
+                asked: cap + 1,
+                to: cap
+            }]
+        );
+        let first = Settings {
+            limit: Some(1),
+            threads: 0,
+            ..Settings::default()
+        };
+        let plan = first.resolve(&p).unwrap();
+        assert_eq!((plan.options.threads, plan.notes.len()), (1, 0));
+        assert_eq!(plan.options.up_to, UpTo::Rotation);
+        let cubes = Settings {
+            sat_cubes: Some(MAX_CUBES + 1),
+            ..Settings::default()
+        };
+        assert!(matches!(
+            cubes.resolve(&p),
+            Err(PlanError::TooManyCubes { .. })
+        ));
+    }
+
+    #[test]
+    fn exports_refuse_what_an_external_count_cannot_mean() {
+        let inst = crate::run::Instance::new(soma()).unwrap();
+        assert!(ExportPlan::new(&inst.puzzle, &inst.table, UpTo::None).is_ok());
+        assert!(ExportPlan::new(&inst.puzzle, &inst.table, UpTo::Rotation).is_ok());
+        for mode in [UpTo::RotationReflection, UpTo::BurrTools] {
+            assert!(matches!(
+                ExportPlan::new(&inst.puzzle, &inst.table, mode),
+                Err(ExportError::Plan(PlanError::ExportMode { .. }))
+            ));
+        }
+    }
+}
