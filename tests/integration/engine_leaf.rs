@@ -2,8 +2,8 @@
 //! 512 live options and 112 free cells) against the engine without it and
 //! against dancing links: the same solutions on bundled puzzles, random polycube models with
 //! copies, and models of more than 64 cells (renumbered boards of one or two words); the same
-//! order and nodes for every thread count and shard split; node budgets and interrupts still
-//! heard inside it.
+//! order and nodes for every thread count and shard split and every compiled body
+//! (`CUBESAT_SIMD`); node budgets and interrupts still heard inside it.
 
 use cubesat::counting::{Reducer, UpTo};
 use cubesat::run::{EngineChoice, Instance, RunOptions, count};
@@ -278,4 +278,66 @@ fn stops_and_interrupts_are_heard_inside_the_leaf_search() {
         })
         .unwrap();
     assert!(st.interrupted && st.solutions < 9_356, "{st:?}");
+}
+
+/// `CUBESAT_SIMD` forces a body of the leaf search: every body this CPU runs counts the same
+/// solutions with the same nodes, lists them in the same order and names itself in the
+/// statistics line, on boards of one word and of two (66 cells of 1x1x3 rods); a body the
+/// CPU lacks, and a name that is no body, are refused in one line with exit 2.
+#[test]
+fn cubesat_simd_forces_a_body_and_every_body_agrees() {
+    use cubesat_xc::exact::SimdBody;
+    let dir = crate::common::Dir::new();
+    dir.write(
+        "rods.json",
+        r#"{"name": "Rods", "target": {"box": [11, 3, 2]}, "pieces": [{"name": "I", "count": 22, "cells": [[0, 0, 0], [1, 0, 0], [2, 0, 0]]}]}"#,
+    );
+    let runs = [
+        vec!["solve", "pentominoes-6x10", "--count", "--threads", "1"],
+        vec!["solve", "soma", "--count", "--up-to", "none"],
+        vec!["solve", "rods.json", "--count", "--threads", "2"],
+        vec!["solve", "pentominoes-3x20", "--limit", "5"],
+    ];
+    for args in &runs {
+        let mut seen: Option<(String, String)> = None;
+        for body in SimdBody::ALL {
+            let r = dir.run_env(args, &[("CUBESAT_SIMD", body.name())]);
+            let missing = body.missing();
+            if !missing.is_empty() {
+                r.code(2).stdout_is("").stderr_has(&format!(
+                    "cubesat: error: CUBESAT_SIMD={body} but this CPU lacks {}\n",
+                    missing.join(", ")
+                ));
+                r.check(r.stderr.lines().count() == 1, "one line");
+                continue;
+            }
+            r.code(0).stderr_has(&format!("; leaf search {body};"));
+            // The statistics line without its times: the count, nodes and what they mean.
+            let stats = r
+                .stderr
+                .lines()
+                .find(|l| l.contains("; engine exact"))
+                .unwrap_or_default();
+            let nodes = stats.rsplit_once(" s, ").map(|(_, n)| n.to_string());
+            r.check(nodes.is_some(), "a node count");
+            let got = (r.stdout.clone(), nodes.unwrap_or_default());
+            match &seen {
+                None => seen = Some(got),
+                Some(first) => {
+                    r.check(*first == got, "the same output and nodes as the first body");
+                }
+            }
+        }
+    }
+    for bad in ["avx", "AVX2", "sse"] {
+        let r = dir.run_env(&["solve", "soma", "--count"], &[("CUBESAT_SIMD", bad)]);
+        r.code(2).stdout_is("").stderr_has(&format!(
+            "cubesat: error: CUBESAT_SIMD={bad} is not a body: use portable, popcnt, avx2 or avx512\n"
+        ));
+        r.check(r.stderr.lines().count() == 1, "one line");
+    }
+    // Empty is unset: the fastest body this CPU runs.
+    dir.run_env(&["solve", "soma", "--count"], &[("CUBESAT_SIMD", "")])
+        .code(0)
+        .stderr_has(&format!("; leaf search {};", SimdBody::best()));
 }

@@ -36,6 +36,7 @@ pub enum Outcome {
 
 /// Runs one parsed command line.
 pub fn run(cli: Cli) -> Result<Outcome> {
+    leaf_body_from_env()?;
     let quiet = cli.quiet;
     match cli.command {
         Command::Solve(args) => solve::run(args, quiet),
@@ -50,6 +51,31 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Show(args) => show::run(args),
         Command::Merge(args) => merge::run(&args),
     }
+}
+
+/// Forces the exact engine's leaf search body that `CUBESAT_SIMD` names (`portable`,
+/// `popcnt`, `avx2`, `avx512`; unset or empty: the fastest this CPU runs), refusing a name it
+/// does not know and a body this CPU cannot run.
+fn leaf_body_from_env() -> Result<()> {
+    use cubesat_xc::exact::{SimdBody, set_simd_body};
+    let Some(value) = std::env::var_os("CUBESAT_SIMD") else {
+        return Ok(());
+    };
+    if value.is_empty() {
+        return Ok(());
+    }
+    let text = value.to_string_lossy();
+    let body: SimdBody = text.parse().map_err(|_| {
+        anyhow::anyhow!("CUBESAT_SIMD={text} is not a body: use portable, popcnt, avx2 or avx512")
+    })?;
+    let missing = body.missing();
+    if !missing.is_empty() {
+        anyhow::bail!(
+            "CUBESAT_SIMD={text} but this CPU lacks {}",
+            missing.join(", ")
+        );
+    }
+    Ok(set_simd_body(Some(body))?)
 }
 
 pub(crate) fn found(any: bool) -> Outcome {
