@@ -3,7 +3,8 @@
 //! against dancing links: the same solutions on bundled puzzles, random polycube models with
 //! copies, and models of more than 64 cells (renumbered boards of one or two words); the same
 //! order and nodes for every thread count and shard split and every compiled body
-//! (`CUBESAT_SIMD`); node budgets and interrupts still heard inside it.
+//! (`CUBESAT_SIMD`, also on CPUs without AVX-512 under QEMU); node budgets and interrupts
+//! still heard inside it.
 
 use cubesat::counting::{Reducer, UpTo};
 use cubesat::run::{EngineChoice, Instance, RunOptions, count};
@@ -340,4 +341,129 @@ fn cubesat_simd_forces_a_body_and_every_body_agrees() {
     dir.run_env(&["solve", "soma", "--count"], &[("CUBESAT_SIMD", "")])
         .code(0)
         .stderr_has(&format!("; leaf search {};", SimdBody::best()));
+}
+
+/// On CPUs without AVX-512, emulated by QEMU's user mode (`qemu-x86_64 -cpu MODEL`): the
+/// default is the fastest body the model has, every body it has counts as on this machine
+/// (same output, same nodes) and names itself, and every body it lacks is refused in one line
+/// that names the missing features, with exit 2. QEMU's models: `qemu64` has none of the
+/// bodies' features (the portable body), `Nehalem` POPCNT, `Haswell-noTSX` x86-64-v3 (AVX2).
+#[cfg(target_arch = "x86_64")]
+#[test]
+#[ignore = "needs qemu-x86_64 (Debian's qemu-user); CI runs it with --include-ignored"]
+fn cpus_without_avx512_take_their_best_body_and_refuse_the_others() {
+    use crate::common::Run;
+    use cubesat_xc::exact::SimdBody;
+    use std::process::{Command, Stdio};
+    let dir = crate::common::Dir::new();
+    dir.write(
+        "rods.json",
+        r#"{"name": "Rods", "target": {"box": [11, 3, 2]}, "pieces": [{"name": "I", "count": 22, "cells": [[0, 0, 0], [1, 0, 0], [2, 0, 0]]}]}"#,
+    );
+    let run = |cpu: Option<&str>, args: &[&str], body: Option<SimdBody>| {
+        let bin = env!("CARGO_BIN_EXE_cubesat");
+        let mut c = match cpu {
+            Some(cpu) => {
+                let mut c = Command::new("qemu-x86_64");
+                c.args(["-cpu", cpu, bin]);
+                c
+            }
+            None => Command::new(bin),
+        };
+        c.args(args)
+            .current_dir(dir.path())
+            .stdin(Stdio::null())
+            .env_remove("CUBESAT_SIMD");
+        if let Some(b) = body {
+            c.env("CUBESAT_SIMD", b.name());
+        }
+        let out = c
+            .output()
+            .expect("qemu-x86_64 runs (install Debian's qemu-user)");
+        Run {
+            cmd: format!(
+                "{}{}cubesat {}",
+                body.map_or(String::new(), |b| format!("CUBESAT_SIMD={b} ")),
+                cpu.map_or(String::new(), |c| format!("qemu-x86_64 -cpu {c} ")),
+                args.join(" ")
+            ),
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            // Without QEMU's own warnings (features of a model that it does not emulate).
+            stderr: String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .filter(|l| !l.starts_with("qemu-x86_64: warning: "))
+                .map(|l| format!("{l}\n"))
+                .collect(),
+        }
+    };
+    // The output and the statistics line's node count.
+    let outcome = |r: &Run| {
+        let stats = r
+            .stderr
+            .lines()
+            .find(|l| l.contains("; engine exact"))
+            .unwrap_or_default();
+        let nodes = stats.rsplit_once(" s, ").map(|(_, n)| n.to_string());
+        r.check(nodes.is_some(), "a statistics line with a node count");
+        (r.stdout.clone(), nodes.unwrap_or_default())
+    };
+    let cpus: [(&str, &[&str]); 3] = [
+        ("qemu64", &[]),
+        ("Nehalem", &["popcnt"]),
+        (
+            "Haswell-noTSX",
+            &["popcnt", "avx2", "bmi1", "bmi2", "lzcnt"],
+        ),
+    ];
+    let runs = [
+        vec!["solve", "soma", "--count", "--threads", "1"],
+        vec!["solve", "rods.json", "--count", "--threads", "1"],
+    ];
+    for args in &runs {
+        let host = run(None, args, None);
+        host.code(0);
+        let want = outcome(&host);
+        for (cpu, has) in cpus {
+            let lacks = |b: SimdBody| -> Vec<&str> {
+                b.features()
+                    .iter()
+                    .copied()
+                    .filter(|f| !has.contains(f))
+                    .collect()
+            };
+            let best = SimdBody::ALL
+                .into_iter()
+                .rev()
+                .find(|&b| lacks(b).is_empty())
+                .unwrap_or(SimdBody::Portable);
+            let r = run(Some(cpu), args, None);
+            r.code(0).stderr_has(&format!("; leaf search {best};"));
+            r.check(
+                outcome(&r) == want,
+                "the same output and nodes as on this CPU",
+            );
+            for body in SimdBody::ALL {
+                let r = run(Some(cpu), args, Some(body));
+                let missing = lacks(body);
+                if missing.is_empty() {
+                    r.code(0).stderr_has(&format!("; leaf search {body};"));
+                    r.check(
+                        outcome(&r) == want,
+                        "the same output and nodes as on this CPU",
+                    );
+                } else {
+                    r.code(2).stdout_is("");
+                    r.check(
+                        r.stderr
+                            == format!(
+                                "cubesat: error: CUBESAT_SIMD={body} but this CPU lacks {}\n",
+                                missing.join(", ")
+                            ),
+                        "one line naming the missing features",
+                    );
+                }
+            }
+        }
+    }
 }
