@@ -18,7 +18,8 @@
 //! Flags: `--no-dlx` skips the baseline, `--no-leaf` the run without leaf search, `--no-2`
 //! the two-thread run, `--first-only` stops after the first-solution timings; `--bodies`
 //! also counts with every body of the leaf search this CPU runs, one thread each, against
-//! the portable body in the same process (nodes and counts must agree); `--part N
+//! the portable body in the same process (nodes and counts must agree; `all` tabulates each
+//! body's CPU seconds and their ratio to the fastest body's); `--part N
 //! [--part-index K]` runs only subtree K (default 0) of the N asked of each branch, its path
 //! forced (the baseline's count is then the check); `--peer PATH` (repeatable) also runs an
 //! external solver of Knuth's DLX format, such as his DLX1 or SSXC1, on the same model as
@@ -564,14 +565,18 @@ fn main() -> anyhow::Result<()> {
             "| workload | {} | fastest / portable |",
             names
                 .iter()
-                .map(|n| format!("{n} (cpu s)"))
+                .map(|n| format!("{n} (cpu s, / fastest)"))
                 .collect::<Vec<_>>()
                 .join(" | ")
         );
         println!("|{}", " --- |".repeat(names.len() + 2));
         for r in rows.iter().filter(|r| !r.bodies.is_empty()) {
-            let cells: Vec<String> = r.bodies.iter().map(|(_, c)| format!("{c:.3}")).collect();
             let (p, best) = (r.bodies[0].1, r.bodies.last().map_or(0.0, |b| b.1));
+            let cells: Vec<String> = r
+                .bodies
+                .iter()
+                .map(|(_, c)| format!("{c:.3}, {:.2}x", c / best.max(1e-6)))
+                .collect();
             println!(
                 "| {} | {} | {:.2}x |",
                 r.name,

@@ -284,7 +284,8 @@ fn stops_and_interrupts_are_heard_inside_the_leaf_search() {
 /// `CUBESAT_SIMD` forces a body of the leaf search: every body this CPU runs counts the same
 /// solutions with the same nodes, lists them in the same order and names itself in the
 /// statistics line, on boards of one word and of two (66 cells of 1x1x3 rods); a body the
-/// CPU lacks, and a name that is no body, are refused in one line with exit 2.
+/// CPU lacks, and a name that is no body, are refused in one line with exit 2; `--help` names
+/// the variable.
 #[test]
 fn cubesat_simd_forces_a_body_and_every_body_agrees() {
     use cubesat_xc::exact::SimdBody;
@@ -341,6 +342,9 @@ fn cubesat_simd_forces_a_body_and_every_body_agrees() {
     dir.run_env(&["solve", "soma", "--count"], &[("CUBESAT_SIMD", "")])
         .code(0)
         .stderr_has(&format!("; leaf search {};", SimdBody::best()));
+    dir.run(&["--help"])
+        .code(0)
+        .stdout_has("CUBESAT_SIMD=portable|popcnt|avx2|avx512");
 }
 
 /// On CPUs without AVX-512, emulated by QEMU's user mode (`qemu-x86_64 -cpu MODEL`): the
