@@ -20,7 +20,7 @@ import sys
 LAYERS = {
     "crates/xc/src": [
         "error", "model", "fixtures", "cuts", "control", "shard", "encoding", "engines",
-        "engines::exact::sliced", "engines::exact::geo", "engines::exact::board_simd", "engines::exact::tail", "engines::exact::prepare", "engines::exact::descend",
+        "engines::exact::sliced", "engines::exact::geo", "engines::exact::board_simd", "engines::exact::body", "engines::exact::tail", "engines::exact::prepare", "engines::exact::descend",
         "engines::exact::search", "engines::exact", "engines::dlx", "engines::sat",
     ],
     "crates/cubesat/src": [

@@ -16,7 +16,10 @@
 //! workload and ends with Markdown tables.
 //!
 //! Flags: `--no-dlx` skips the baseline, `--no-leaf` the run without leaf search, `--no-2`
-//! the two-thread run, `--first-only` stops after the first-solution timings; `--part N
+//! the two-thread run, `--first-only` stops after the first-solution timings; `--bodies`
+//! also counts with every body of the leaf search this CPU runs, one thread each, against
+//! the portable body in the same process (nodes and counts must agree; `all` tabulates each
+//! body's CPU seconds and their ratio to the fastest body's); `--part N
 //! [--part-index K]` runs only subtree K (default 0) of the N asked of each branch, its path
 //! forced (the baseline's count is then the check); `--peer PATH` (repeatable) also runs an
 //! external solver of Knuth's DLX format, such as his DLX1 or SSXC1, on the same model as
@@ -24,7 +27,8 @@
 //! solution count checked against the engine's and its wall time, input included, set
 //! against the engine's CPU time. CPU seconds are printed next to wall seconds because the
 //! machine may be shared; a measurement that takes under a second is repeated (up to a
-//! second in all, at most 15 runs) and its medians kept.
+//! second in all, at most 15 runs) and its medians kept. `CUBESAT_SIMD` forces the leaf
+//! search's body, as for the binary.
 //!
 //! `cargo bench --bench engines -- pento6x10 bedlam`
 
@@ -32,7 +36,7 @@ use cpu_time::ProcessTime;
 use cubesat::counting::{Reducer, UpTo};
 use cubesat::run::Instance;
 use cubesat_xc::dlx::Dlx;
-use cubesat_xc::exact::ExactEngine;
+use cubesat_xc::exact::{ExactEngine, SimdBody, set_simd_body};
 use cubesat_xc::{Counted, Engine, ExactCover, Query};
 use std::time::Instant;
 
@@ -180,6 +184,8 @@ struct Row {
     dlx: Option<(f64, u64)>,
     exact: (f64, u64),
     no_leaf: Option<f64>,
+    /// With `--bodies`: each leaf search body this CPU runs and its CPU seconds.
+    bodies: Vec<(SimdBody, f64)>,
     /// Each external solver's name, solutions, nodes and wall seconds.
     peers: Vec<(String, u64, u64, f64)>,
 }
@@ -189,6 +195,7 @@ struct Flags {
     no_leaf: bool,
     no_2: bool,
     first_only: bool,
+    bodies: bool,
     part: Option<(usize, usize)>,
     peers: Vec<String>,
 }
@@ -326,6 +333,7 @@ fn run(name: &str, flags: &Flags) -> anyhow::Result<Row> {
             dlx: None,
             exact: (0.0, 0),
             no_leaf: None,
+            bodies: Vec::new(),
             peers: Vec::new(),
         });
     }
@@ -418,6 +426,34 @@ fn run(name: &str, flags: &Flags) -> anyhow::Result<Row> {
             "two threads counted differently"
         );
     }
+    let mut bodies = Vec::new();
+    if flags.bodies {
+        let chosen = cubesat_xc::exact::simd_body();
+        for b in SimdBody::ALL {
+            if !b.missing().is_empty() {
+                println!("body {b}: this CPU lacks {}", b.missing().join(", "));
+                continue;
+            }
+            set_simd_body(Some(b))?;
+            let (r, s, c, k) = timed_median(|| count_all(&engine, 1))?;
+            anyhow::ensure!(
+                (r.total, r.nodes) == (r1.total, r1.nodes),
+                "the {b} body counted {} in {:?} nodes, not {} in {:?}",
+                r.total,
+                r.nodes,
+                r1.total,
+                r1.nodes
+            );
+            let portable = bodies.first().map_or(c, |&(_, p)| p);
+            println!(
+                "engine 1 thread, {b} body: {s:.3} s (cpu {c:.3} s{}); {:.2}x the portable body",
+                runs(k),
+                portable / c.max(1e-6)
+            );
+            bodies.push((b, c));
+        }
+        set_simd_body(Some(chosen))?;
+    }
     let mut peers: Vec<(String, u64, u64, f64)> = Vec::new();
     let single = queries.len() == 1 && flags.part.is_none();
     let copies = w.inst.puzzle.pieces.iter().any(|p| p.count > 1);
@@ -453,6 +489,7 @@ fn run(name: &str, flags: &Flags) -> anyhow::Result<Row> {
         dlx,
         exact: (c1, n1),
         no_leaf,
+        bodies,
         peers,
     })
 }
@@ -485,6 +522,7 @@ fn main() -> anyhow::Result<()> {
         no_leaf: flag("--no-leaf"),
         no_2: flag("--no-2"),
         first_only: flag("--first-only"),
+        bodies: flag("--bodies"),
         part: value("--part").map(|n| (n, value("--part-index").unwrap_or(0))),
         peers: args
             .iter()
@@ -493,6 +531,9 @@ fn main() -> anyhow::Result<()> {
             .map(|(_, a)| a.clone())
             .collect(),
     };
+    if let Some(b) = std::env::var("CUBESAT_SIMD").ok().filter(|b| !b.is_empty()) {
+        set_simd_body(Some(b.parse()?))?;
+    }
     let mut rows = Vec::new();
     for n in &names {
         rows.push(run(n, &flags)?);
@@ -514,6 +555,33 @@ fn main() -> anyhow::Result<()> {
             println!(
                 "| {} | {} | {} | {dlx} | {:.3}, {} | {ratio} | {off} |",
                 r.name, r.what, r.count, r.exact.0, r.exact.1
+            );
+        }
+    }
+    if rows.iter().any(|r| !r.bodies.is_empty()) {
+        println!();
+        let names: Vec<&str> = rows[0].bodies.iter().map(|(b, _)| b.name()).collect();
+        println!(
+            "| workload | {} | fastest / portable |",
+            names
+                .iter()
+                .map(|n| format!("{n} (cpu s, / fastest)"))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        );
+        println!("|{}", " --- |".repeat(names.len() + 2));
+        for r in rows.iter().filter(|r| !r.bodies.is_empty()) {
+            let (p, best) = (r.bodies[0].1, r.bodies.last().map_or(0.0, |b| b.1));
+            let cells: Vec<String> = r
+                .bodies
+                .iter()
+                .map(|(_, c)| format!("{c:.3}, {:.2}x", c / best.max(1e-6)))
+                .collect();
+            println!(
+                "| {} | {} | {:.2}x |",
+                r.name,
+                cells.join(" | "),
+                p / best.max(1e-6)
             );
         }
     }

@@ -15,7 +15,9 @@ const EXIT_CODES: &str = "Exit codes: 0 = a solution was found (or printed, expo
 neither gives a solution nor proves there is none: an unfinished, killed or empty run), \
 130 = interrupted by Ctrl-C (what was found so far is printed; an interrupted run never says \
 \"no solution\"). Results go to stdout, statistics to stderr; a closed pipe is not an error. \
-PUZZLE and file arguments accept - for stdin.";
+PUZZLE and file arguments accept - for stdin. Environment: CUBESAT_SIMD=portable|popcnt|avx2|avx512 \
+forces the exact engine's leaf search body (default: the fastest this CPU runs; one it lacks is \
+refused).";
 
 /// Solve, count and generate 3D polycube packing puzzles.
 #[derive(Debug, Parser)]

@@ -2,8 +2,9 @@
 //! 512 live options and 112 free cells) against the engine without it and
 //! against dancing links: the same solutions on bundled puzzles, random polycube models with
 //! copies, and models of more than 64 cells (renumbered boards of one or two words); the same
-//! order and nodes for every thread count and shard split; node budgets and interrupts still
-//! heard inside it.
+//! order and nodes for every thread count and shard split and every compiled body
+//! (`CUBESAT_SIMD`, also on CPUs without AVX-512 under QEMU); node budgets and interrupts
+//! still heard inside it.
 
 use cubesat::counting::{Reducer, UpTo};
 use cubesat::run::{EngineChoice, Instance, RunOptions, count};
@@ -278,4 +279,195 @@ fn stops_and_interrupts_are_heard_inside_the_leaf_search() {
         })
         .unwrap();
     assert!(st.interrupted && st.solutions < 9_356, "{st:?}");
+}
+
+/// `CUBESAT_SIMD` forces a body of the leaf search: every body this CPU runs counts the same
+/// solutions with the same nodes, lists them in the same order and names itself in the
+/// statistics line, on boards of one word and of two (66 cells of 1x1x3 rods); a body the
+/// CPU lacks, and a name that is no body, are refused in one line with exit 2; `--help` names
+/// the variable.
+#[test]
+fn cubesat_simd_forces_a_body_and_every_body_agrees() {
+    use cubesat_xc::exact::SimdBody;
+    let dir = crate::common::Dir::new();
+    dir.write(
+        "rods.json",
+        r#"{"name": "Rods", "target": {"box": [11, 3, 2]}, "pieces": [{"name": "I", "count": 22, "cells": [[0, 0, 0], [1, 0, 0], [2, 0, 0]]}]}"#,
+    );
+    let runs = [
+        vec!["solve", "pentominoes-6x10", "--count", "--threads", "1"],
+        vec!["solve", "soma", "--count", "--up-to", "none"],
+        vec!["solve", "rods.json", "--count", "--threads", "2"],
+        vec!["solve", "pentominoes-3x20", "--limit", "5"],
+    ];
+    for args in &runs {
+        let mut seen: Option<(String, String)> = None;
+        for body in SimdBody::ALL {
+            let r = dir.run_env(args, &[("CUBESAT_SIMD", body.name())]);
+            let missing = body.missing();
+            if !missing.is_empty() {
+                r.code(2).stdout_is("").stderr_has(&format!(
+                    "cubesat: error: CUBESAT_SIMD={body} but this CPU lacks {}\n",
+                    missing.join(", ")
+                ));
+                r.check(r.stderr.lines().count() == 1, "one line");
+                continue;
+            }
+            r.code(0).stderr_has(&format!("; leaf search {body};"));
+            // The statistics line without its times: the count, nodes and what they mean.
+            let stats = r
+                .stderr
+                .lines()
+                .find(|l| l.contains("; engine exact"))
+                .unwrap_or_default();
+            let nodes = stats.rsplit_once(" s, ").map(|(_, n)| n.to_string());
+            r.check(nodes.is_some(), "a node count");
+            let got = (r.stdout.clone(), nodes.unwrap_or_default());
+            match &seen {
+                None => seen = Some(got),
+                Some(first) => {
+                    r.check(*first == got, "the same output and nodes as the first body");
+                }
+            }
+        }
+    }
+    for bad in ["avx", "AVX2", "sse"] {
+        let r = dir.run_env(&["solve", "soma", "--count"], &[("CUBESAT_SIMD", bad)]);
+        r.code(2).stdout_is("").stderr_has(&format!(
+            "cubesat: error: CUBESAT_SIMD={bad} is not a body: use portable, popcnt, avx2 or avx512\n"
+        ));
+        r.check(r.stderr.lines().count() == 1, "one line");
+    }
+    // Empty is unset: the fastest body this CPU runs.
+    dir.run_env(&["solve", "soma", "--count"], &[("CUBESAT_SIMD", "")])
+        .code(0)
+        .stderr_has(&format!("; leaf search {};", SimdBody::best()));
+    dir.run(&["--help"])
+        .code(0)
+        .stdout_has("CUBESAT_SIMD=portable|popcnt|avx2|avx512");
+}
+
+/// On CPUs without AVX-512, emulated by QEMU's user mode (`qemu-x86_64 -cpu MODEL`): the
+/// default is the fastest body the model has, every body it has counts as on this machine
+/// (same output, same nodes) and names itself, and every body it lacks is refused in one line
+/// that names the missing features, with exit 2. QEMU's models: `qemu64` has none of the
+/// bodies' features (the portable body), `Nehalem` POPCNT, `Haswell-noTSX` x86-64-v3 (AVX2).
+#[cfg(target_arch = "x86_64")]
+#[test]
+#[ignore = "needs qemu-x86_64 (Debian's qemu-user); CI runs it with --include-ignored"]
+fn cpus_without_avx512_take_their_best_body_and_refuse_the_others() {
+    use crate::common::Run;
+    use cubesat_xc::exact::SimdBody;
+    use std::process::{Command, Stdio};
+    let dir = crate::common::Dir::new();
+    dir.write(
+        "rods.json",
+        r#"{"name": "Rods", "target": {"box": [11, 3, 2]}, "pieces": [{"name": "I", "count": 22, "cells": [[0, 0, 0], [1, 0, 0], [2, 0, 0]]}]}"#,
+    );
+    let run = |cpu: Option<&str>, args: &[&str], body: Option<SimdBody>| {
+        let bin = env!("CARGO_BIN_EXE_cubesat");
+        let mut c = match cpu {
+            Some(cpu) => {
+                let mut c = Command::new("qemu-x86_64");
+                c.args(["-cpu", cpu, bin]);
+                c
+            }
+            None => Command::new(bin),
+        };
+        c.args(args)
+            .current_dir(dir.path())
+            .stdin(Stdio::null())
+            .env_remove("CUBESAT_SIMD");
+        if let Some(b) = body {
+            c.env("CUBESAT_SIMD", b.name());
+        }
+        let out = c
+            .output()
+            .expect("qemu-x86_64 runs (install Debian's qemu-user)");
+        Run {
+            cmd: format!(
+                "{}{}cubesat {}",
+                body.map_or(String::new(), |b| format!("CUBESAT_SIMD={b} ")),
+                cpu.map_or(String::new(), |c| format!("qemu-x86_64 -cpu {c} ")),
+                args.join(" ")
+            ),
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            // Without QEMU's own warnings (features of a model that it does not emulate).
+            stderr: String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .filter(|l| !l.starts_with("qemu-x86_64: warning: "))
+                .map(|l| format!("{l}\n"))
+                .collect(),
+        }
+    };
+    // The output and the statistics line's node count.
+    let outcome = |r: &Run| {
+        let stats = r
+            .stderr
+            .lines()
+            .find(|l| l.contains("; engine exact"))
+            .unwrap_or_default();
+        let nodes = stats.rsplit_once(" s, ").map(|(_, n)| n.to_string());
+        r.check(nodes.is_some(), "a statistics line with a node count");
+        (r.stdout.clone(), nodes.unwrap_or_default())
+    };
+    let cpus: [(&str, &[&str]); 3] = [
+        ("qemu64", &[]),
+        ("Nehalem", &["popcnt"]),
+        (
+            "Haswell-noTSX",
+            &["popcnt", "avx2", "bmi1", "bmi2", "lzcnt"],
+        ),
+    ];
+    let runs = [
+        vec!["solve", "soma", "--count", "--threads", "1"],
+        vec!["solve", "rods.json", "--count", "--threads", "1"],
+    ];
+    for args in &runs {
+        let host = run(None, args, None);
+        host.code(0);
+        let want = outcome(&host);
+        for (cpu, has) in cpus {
+            let lacks = |b: SimdBody| -> Vec<&str> {
+                b.features()
+                    .iter()
+                    .copied()
+                    .filter(|f| !has.contains(f))
+                    .collect()
+            };
+            let best = SimdBody::ALL
+                .into_iter()
+                .rev()
+                .find(|&b| lacks(b).is_empty())
+                .unwrap_or(SimdBody::Portable);
+            let r = run(Some(cpu), args, None);
+            r.code(0).stderr_has(&format!("; leaf search {best};"));
+            r.check(
+                outcome(&r) == want,
+                "the same output and nodes as on this CPU",
+            );
+            for body in SimdBody::ALL {
+                let r = run(Some(cpu), args, Some(body));
+                let missing = lacks(body);
+                if missing.is_empty() {
+                    r.code(0).stderr_has(&format!("; leaf search {body};"));
+                    r.check(
+                        outcome(&r) == want,
+                        "the same output and nodes as on this CPU",
+                    );
+                } else {
+                    r.code(2).stdout_is("");
+                    r.check(
+                        r.stderr
+                            == format!(
+                                "cubesat: error: CUBESAT_SIMD={body} but this CPU lacks {}\n",
+                                missing.join(", ")
+                            ),
+                        "one line naming the missing features",
+                    );
+                }
+            }
+        }
+    }
 }

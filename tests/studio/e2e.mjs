@@ -119,7 +119,8 @@ function python(script, ...args) {
 await check('the library lists the bundled puzzles, drawn', async () => {
   await page.goto(url);
   await page.waitForSelector('#cards[data-loaded]');
-  const listed = execFileSync(CUBESAT, ['list'], { encoding: 'utf8' }).trim().split('\n').length;
+  // `cubesat list`: a header line, then one line per bundled puzzle.
+  const listed = execFileSync(CUBESAT, ['list'], { encoding: 'utf8' }).trim().split('\n').length - 1;
   assert(await page.locator('.card').count() === listed, 'one card per bundled puzzle (' + listed + ')');
   await page.waitForFunction(() => Array.from(document.querySelectorAll('.card img')).every((i) => i.complete && i.naturalWidth > 0));
   assert((await text('.card[data-key="soma"]')).includes('480 solutions up to rotation'), 'the Soma card gives its known count');

@@ -41,6 +41,7 @@ pub enum Outcome {
 pub fn run(cli: Cli) -> Result<Outcome> {
     // Ctrl-C in any command removes the temporary `--out` files it is writing.
     crate::progress::install_handler();
+    leaf_body_from_env()?;
     let quiet = cli.quiet;
     match cli.command {
         Command::Solve(args) => solve::run(args, quiet),
@@ -57,6 +58,31 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Studio(args) => studio::run(&args, quiet),
         Command::Estimate(args) => estimate::run(&args, quiet),
     }
+}
+
+/// Forces the exact engine's leaf search body that `CUBESAT_SIMD` names (`portable`,
+/// `popcnt`, `avx2`, `avx512`; unset or empty: the fastest this CPU runs), refusing a name it
+/// does not know and a body this CPU cannot run.
+fn leaf_body_from_env() -> Result<()> {
+    use cubesat_xc::exact::{SimdBody, set_simd_body};
+    let Some(value) = std::env::var_os("CUBESAT_SIMD") else {
+        return Ok(());
+    };
+    if value.is_empty() {
+        return Ok(());
+    }
+    let text = value.to_string_lossy();
+    let body: SimdBody = text.parse().map_err(|_| {
+        anyhow::anyhow!("CUBESAT_SIMD={text} is not a body: use portable, popcnt, avx2 or avx512")
+    })?;
+    let missing = body.missing();
+    if !missing.is_empty() {
+        anyhow::bail!(
+            "CUBESAT_SIMD={text} but this CPU lacks {}",
+            missing.join(", ")
+        );
+    }
+    Ok(set_simd_body(Some(body))?)
 }
 
 pub(crate) fn found(any: bool) -> Outcome {

@@ -61,6 +61,14 @@ pub enum Error {
         /// What it was asked ("run a shard of a search").
         what: &'static str,
     },
+    /// A compiled body of an engine that needs CPU features this CPU lacks.
+    #[error("{what} needs {missing}, which this CPU lacks")]
+    CpuLacks {
+        /// What was asked for ("the avx512 leaf search").
+        what: String,
+        /// The features it lacks, comma-separated.
+        missing: String,
+    },
     /// The SAT solver failed.
     #[error("varisat failed: {0}")]
     Solver(String),

@@ -33,6 +33,7 @@
 
 #[cfg(target_arch = "x86_64")]
 mod board_simd;
+mod body;
 mod descend;
 mod estimate;
 mod geo;
@@ -54,6 +55,8 @@ use search::{FrontierSink, Searcher, Sink};
 use std::ops::ControlFlow;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
+
+pub use body::{SimdBody, set_simd_body, simd_body};
 
 /// Deepest frontier the subproblem expansion goes to.
 const MAX_FRONTIER_DEPTH: usize = 64;
@@ -1055,7 +1058,7 @@ impl Engine for ExactEngine {
             nodes: Some(s.nodes),
             interrupted: s.interrupted,
             stopped: s.stopped,
-            summary: "exact".into(),
+            summary: self.summary(None),
         })
     }
 
@@ -1076,10 +1079,23 @@ impl Engine for ExactEngine {
             solutions: r.solutions,
             nodes: Some(r.nodes),
             interrupted: r.interrupted,
-            summary: match threads {
-                1 => "exact, 1 thread".to_string(),
-                n => format!("exact, {n} threads"),
-            },
+            summary: self.summary(Some(threads)),
         })
+    }
+}
+
+impl ExactEngine {
+    /// The engine's summary for statistics: its threads, when given, and the leaf search's
+    /// body when the model has the leaf search.
+    fn summary(&self, threads: Option<usize>) -> String {
+        let mut s = match threads {
+            None => "exact".to_string(),
+            Some(1) => "exact, 1 thread".to_string(),
+            Some(n) => format!("exact, {n} threads"),
+        };
+        if self.has_leaf_search() && self.leaf {
+            s.push_str(&format!("; leaf search {}", simd_body()));
+        }
+        s
     }
 }

@@ -25,6 +25,8 @@
 
 #[cfg(target_arch = "x86_64")]
 use super::board_simd;
+#[cfg(target_arch = "x86_64")]
+use super::body::{SimdBody, simd_body};
 use crate::model::ExactCover;
 
 /// The most free cells a leaf board takes (boards of more than 64 take two words).
@@ -290,7 +292,7 @@ pub(crate) struct Tail {
 }
 
 /// A leaf-search node ([`Tail::rec`]) under the name and attributes given: one body, compiled
-/// for the baseline target and with the target features of each faster body ([`Body`]), which
+/// for the baseline target and with the target features of each faster body ([`SimdBody`]), which
 /// the per-cell option counts are made of.
 macro_rules! leaf_node {
     ($(#[$attr:meta])* $name:ident) => {
@@ -732,10 +734,11 @@ impl Tail {
         #[cfg(target_arch = "x86_64")]
         match body() {
             // SAFETY: `body` names a body only when this CPU has every feature it is compiled
-            // with (run-time detection).
-            Body::Avx512 => unsafe { dispatch!(rec_avx512) },
-            Body::Popcnt => unsafe { dispatch!(rec_popcnt) },
-            Body::Baseline => dispatch!(rec),
+            // with (run-time detection, `SimdBody::missing`).
+            SimdBody::Avx512 => unsafe { dispatch!(rec_avx512) },
+            SimdBody::Avx2 => unsafe { dispatch!(rec_avx2) },
+            SimdBody::Popcnt => unsafe { dispatch!(rec_popcnt) },
+            SimdBody::Portable => dispatch!(rec),
         }
         #[cfg(not(target_arch = "x86_64"))]
         dispatch!(rec);
@@ -748,54 +751,30 @@ impl Tail {
         #[target_feature(enable = "popcnt")]
         rec_popcnt
     );
+    #[cfg(target_arch = "x86_64")]
+    leaf_node!(
+        #[target_feature(enable = "popcnt,avx2,bmi1,bmi2,lzcnt")]
+        rec_avx2
+    );
     // Eight words of options are one AVX-512 register: the per-cell counts become an AND and
     // a VPOPCNTQ per register (the compiler vectorises the same body).
     #[cfg(target_arch = "x86_64")]
     leaf_node!(
-        #[target_feature(enable = "popcnt,avx2,avx512f,avx512vl,avx512bw,avx512vpopcntdq")]
+        #[target_feature(
+            enable = "popcnt,avx2,bmi1,bmi2,lzcnt,avx512f,avx512vl,avx512bw,avx512vpopcntdq"
+        )]
         rec_avx512
     );
 }
 
-/// The compiled bodies of the leaf search, from the most portable.
-#[cfg(target_arch = "x86_64")]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) enum Body {
-    Baseline,
-    Popcnt,
-    Avx512,
-}
-
-/// The fastest body this CPU runs (capped in tests).
+/// The body this thread's leaf searches take: the process's ([`simd_body`]), capped in tests.
 #[cfg(target_arch = "x86_64")]
 #[inline]
-fn body() -> Body {
-    let best = if std::is_x86_feature_detected!("avx512f")
-        && std::is_x86_feature_detected!("avx512vl")
-        && std::is_x86_feature_detected!("avx512bw")
-        && std::is_x86_feature_detected!("avx512vpopcntdq")
-        && std::is_x86_feature_detected!("avx2")
-        && std::is_x86_feature_detected!("popcnt")
-    {
-        Body::Avx512
-    } else if std::is_x86_feature_detected!("popcnt") {
-        Body::Popcnt
-    } else {
-        Body::Baseline
-    };
-    best.min(body_cap())
-}
-
-/// The most capable body this thread's leaf searches may take (set by tests).
-#[cfg(all(test, target_arch = "x86_64"))]
-fn body_cap() -> Body {
-    tests::cap()
-}
-
-#[cfg(all(not(test), target_arch = "x86_64"))]
-#[inline(always)]
-fn body_cap() -> Body {
-    Body::Avx512
+fn body() -> SimdBody {
+    #[cfg(test)]
+    return simd_body().min(tests::cap());
+    #[cfg(not(test))]
+    simd_body()
 }
 
 /// Whether boards are loaded with [`board_simd`] (only with the AVX-512 body, so that a test
@@ -805,7 +784,7 @@ fn body_cap() -> Body {
 fn simd_load() -> bool {
     use std::sync::OnceLock;
     static AVAILABLE: OnceLock<bool> = OnceLock::new();
-    body() == Body::Avx512 && *AVAILABLE.get_or_init(board_simd::available)
+    body() == SimdBody::Avx512 && *AVAILABLE.get_or_init(board_simd::available)
 }
 
 /// The option bitset of the first `n` options.
@@ -825,7 +804,7 @@ fn first<const W: usize>(n: usize) -> Opts<W> {
 #[cfg(test)]
 #[cfg(target_arch = "x86_64")]
 mod tests {
-    use super::{Body, body};
+    use super::{SimdBody, body};
     use crate::exact::ExactEngine;
     use crate::fixtures;
     use crate::model::ExactCover;
@@ -834,10 +813,10 @@ mod tests {
     thread_local! {
         /// Caps the body this thread's leaf searches take, so that every body the CPU has
         /// is tested.
-        static CAP: Cell<Body> = const { Cell::new(Body::Avx512) };
+        static CAP: Cell<SimdBody> = const { Cell::new(SimdBody::Avx512) };
     }
 
-    pub(super) fn cap() -> Body {
+    pub(super) fn cap() -> SimdBody {
         CAP.with(Cell::get)
     }
 
@@ -903,12 +882,12 @@ mod tests {
     /// of one word and of two.
     #[test]
     fn every_body_agrees_with_the_baseline() {
-        let bodies: Vec<Body> = [Body::Baseline, Body::Popcnt, Body::Avx512]
+        let bodies: Vec<SimdBody> = SimdBody::ALL
             .into_iter()
             .filter(|&b| {
                 CAP.with(|c| c.set(b));
                 let ok = body() == b;
-                CAP.with(|c| c.set(Body::Avx512));
+                CAP.with(|c| c.set(SimdBody::Avx512));
                 ok
             })
             .collect();
@@ -924,7 +903,7 @@ mod tests {
         ];
         for (name, m, count) in models {
             let e = ExactEngine::new(&m).unwrap();
-            let run = |b: Body| {
+            let run = |b: SimdBody| {
                 CAP.with(|c| c.set(b));
                 let mut sols = Vec::new();
                 let st = e
@@ -934,10 +913,10 @@ mod tests {
                         true
                     })
                     .unwrap();
-                CAP.with(|c| c.set(Body::Avx512));
+                CAP.with(|c| c.set(SimdBody::Avx512));
                 (sols, st.nodes)
             };
-            let baseline = run(Body::Baseline);
+            let baseline = run(SimdBody::Portable);
             assert!(!baseline.0.is_empty(), "{name}");
             if let Some(c) = count {
                 assert_eq!(baseline.0.len(), c, "{name}");
