@@ -135,7 +135,7 @@ fn model_solutions(p: &Puzzle, mode: UpTo) -> BTreeSet<Vec<u32>> {
         .filter(|o| !r.excluded().contains(o))
         .collect();
     // Forced options: cover their items first by giving each a private primary item.
-    let mut need: Vec<u32> = m.items.iter().map(|i| i.need).collect();
+    let mut need: Vec<u32> = m.items.iter().map(|i| i.min).collect();
     let mut options: Vec<Vec<usize>> = kept
         .iter()
         .map(|&o| m.options[o as usize].iter().map(|&i| i as usize).collect())

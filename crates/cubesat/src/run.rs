@@ -80,8 +80,9 @@ pub struct Instance {
     pub puzzle: Puzzle,
     /// Its placements.
     pub table: PlacementTable,
-    /// The exact-cover model (option `o` = placement `o`; options past the placements model
-    /// ranges and hole limits).
+    /// The exact-cover model (option `o` = placement `o`; options past the placements are the
+    /// holes of a puzzle with piece ranges and optional cells, see
+    /// [`PlacementTable::hole_item`]).
     pub model: ExactCover,
 }
 
@@ -196,10 +197,8 @@ fn refuted(inst: &Instance, opts: &RunOptions, report: &mut RunReport) -> Option
     })
 }
 
-/// The placements of a solution: options below `placements` (the slack options that model
-/// ranges and hole limits come after them, see [`PlacementTable::model`]).
-///
-/// [`PlacementTable::model`]: crate::placements::PlacementTable::model
+/// The placements of a solution: options below `placements` (the holes come after them, see
+/// [`PlacementTable::hole_item`]).
 fn placements_of(solution: &[u32], placements: usize) -> &[u32] {
     &solution[..solution.partition_point(|&o| (o as usize) < placements)]
 }

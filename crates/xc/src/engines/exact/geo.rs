@@ -102,6 +102,11 @@ pub(crate) struct Geo {
     /// ±row, ±layer): per offset, the cells having a neighbour at that offset. Flood fill then
     /// grows a whole component with a few shifts per step instead of a loop over its cells.
     pub shifts: Option<Vec<(i32, u64)>>,
+    /// Whether the free cells as a whole are checked too: with ranged pieces the pieces left
+    /// may hold more volume than the cells, and a sub-multiset of them must fill every
+    /// region at once (with fixed counts every piece left is placed, so the pieces' volume
+    /// is the free cells' and the whole never fails where the regions pass).
+    pub whole: bool,
 }
 
 impl Geo {
@@ -109,7 +114,7 @@ impl Geo {
         let g = m.geometry.as_ref()?;
         let first = g.first_cell as usize;
         let cells = m.items.len() - first;
-        if cells == 0 || m.items[first..].iter().any(|i| i.need > 1) {
+        if cells == 0 || m.items[first..].iter().any(|i| i.max > 1) {
             return None;
         }
         let cw = cells.div_ceil(64);
@@ -128,7 +133,7 @@ impl Geo {
         let mut must = vec![0u64; cw];
         for c in 0..cells {
             set_bit(&mut all, c);
-            if m.items[first + c].need == 1 {
+            if m.items[first + c].min == 1 {
                 set_bit(&mut must, c);
             }
         }
@@ -137,8 +142,10 @@ impl Geo {
         sizes.dedup();
         let size_index = |s: u32| sizes.binary_search(&s).unwrap_or(0) as u32;
         let mut size_counts = vec![0u32; sizes.len()];
+        // A ranged piece counts its most copies: the sums are those of what may still be
+        // placed, which a search checks against the free cells.
         for (p, &s) in g.piece_sizes.iter().enumerate() {
-            size_counts[size_index(s) as usize] += m.items[p].need.max(1);
+            size_counts[size_index(s) as usize] += m.items[p].max;
         }
         let mut opt_cells = vec![0u64; m.options.len() * cw];
         let mut opt_size = vec![0u32; m.options.len()];
@@ -198,6 +205,7 @@ impl Geo {
             })
             .filter(|v| v.len() <= 8);
         Some(Geo {
+            whole: m.items[..first].iter().any(|i| i.is_ranged()),
             cw,
             nbr,
             all,
@@ -214,15 +222,21 @@ impl Geo {
     }
 }
 
-/// Subset sums of a multiset of piece volumes (`counts[k]` pieces of volume `sizes[k]`).
+/// Subset sums of a multiset of piece volumes (`counts[k]` pieces of volume `sizes[k]`). The
+/// copies of one volume go in as groups of 1, 2, 4, ... and the rest (binary splitting),
+/// whose sums are those of 0 to `counts[k]` copies: a few shifts for a pool of many copies.
 pub(crate) fn achievable_sums(sizes: &[u32], counts: &[u32], out: &mut [u64]) {
     out.fill(0);
     out[0] = 1;
     let mut tmp = out.to_vec();
     for (&s, &c) in sizes.iter().zip(counts) {
-        for _ in 0..c {
+        let (mut left, mut group) = (c, 1);
+        while left > 0 {
+            let g = group.min(left);
             tmp.copy_from_slice(out);
-            or_shifted(out, &tmp, s as usize);
+            or_shifted(out, &tmp, (s * g) as usize);
+            left -= g;
+            group *= 2;
         }
     }
 }
@@ -300,6 +314,18 @@ impl Geo {
                 return false;
             }
         }
+        if g.whole {
+            let m = (must & !occ).count_ones() as usize;
+            let row: &[u64] = match &g.sum_table {
+                Some(t) => &t[pstate * g.sw..(pstate + 1) * g.sw],
+                None => sums.get_or_insert_with(|| {
+                    let mut v = vec![0u64; g.sw];
+                    achievable_sums(&g.sizes, size_left, &mut v);
+                    v
+                }),
+            };
+            return any_in_range(row, m, free.count_ones() as usize);
+        }
         true
     }
 }
@@ -315,6 +341,12 @@ mod tests {
         let mut got = Vec::new();
         for_each_bit(&s, |b| got.push(b));
         assert_eq!(got, vec![0, 5, 6, 10, 11, 16]);
+        // Binary splitting: seven copies of 3 reach every multiple of 3 up to 21.
+        let mut t = vec![0u64; 1];
+        achievable_sums(&[3], &[7], &mut t);
+        let mut got = Vec::new();
+        for_each_bit(&t, |b| got.push(b));
+        assert_eq!(got, (0..=7).map(|k| 3 * k).collect::<Vec<_>>());
         assert!(any_in_range(&s, 7, 10));
         assert!(!any_in_range(&s, 7, 9));
         assert!(any_in_range(&s, 16, 500));
