@@ -44,12 +44,6 @@ pub fn run(args: ExportArgs, quiet: bool) -> Result<Outcome> {
         out.finish()?;
         return Ok(Outcome::Found);
     }
-    if puzzle.has_ranges() || puzzle.max_holes.is_some() {
-        anyhow::bail!(
-            "'{}' has piece ranges or a hole limit, which the dimacs, dlx and asp exports do not express; count it with `cubesat solve --count` or export --format xmpuzzle",
-            puzzle.name
-        );
-    }
     let inst = Instance::new(puzzle)?;
     let (puzzle, table) = (&inst.puzzle, &inst.table);
     let source = puzzle_source(args.puzzle.puzzle.as_deref());
@@ -80,8 +74,17 @@ pub fn run(args: ExportArgs, quiet: bool) -> Result<Outcome> {
             let header = cubesat::interop::dimacs::puzzle_header(
                 puzzle, table, args.up_to, excluded, &reduction,
             )?;
+            // Past the placements come the holes of the optional cells, in cell order.
+            let t = &puzzle.target;
+            let holes = (0..t.cells().len() as u32)
+                .filter(|&c| table.hole_item(puzzle).is_some() && t.cells()[c as usize].optional)
+                .map(|c| {
+                    let (ci, l) = t.local(c);
+                    format!("hole cell={ci}:{},{},{}", l[0], l[1], l[2])
+                });
             let labels: Vec<String> = (0..table.len())
                 .map(|o| placement_label(&inst, o))
+                .chain(holes)
                 .collect();
             let config = cubesat_xc::encoding::CnfConfig {
                 amo: args.amo,

@@ -312,7 +312,8 @@ impl PlacementTable {
     /// The exact-cover model: piece items first (exact of `count`, or ranged `min..=count`),
     /// then one item per target cell (exact of 1, or secondary for an optional cell); option
     /// `o` is placement `o`; hints are forced. A puzzle with piece ranges and optional cells
-    /// gets holes besides (see [`PlacementTable::hole_item`]).
+    /// gets holes besides (see [`PlacementTable::hole_item`]); a hole limit is part of the
+    /// model, so every cover is a solution.
     pub fn model(&self, puzzle: &Puzzle) -> ExactCover {
         let target = &puzzle.target;
         let pieces = puzzle.pieces.len() as u32;
@@ -329,11 +330,17 @@ impl PlacementTable {
             piece_sizes.push(1);
         }
         let first_cell = items.len() as u32;
-        // A hole limit of 0 makes every optional cell must-fill; so do holes, which fill
-        // the optional cells left empty. A larger limit without ranges is a filter on the
-        // covers found (`Verifier::exceeds_hole_limit`): the number of holes is then fixed by
-        // the pieces' volume.
-        let must_fill_all = holes.is_some() || puzzle.max_holes == Some(0);
+        // Holes fill the optional cells left empty, so those cells are must-fill; so are they
+        // under a hole limit that no cover meets: 0, or with fixed counts (whose covers all
+        // leave the cells the pieces' volume does not fill empty) one below that number, when
+        // the model then has no solution, as the puzzle has none. A hole limit the fixed
+        // counts always meet says nothing.
+        let fixed_holes =
+            target.cells().len() as u64 - puzzle.piece_volume().min(target.cells().len() as u64);
+        let unmet = puzzle
+            .max_holes
+            .is_some_and(|h| h == 0 || !puzzle.has_ranges() && u64::from(h) < fixed_holes);
+        let must_fill_all = holes.is_some() || unmet;
         for (i, c) in target.cells().iter().enumerate() {
             let (ci, l) = target.local(i as u32);
             let name = if target.containers().len() > 1 {
@@ -401,7 +408,11 @@ impl PlacementTable {
         self.holes(puzzle).map(|_| puzzle.pieces.len() as u32)
     }
 
-    /// The hole limit the model carries (see [`PlacementTable::hole_item`]).
+    /// The most holes the model's hole item allows (see [`PlacementTable::hole_item`]).
+    pub fn hole_limit(&self, puzzle: &Puzzle) -> Option<u32> {
+        self.holes(puzzle)
+    }
+
     fn holes(&self, puzzle: &Puzzle) -> Option<u32> {
         let optional = puzzle.target.optional_count() as u32;
         if !puzzle.has_ranges() || optional == 0 {

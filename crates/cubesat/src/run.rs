@@ -327,9 +327,6 @@ pub fn list(
     let (mut raw, mut count, mut limited) = (0u64, 0u64, false);
     let mut visit = |s: &[u32]| -> bool {
         let s = placements_of(s, n);
-        if verifier.exceeds_hole_limit(s) {
-            return true;
-        }
         raw += 1;
         if let Err(e) = verifier.verify(s) {
             failure = Some(e);
@@ -383,9 +380,6 @@ pub fn count(inst: &Instance, opts: &RunOptions) -> Result<RunReport> {
     let n = inst.table.len();
     let weigh = |s: &[u32]| -> u64 {
         let s = placements_of(s, n);
-        if verifier.exceeds_hole_limit(s) {
-            return 0;
-        }
         if let Err(e) = verifier.verify(s) {
             if let Ok(mut f) = failure.lock() {
                 f.get_or_insert(e);

@@ -128,13 +128,18 @@ pub fn puzzle_header(
     excluded: &[u32],
     reduction: &str,
 ) -> Result<Vec<String>> {
+    let variables = if table.hole_item(puzzle).is_some() {
+        "Variable v (1-based) is placement v-1 up to the placements, then come the holes of the optional cells (an empty one covered by its hole, so each solution has one model; map below); higher variables are auxiliary."
+    } else {
+        "Variable v (1-based) is placement v-1 (map below); higher variables are auxiliary."
+    };
     let preamble = Preamble {
         prefix: "",
         kind: "DIMACS CNF",
         solutions: "Models",
         overcount: None,
         lines: vec![
-            "Variable v (1-based) is placement v-1 (map below); higher variables are auxiliary.".to_string(),
+            variables.to_string(),
             "Project model counts on the placement variables (the 'c p show' or 'c ind' lines). Decode answers with: cubesat decode THIS-FILE ANSWER".to_string(),
         ],
     };
