@@ -112,13 +112,24 @@ impl PlacementTable {
         let mut by_cell = vec![Vec::new(); target.cells().len()];
         let mut lookup: HashMap<u64, u32, BuildHasherDefault<Fingerprinted>> = HashMap::default();
         let mut same_print = Vec::new();
+        // Scratch for the cells of a candidate placement.
+        let mut cells: Vec<u32> = Vec::new();
         for (pi, orients) in orientations.iter().enumerate() {
             for (oi, shape) in orients.iter().enumerate() {
                 let anchor = shape.cells()[0];
+                let size = shape.size();
                 let ocol = &orientation_colours[pi][oi];
                 'cells: for tc in target.cells() {
                     let offset = sub(tc.pos, anchor);
-                    let mut cells = Vec::with_capacity(shape.len());
+                    // The shape's box (normalised, from the origin) must lie in the container's:
+                    // most candidates of a large piece fail here without a lookup.
+                    let c = &target.containers()[tc.container as usize];
+                    if (0..3).any(|a| {
+                        offset[a] < c.origin[a] || offset[a] + size[a] > c.origin[a] + c.size[a]
+                    }) {
+                        continue;
+                    }
+                    cells.clear();
                     for (k, &c) in shape.cells().iter().enumerate() {
                         let pos = [c[0] + offset[0], c[1] + offset[1], c[2] + offset[2]];
                         match target.cell_at(pos) {
@@ -133,15 +144,17 @@ impl PlacementTable {
                             _ => continue 'cells,
                         }
                     }
-                    let colours = if ocol.is_empty() {
+                    let (cells, colours) = if ocol.is_empty() {
                         cells.sort_unstable();
-                        Vec::new()
+                        (cells.clone(), Vec::new())
                     } else {
                         let mut pairs: Vec<(u32, u8)> =
                             cells.iter().copied().zip(ocol.iter().copied()).collect();
                         pairs.sort_unstable();
-                        cells = pairs.iter().map(|p| p.0).collect();
-                        pairs.into_iter().map(|p| p.1).collect()
+                        (
+                            pairs.iter().map(|p| p.0).collect(),
+                            pairs.into_iter().map(|p| p.1).collect(),
+                        )
                     };
                     let id = placements.len() as u32;
                     for &t in &cells {
