@@ -50,6 +50,15 @@ pub struct Piece {
 /// (z, y, x)).
 pub type ColouredCells = Vec<(Cell, u8)>;
 
+/// Every piece's canonical form and its mirror image's ([`Puzzle::canonical_forms`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CanonicalForms {
+    /// [`Piece::coloured_canonical`] of every piece.
+    pub canon: Vec<ColouredCells>,
+    /// [`Piece::mirrored_canonical`] of every piece.
+    pub mirrored: Vec<ColouredCells>,
+}
+
 fn normalise_coloured(mut v: ColouredCells) -> ColouredCells {
     let cells: Vec<Cell> = v.iter().map(|(c, _)| *c).collect();
     if let Some(min) = min_corner(&cells) {
@@ -446,21 +455,35 @@ impl Puzzle {
         }
     }
 
+    /// Every piece's canonical form and its mirror image's ([`Piece::coloured_canonical`],
+    /// [`Piece::mirrored_canonical`]), for the mirror pairings below, which a symmetry
+    /// reduction asks for several times (each form is the least of 24 transformed copies: a
+    /// fifth of a count of BurrTools' DraculasDentalDesaster, whose box is a piece of 936
+    /// cells, went into computing them three times).
+    pub fn canonical_forms(&self) -> CanonicalForms {
+        CanonicalForms {
+            canon: self.pieces.iter().map(|p| p.coloured_canonical()).collect(),
+            mirrored: self.pieces.iter().map(|p| p.mirrored_canonical()).collect(),
+        }
+    }
+
     /// For every piece, the piece its mirror image is: itself when achiral (colours
     /// included), else the first piece congruent to its mirror image by a rotation, or `None`.
     /// Counts are not compared (see [`Puzzle::mirror_partners`] for a full pairing).
     pub fn mirror_parts(&self) -> Vec<Option<usize>> {
-        let canon: Vec<ColouredCells> =
-            self.pieces.iter().map(|p| p.coloured_canonical()).collect();
-        self.pieces
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                let m = p.mirrored_canonical();
-                if m == canon[i] {
+        self.mirror_parts_of(&self.canonical_forms())
+    }
+
+    /// [`Puzzle::mirror_parts`] from the pieces' [`Puzzle::canonical_forms`].
+    pub fn mirror_parts_of(&self, forms: &CanonicalForms) -> Vec<Option<usize>> {
+        let canon = &forms.canon;
+        (0..self.pieces.len())
+            .map(|i| {
+                let m = &forms.mirrored[i];
+                if *m == canon[i] {
                     Some(i)
                 } else {
-                    canon.iter().position(|c| *c == m)
+                    canon.iter().position(|c| c == m)
                 }
             })
             .collect()
@@ -528,18 +551,25 @@ impl Puzzle {
         if self.mirror {
             return Some((0..self.pieces.len()).collect());
         }
-        let canon: Vec<ColouredCells> =
-            self.pieces.iter().map(|p| p.coloured_canonical()).collect();
+        self.mirror_partners_of(&self.canonical_forms())
+    }
+
+    /// [`Puzzle::mirror_partners`] from the pieces' [`Puzzle::canonical_forms`].
+    pub fn mirror_partners_of(&self, forms: &CanonicalForms) -> Option<Vec<usize>> {
+        if self.mirror {
+            return Some((0..self.pieces.len()).collect());
+        }
+        let canon = &forms.canon;
         let mut partner = Vec::with_capacity(self.pieces.len());
         for (i, p) in self.pieces.iter().enumerate() {
-            let m = p.mirrored_canonical();
-            if m == canon[i] {
+            let m = &forms.mirrored[i];
+            if *m == canon[i] {
                 partner.push(i);
                 continue;
             }
             let candidates: Vec<usize> = (0..self.pieces.len())
                 .filter(|&j| {
-                    canon[j] == m
+                    canon[j] == *m
                         && self.pieces[j].count == p.count
                         && self.pieces[j].min_count == p.min_count
                 })
