@@ -130,32 +130,35 @@ fn dlx_all(m: &ExactCover, forced: &[u32], excluded: &[u32]) -> Vec<Vec<u32>> {
     v
 }
 
-fn random_model(rng: &mut Rng) -> ExactCover {
+/// A random model of secondary, exact (one to three coverings) and, when `ranges`, ranged
+/// items (`0..2`, `1..3`, `0..3`).
+fn random_model_of(rng: &mut Rng, ranges: bool) -> ExactCover {
     let n_items = 2 + rng.below(6) as usize;
+    let kinds = if ranges { 9 } else { 6 };
     let items: Vec<Item> = (0..n_items)
         .map(|i| {
-            let need = match rng.below(6) {
-                0 => 0,
-                1 => 2,
-                2 => 3,
-                _ => 1,
-            };
-            Item {
-                name: format!("i{i}"),
-                need,
+            let name = format!("i{i}");
+            match rng.below(kinds) {
+                0 => Item::secondary(name),
+                1 => Item::exact(name, 2),
+                2 => Item::exact(name, 3),
+                6 => Item::range(name, 0, 2),
+                7 => Item::range(name, 1, 3),
+                8 => Item::range(name, 0, 3),
+                _ => Item::exact(name, 1),
             }
         })
         .collect();
     let mut items = items;
-    if items.iter().all(|i| i.need == 0) {
-        // Every option needs a primary item, so there must be one.
-        items[0].need = 1;
+    if !items.iter().any(|i| i.is_exact()) {
+        // Every option holds an exact item, so there must be one.
+        items[0] = Item::exact(items[0].name.clone(), 1);
     }
     let n_opts = 1 + rng.below(14) as usize;
     let mut options = Vec::new();
     while options.len() < n_opts {
         let mut v: Vec<u32> = (0..n_items as u32).filter(|_| rng.below(3) == 0).collect();
-        if v.is_empty() || !v.iter().any(|&i| items[i as usize].need > 0) {
+        if v.is_empty() || !v.iter().any(|&i| items[i as usize].is_exact()) {
             continue;
         }
         v.dedup();
@@ -173,12 +176,23 @@ fn random_model(rng: &mut Rng) -> ExactCover {
     }
 }
 
+fn random_model(rng: &mut Rng) -> ExactCover {
+    random_model_of(rng, false)
+}
+
 #[test]
 fn random_instances_match_brute_force_and_dlx() {
+    for ranges in [false, true] {
+        random_instances_agree(ranges);
+    }
+}
+
+/// The engines agree with brute force on random models, with ranged items or without.
+fn random_instances_agree(ranges: bool) {
     let mut rng = Rng(0x9e3779b97f4a7c15);
     let mut nonempty = 0;
     for _ in 0..250 {
-        let m = random_model(&mut rng);
+        let m = random_model_of(&mut rng, ranges);
         let n = m.options.len() as u64;
         let forced: Vec<u32> = if rng.below(3) == 0 {
             vec![rng.below(n) as u32]
@@ -216,13 +230,16 @@ fn random_instances_match_brute_force_and_dlx() {
 /// of the sliced counters.
 fn random_need_one_model(rng: &mut Rng, n_items: usize) -> ExactCover {
     let items: Vec<Item> = (0..n_items)
-        .map(|i| Item {
-            name: format!("i{i}"),
-            need: u32::from(rng.below(8) != 0),
+        .map(|i| {
+            if rng.below(8) != 0 {
+                Item::exact(format!("i{i}"), 1)
+            } else {
+                Item::secondary(format!("i{i}"))
+            }
         })
         .collect();
     let primary: Vec<u32> = (0..n_items as u32)
-        .filter(|&i| items[i as usize].need == 1)
+        .filter(|&i| items[i as usize].is_exact())
         .collect();
     let mut options: Vec<Vec<u32>> = Vec::new();
     // The planted solution: primary items in random blocks of one to six.
@@ -246,7 +263,7 @@ fn random_need_one_model(rng: &mut Rng, n_items: usize) -> ExactCover {
             .collect();
         o.sort_unstable();
         o.dedup();
-        if o.iter().any(|&i| items[i as usize].need == 1) {
+        if o.iter().any(|&i| items[i as usize].is_exact()) {
             options.push(o);
         }
     }
@@ -360,9 +377,9 @@ fn sliced_counters_match_the_general_path_on_bundled_puzzles() {
 
 #[test]
 fn multiplicity_and_secondary_by_hand() {
-    let item = |name: &str, need| Item {
-        name: name.into(),
-        need,
+    let item = |name: &str, need| match need {
+        0 => Item::secondary(name),
+        k => Item::exact(name, k),
     };
     // Two identical dominoes (need 2) and a monomino in a 1x5 strip whose last cell is optional.
     let m = ExactCover {

@@ -92,16 +92,32 @@ const HINTED: &str = r####"{
     "hints": [{"piece": "I", "cells": [[0,0,0],[1,0,0],[2,0,0]]}]
 }"####;
 
+/// A 3x3x2 box with four optional cells, pieces with ranges and a hole limit: the export
+/// has bounded cardinalities and holes.
+const RANGED: &str = r####"{
+    "name": "ranged",
+    "target": {"layers": [["++#", "###", "#++"], ["###", "###", "###"]]},
+    "pieces": [
+        {"name": "L", "count": [0, 3], "cells": [[0,0,0],[1,0,0],[0,1,0]]},
+        {"name": "I", "count": [1, 2], "cells": [[0,0,0],[1,0,0],[2,0,0]]},
+        {"name": "dom", "count": [0, 4], "cells": [[0,0,0],[1,0,0]]}
+    ],
+    "max_holes": 3
+}"####;
+
 #[test]
 #[ignore = "needs d4 (pip install d4solver)"]
 fn d4_counts_exports_like_cubesat() {
     let dir = Dir::new();
     dir.write("hinted.json", HINTED);
+    dir.write("ranged.json", RANGED);
     for (puzzle, mode, amo) in [
         ("soma", "rotation", "pairwise"),
         ("soma", "rotation", "commander"),
         ("tetracubes-2x4x4", "rotation", "bimander"),
         ("hinted.json", "none", "sequential"),
+        ("ranged.json", "none", "sequential"),
+        ("ranged.json", "none", "bimander"),
     ] {
         let want = cubesat_count(&dir, puzzle, mode);
         assert!(want > 0, "{puzzle}");
@@ -134,6 +150,7 @@ fn d4_refuses_c_ind_lines_which_is_why_show_is_the_default() {
 fn cryptominisat_projected_enumeration_counts_exports_like_cubesat() {
     let dir = Dir::new();
     dir.write("hinted.json", HINTED);
+    dir.write("ranged.json", RANGED);
     for (puzzle, mode, amo, projection) in [
         // CryptoMiniSat 5.11 projects on `c ind` lines only: with `c p show` alone it bans
         // whole assignments, auxiliary variables included, and overcounts (2,142 for 153 on
@@ -142,6 +159,7 @@ fn cryptominisat_projected_enumeration_counts_exports_like_cubesat() {
         ("tetracubes-2x4x4", "rotation", "bimander", "ind"),
         ("pentominoes-3x20", "none", "commander", "both"),
         ("hinted.json", "none", "sequential", "ind"),
+        ("ranged.json", "none", "pairwise", "ind"),
     ] {
         let want = cubesat_count(&dir, puzzle, mode);
         let cnf = export(&dir, puzzle, mode, amo, &["--projection", projection]);

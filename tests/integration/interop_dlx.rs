@@ -11,12 +11,14 @@ use cubesat::puzzle::Puzzle;
 use cubesat::puzzle::bundled;
 use cubesat::puzzle::json::parse_puzzle;
 
-/// Every solution of an exact-cover problem with multiplicities (`need`, 0 = secondary, at
-/// most once), as sorted option lists, by Algorithm X on bitsets with the fewest-options
-/// heuristic. Duplicate orders (items needed several times) are merged by the set.
-fn solve(need: &[u32], options: &[Vec<usize>]) -> BTreeSet<Vec<usize>> {
+/// Every solution of an exact-cover problem with bounds (`(lo, hi)` coverings per item;
+/// secondary items `(0, 1)`), as sorted option lists, by Algorithm X with the fewest-options
+/// heuristic on the items still below `lo`. Duplicate orders (items needed several times) are
+/// merged by the set. Once no item is below its `lo`, no option may still fit: cubesat's
+/// exports hold an exact item in every option, which this checks.
+fn solve(bounds: &[(u32, u32)], options: &[Vec<usize>]) -> BTreeSet<Vec<usize>> {
     struct S<'a> {
-        need: &'a [u32],
+        bounds: &'a [(u32, u32)],
         options: &'a [Vec<usize>],
         by_item: Vec<Vec<usize>>,
         count: Vec<u32>,
@@ -25,16 +27,15 @@ fn solve(need: &[u32], options: &[Vec<usize>]) -> BTreeSet<Vec<usize>> {
     }
     impl S<'_> {
         fn full(&self, i: usize) -> bool {
-            let cap = self.need[i].max(1);
-            self.count[i] >= cap
+            self.count[i] >= self.bounds[i].1
         }
         fn free(&self, o: usize) -> bool {
             self.options[o].iter().all(|&i| !self.full(i))
         }
         fn go(&mut self) {
             let mut best: Option<(usize, usize)> = None;
-            for i in 0..self.need.len() {
-                if self.need[i] == 0 || self.count[i] >= self.need[i] {
+            for i in 0..self.bounds.len() {
+                if self.count[i] >= self.bounds[i].0 {
                     continue;
                 }
                 let n = self.by_item[i].iter().filter(|&&o| self.free(o)).count();
@@ -43,6 +44,10 @@ fn solve(need: &[u32], options: &[Vec<usize>]) -> BTreeSet<Vec<usize>> {
                 }
             }
             let Some((i, n)) = best else {
+                assert!(
+                    (0..self.options.len()).all(|o| !self.free(o)),
+                    "an option still fits a complete cover"
+                );
                 let mut s = self.chosen.clone();
                 s.sort_unstable();
                 self.out.insert(s);
@@ -68,17 +73,17 @@ fn solve(need: &[u32], options: &[Vec<usize>]) -> BTreeSet<Vec<usize>> {
             }
         }
     }
-    let mut by_item = vec![Vec::new(); need.len()];
+    let mut by_item = vec![Vec::new(); bounds.len()];
     for (o, items) in options.iter().enumerate() {
         for &i in items {
             by_item[i].push(o);
         }
     }
     let mut s = S {
-        need,
+        bounds,
         options,
         by_item,
-        count: vec![0; need.len()],
+        count: vec![0; bounds.len()],
         chosen: Vec::new(),
         out: BTreeSet::new(),
     };
@@ -88,7 +93,7 @@ fn solve(need: &[u32], options: &[Vec<usize>]) -> BTreeSet<Vec<usize>> {
 
 /// Solves a DLX file by its names; returns the solutions as lists of option indices.
 fn solve_file(f: &DlxFile) -> BTreeSet<Vec<usize>> {
-    let need: Vec<u32> = f.items.iter().map(|(_, m)| m.unwrap_or(0)).collect();
+    let bounds: Vec<(u32, u32)> = f.items.iter().map(|(_, m)| m.unwrap_or((0, 1))).collect();
     let options: Vec<Vec<usize>> = f
         .options
         .iter()
@@ -98,7 +103,7 @@ fn solve_file(f: &DlxFile) -> BTreeSet<Vec<usize>> {
                 .collect()
         })
         .collect();
-    solve(&need, &options)
+    solve(&bounds, &options)
 }
 
 /// Writes solutions the way `dlx1 m1` does: `k:` then each option, its names rotated (dlx1
@@ -135,19 +140,30 @@ fn model_solutions(p: &Puzzle, mode: UpTo) -> BTreeSet<Vec<u32>> {
         .filter(|o| !r.excluded().contains(o))
         .collect();
     // Forced options: cover their items first by giving each a private primary item.
-    let mut need: Vec<u32> = m.items.iter().map(|i| i.need).collect();
-    let mut options: Vec<Vec<usize>> = kept
+    let mut bounds: Vec<(u32, u32)> = m.items.iter().map(|i| (i.min, i.max)).collect();
+    let options: Vec<u32> = kept
+        .iter()
+        .copied()
+        .chain(t.len() as u32..m.options.len() as u32)
+        .collect();
+    let mut lists: Vec<Vec<usize>> = options
         .iter()
         .map(|&o| m.options[o as usize].iter().map(|&i| i as usize).collect())
         .collect();
     for &f in &m.forced {
-        let k = kept.iter().position(|&o| o == f).unwrap();
-        options[k].push(need.len());
-        need.push(1);
+        let k = options.iter().position(|&o| o == f).unwrap();
+        lists[k].push(bounds.len());
+        bounds.push((1, 1));
     }
-    solve(&need, &options)
+    // A solution's placements, its holes (the options past the placements) left out.
+    solve(&bounds, &lists)
         .into_iter()
-        .map(|s| s.into_iter().map(|k| kept[k]).collect())
+        .map(|s| {
+            s.into_iter()
+                .map(|k| options[k])
+                .filter(|&o| (o as usize) < t.len())
+                .collect()
+        })
         .collect()
 }
 
@@ -202,7 +218,7 @@ fn multiplicities_optional_cells_and_hints() {
     let p = parse_puzzle(text, "t").unwrap();
     let out = dlx::export(&p, UpTo::None).unwrap();
     let f = read_dlx_file(&out).unwrap();
-    assert!(f.items.contains(&("Ltromino".to_string(), Some(2))));
+    assert!(f.items.contains(&("Ltromino".to_string(), Some((2, 2)))));
     assert!(f.items.iter().any(|(n, m)| n == "220" && m.is_none()));
     assert!(f.items.iter().any(|(n, _)| n.starts_with("hint")));
     assert!(out.contains("dlx3 m1"));
@@ -210,6 +226,39 @@ fn multiplicities_optional_cells_and_hints() {
     let count = model_solutions(&p, UpTo::None).len() as u64;
     assert_eq!(count, 2);
     round_trip(&p, UpTo::None, count);
+}
+
+#[test]
+fn ranges_and_holes_round_trip() {
+    // Ranged pieces become DLX3's a:b|name; with optional cells every cell is primary and an
+    // empty optional cell is covered by its hole ('holes', 0:H|). Counts: burrTxt's raw
+    // figures of the reference files (counts.json's oracle, every placement).
+    let file = |f: &str, problem: u32| {
+        let path = format!("{}/tests/data/burrtools/{f}", env!("CARGO_MANIFEST_DIR"));
+        let problem = problem.to_string();
+        cubesat::puzzle::read_path(std::path::Path::new(&path), Some(&problem)).unwrap()
+    };
+    let p = file("reference/06a_ranges.xmpuzzle", 0);
+    let out = dlx::export(&p, UpTo::None).unwrap();
+    let f = read_dlx_file(&out).unwrap();
+    assert!(f.items.contains(&("F".to_string(), Some((0, 1)))));
+    assert!(out.contains("dlx3 m1"));
+    round_trip(&p, UpTo::None, 28);
+    for (problem, raw, holes) in [(0, 288, 1), (1, 1340, 12), (2, 1332, 6)] {
+        let p = file("reference/06c_max_holes.xmpuzzle", problem);
+        let out = dlx::export(&p, UpTo::None).unwrap();
+        let f = read_dlx_file(&out).unwrap();
+        assert!(
+            f.items.contains(&("holes".to_string(), Some((0, holes)))),
+            "{problem}: {:?}",
+            &f.items[..14]
+        );
+        assert!(
+            f.items.iter().all(|(_, m)| m.is_some()),
+            "no secondary cell"
+        );
+        round_trip(&p, UpTo::None, raw);
+    }
 }
 
 #[test]

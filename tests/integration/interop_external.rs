@@ -45,9 +45,14 @@ const SMALL_MIXED: &str = r####"{
     "hints": [{"piece": "Ltromino", "cells": [[0,0,0],[1,0,0],[0,1,0]]}]
 }"####;
 
+/// A bundled puzzle, the small mixed one, or `FILE#N`: problem N of a BurrTools file of
+/// tests/data/burrtools.
 fn puzzle(name: &str) -> Puzzle {
     if name == "small-mixed" {
         parse_puzzle(SMALL_MIXED, name).unwrap()
+    } else if let Some((file, problem)) = name.split_once('#') {
+        let path = format!("{}/tests/data/burrtools/{file}", env!("CARGO_MANIFEST_DIR"));
+        cubesat::puzzle::read_path(std::path::Path::new(&path), Some(problem)).unwrap()
     } else {
         bundled(name).unwrap()
     }
@@ -165,6 +170,18 @@ fn clingo_soma_up_to_rotation_text_and_json() {
     assert_eq!(known("soma", UpTo::Rotation), 480);
     check(&cmd, "soma", UpTo::Rotation, 480, &[]);
     check(&cmd, "soma", UpTo::Rotation, 480, &["--outf=2"]);
+}
+
+#[test]
+#[ignore = "needs clingo; CI runs it with --include-ignored"]
+fn clingo_piece_ranges_and_hole_limits() {
+    // piece_range/3 and max_holes/1; counts: the reference oracle's raw column.
+    let cmd = clingo();
+    check(&cmd, "reference/06a_ranges.xmpuzzle#0", UpTo::None, 28, &[]);
+    for (problem, raw) in [(0, 288), (1, 1340), (2, 1332)] {
+        let name = format!("reference/06c_max_holes.xmpuzzle#{problem}");
+        check(&cmd, &name, UpTo::None, raw, &[]);
+    }
 }
 
 #[test]

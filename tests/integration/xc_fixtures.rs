@@ -13,7 +13,9 @@ fn fixture_text(name: &str, m: &ExactCover) -> String {
          # for cubesat-xc's own tests. Written by tests/integration/xc_fixtures.rs.\n"
     );
     let join = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
-    let needs: Vec<u32> = m.items.iter().map(|i| i.need).collect();
+    // Every item of a bundled puzzle is exact or secondary (0).
+    let needs: Vec<u32> = m.items.iter().map(|i| i.min).collect();
+    assert!(m.items.iter().all(|i| i.is_exact() || i.is_secondary()));
     writeln!(s, "items {}", join(&needs)).unwrap();
     if let Some(g) = &m.geometry {
         writeln!(s, "geometry {}", g.first_cell).unwrap();

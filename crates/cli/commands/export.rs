@@ -83,9 +83,6 @@ pub fn run(args: ExportArgs, quiet: bool) -> Result<Outcome> {
 /// export cannot.
 fn flag_error(e: &PlanError, source: &str, name: &str) -> anyhow::Error {
     match e {
-        PlanError::ExportRanges { .. } => anyhow::anyhow!(
-            "'{name}' has piece ranges or a hole limit, which the dimacs, dlx and asp exports do not express; count it with `cubesat solve --count` or export --format xmpuzzle"
-        ),
         PlanError::ExportMode {
             up_to: UpTo::BurrTools,
         } => anyhow::anyhow!(

@@ -40,7 +40,7 @@ use crate::echo::{echo, list, plural};
 use crate::error::{Error, Request, Result};
 
 use crate::placements::PlacementTable;
-use crate::puzzle::Puzzle;
+use crate::puzzle::{CanonicalForms, Puzzle};
 use crate::symmetry::PlacementSymmetries;
 use std::cmp::Ordering;
 
@@ -328,18 +328,10 @@ pub struct BurrMirror {
 }
 
 impl BurrMirror {
-    /// Runs the pairing pass over the puzzle's pieces.
-    pub fn new(puzzle: &Puzzle) -> BurrMirror {
-        let canon: Vec<_> = puzzle
-            .pieces
-            .iter()
-            .map(|p| p.coloured_canonical())
-            .collect();
-        let mirrored: Vec<_> = puzzle
-            .pieces
-            .iter()
-            .map(|p| p.mirrored_canonical())
-            .collect();
+    /// Runs the pairing pass over the puzzle's pieces, whose [`Puzzle::canonical_forms`] are
+    /// `forms`.
+    pub fn new(puzzle: &Puzzle, forms: &CanonicalForms) -> BurrMirror {
+        let (canon, mirrored) = (&forms.canon, &forms.mirrored);
         let chiral: Vec<bool> = (0..canon.len()).map(|i| canon[i] != mirrored[i]).collect();
         let copies: Vec<usize> = puzzle
             .pieces
@@ -440,8 +432,9 @@ impl Reducer {
         mode: UpTo,
         counting: bool,
     ) -> Result<Reducer> {
-        let partners = puzzle.mirror_partners();
-        let parts = puzzle.mirror_parts();
+        let forms = puzzle.canonical_forms();
+        let partners = puzzle.mirror_partners_of(&forms);
+        let parts = puzzle.mirror_parts_of(&forms);
         let min: Vec<u32> = puzzle.pieces.iter().map(|p| p.min_count).collect();
         let max: Vec<u32> = puzzle.pieces.iter().map(|p| p.count).collect();
         let mut note = String::new();
@@ -474,7 +467,7 @@ impl Reducer {
                 }
             }
             UpTo::BurrTools => {
-                let bt = BurrMirror::new(puzzle);
+                let bt = BurrMirror::new(puzzle, &forms);
                 if !bt.on {
                     let who = bt.unpaired.map_or(String::new(), |p| {
                         format!(" ('{}' has no mirror partner left)", puzzle.pieces[p].name)

@@ -112,13 +112,24 @@ impl PlacementTable {
         let mut by_cell = vec![Vec::new(); target.cells().len()];
         let mut lookup: HashMap<u64, u32, BuildHasherDefault<Fingerprinted>> = HashMap::default();
         let mut same_print = Vec::new();
+        // Scratch for the cells of a candidate placement.
+        let mut cells: Vec<u32> = Vec::new();
         for (pi, orients) in orientations.iter().enumerate() {
             for (oi, shape) in orients.iter().enumerate() {
                 let anchor = shape.cells()[0];
+                let size = shape.size();
                 let ocol = &orientation_colours[pi][oi];
                 'cells: for tc in target.cells() {
                     let offset = sub(tc.pos, anchor);
-                    let mut cells = Vec::with_capacity(shape.len());
+                    // The shape's box (normalised, from the origin) must lie in the container's:
+                    // most candidates of a large piece fail here without a lookup.
+                    let c = &target.containers()[tc.container as usize];
+                    if (0..3).any(|a| {
+                        offset[a] < c.origin[a] || offset[a] + size[a] > c.origin[a] + c.size[a]
+                    }) {
+                        continue;
+                    }
+                    cells.clear();
                     for (k, &c) in shape.cells().iter().enumerate() {
                         let pos = [c[0] + offset[0], c[1] + offset[1], c[2] + offset[2]];
                         match target.cell_at(pos) {
@@ -133,15 +144,17 @@ impl PlacementTable {
                             _ => continue 'cells,
                         }
                     }
-                    let colours = if ocol.is_empty() {
+                    let (cells, colours) = if ocol.is_empty() {
                         cells.sort_unstable();
-                        Vec::new()
+                        (cells.clone(), Vec::new())
                     } else {
                         let mut pairs: Vec<(u32, u8)> =
                             cells.iter().copied().zip(ocol.iter().copied()).collect();
                         pairs.sort_unstable();
-                        cells = pairs.iter().map(|p| p.0).collect();
-                        pairs.into_iter().map(|p| p.1).collect()
+                        (
+                            pairs.iter().map(|p| p.0).collect(),
+                            pairs.into_iter().map(|p| p.1).collect(),
+                        )
                     };
                     let id = placements.len() as u32;
                     for &t in &cells {
@@ -321,19 +334,38 @@ impl PlacementTable {
         out
     }
 
-    /// The exact-cover model: piece items first (need = count), then one item per target cell
-    /// (need 1, or 0 for an optional cell); option `o` is placement `o`; hints are forced.
+    /// The exact-cover model: piece items first (exact of `count`, or ranged `min..=count`),
+    /// then one item per target cell (exact of 1, or secondary for an optional cell); option
+    /// `o` is placement `o`; hints are forced. A puzzle with piece ranges and optional cells
+    /// gets holes besides (see [`PlacementTable::hole_item`]); a hole limit is part of the
+    /// model, so every cover is a solution.
     pub fn model(&self, puzzle: &Puzzle) -> ExactCover {
         let target = &puzzle.target;
         let pieces = puzzle.pieces.len() as u32;
+        let holes = self.holes(puzzle);
         let mut items: Vec<Item> = puzzle
             .pieces
             .iter()
-            .map(|p| Item {
-                name: p.name.clone(),
-                need: p.count,
-            })
+            .map(|p| Item::range(p.name.clone(), p.min_count, p.count))
             .collect();
+        let mut piece_sizes: Vec<u32> =
+            puzzle.pieces.iter().map(|p| p.shape.len() as u32).collect();
+        if let Some(h) = holes {
+            items.push(Item::range("holes", 0, h));
+            piece_sizes.push(1);
+        }
+        let first_cell = items.len() as u32;
+        // Holes fill the optional cells left empty, so those cells are must-fill; so are they
+        // under a hole limit that no cover meets: 0, or with fixed counts (whose covers all
+        // leave the cells the pieces' volume does not fill empty) one below that number, when
+        // the model then has no solution, as the puzzle has none. A hole limit the fixed
+        // counts always meet says nothing.
+        let fixed_holes =
+            target.cells().len() as u64 - puzzle.piece_volume().min(target.cells().len() as u64);
+        let unmet = puzzle
+            .max_holes
+            .is_some_and(|h| h == 0 || !puzzle.has_ranges() && u64::from(h) < fixed_holes);
+        let must_fill_all = holes.is_some() || unmet;
         for (i, c) in target.cells().iter().enumerate() {
             let (ci, l) = target.local(i as u32);
             let name = if target.containers().len() > 1 {
@@ -341,21 +373,29 @@ impl PlacementTable {
             } else {
                 format!("{},{},{}", l[0], l[1], l[2])
             };
-            items.push(Item {
-                name,
-                need: if c.optional { 0 } else { 1 },
+            items.push(if c.optional && !must_fill_all {
+                Item::secondary(name)
+            } else {
+                Item::exact(name, 1)
             });
         }
-        let options = self
+        let mut options: Vec<Vec<u32>> = self
             .placements
             .iter()
             .map(|p| {
                 let mut items = Vec::with_capacity(p.cells.len() + 1);
                 items.push(p.piece);
-                items.extend(p.cells.iter().map(|&c| pieces + c));
+                items.extend(p.cells.iter().map(|&c| first_cell + c));
                 items
             })
             .collect();
+        if holes.is_some() {
+            for (i, c) in target.cells().iter().enumerate() {
+                if c.optional {
+                    options.push(vec![pieces, first_cell + i as u32]);
+                }
+            }
+        }
         let neighbors = target
             .cells()
             .iter()
@@ -368,86 +408,46 @@ impl PlacementTable {
                 n
             })
             .collect();
-        let mut model = ExactCover {
+        ExactCover {
             items,
             options,
             forced: self.hints.clone(),
             geometry: Some(CellGeometry {
-                first_cell: pieces,
+                first_cell,
                 neighbors,
-                piece_sizes: puzzle.pieces.iter().map(|p| p.shape.len() as u32).collect(),
+                piece_sizes,
             }),
-        };
-        if puzzle.has_ranges() || puzzle.max_holes == Some(0) {
-            add_range_structure(&mut model, puzzle);
         }
-        model
     }
-}
 
-/// Ranges and a hole limit as plain exact cover, so every engine handles them unchanged
-/// and models without them (the Tetris Cube) are untouched. Extra items and options come
-/// after the cells and the placements, so a solution's placements are the prefix of its
-/// options below [`PlacementTable::len`].
-///
-/// A piece with `min..max` copies gets `need = max` and `r = max - min` slack slots: slot `k`
-/// is a primary item covered either by "skip" (the slot also covers the piece item once) or
-/// by "keep"; a secondary item shared by keep `k-1` and skip `k` lets skips only form a
-/// prefix, so using `max - j` copies has exactly one slack completion (counts stay exact).
-/// A hole limit of 0 makes every optional cell primary.
-fn add_range_structure(model: &mut ExactCover, puzzle: &Puzzle) {
-    // Region pruning assumes every option of a piece item covers that piece's cells.
-    model.geometry = None;
-    let pieces = puzzle.pieces.len() as u32;
-    for (p, piece) in puzzle.pieces.iter().enumerate() {
-        if piece.is_ranged() {
-            add_slack(model, p as u32, piece.count - piece.min_count);
-        }
+    /// The most optional cells a solution may leave empty, when the model represents them
+    /// by holes: for a puzzle with piece ranges and optional cells (and a hole limit other
+    /// than 0), every optional cell is must-fill and an empty one is covered by a *hole*, an
+    /// option of its own after the placements holding the cell and the ranged item
+    /// `holes` (`0..=limit`, item `pieces`, before the cells). A solution's placements are
+    /// then the prefix of its options below [`PlacementTable::len`], each solution of the
+    /// puzzle has exactly one such cover, and every option holds an exact item (a cell), so
+    /// the engines never branch on how many copies of a ranged piece to use: the cells
+    /// decide it. `None` for every other puzzle.
+    pub fn hole_item(&self, puzzle: &Puzzle) -> Option<u32> {
+        self.holes(puzzle).map(|_| puzzle.pieces.len() as u32)
     }
-    // A hole limit of 0 makes every optional cell must-fill; a larger limit is a filter on
-    // the covers found (`Verifier::exceeds_hole_limit`), cheaper than a hole counter here.
-    if puzzle.max_holes == Some(0) {
-        for (c, cell) in puzzle.target.cells().iter().enumerate() {
-            if cell.optional {
-                model.items[pieces as usize + c].need = 1;
-            }
-        }
-    }
-}
 
-/// `r` slack slots for `item` (see [`add_range_structure`]).
-fn add_slack(model: &mut ExactCover, item: u32, r: u32) {
-    if r == 0 {
-        return;
+    /// The most holes the model's hole item allows (see [`PlacementTable::hole_item`]).
+    pub fn hole_limit(&self, puzzle: &Puzzle) -> Option<u32> {
+        self.holes(puzzle)
     }
-    let name = model.items[item as usize].name.clone();
-    let slots = model.items.len() as u32;
-    for k in 0..r {
-        model.items.push(Item {
-            name: format!("{name}#slot{k}"),
-            need: 1,
-        });
-    }
-    // order[k] (k >= 1) sits between slot k-1 and slot k.
-    let order = model.items.len() as u32 - 1;
-    for k in 1..r {
-        model.items.push(Item {
-            name: format!("{name}#order{k}"),
-            need: 0,
-        });
-    }
-    for k in 0..r {
-        let mut skip = vec![item, slots + k];
-        if k >= 1 {
-            skip.push(order + k);
+
+    fn holes(&self, puzzle: &Puzzle) -> Option<u32> {
+        let optional = puzzle.target.optional_count() as u32;
+        if !puzzle.has_ranges() || optional == 0 {
+            return None;
         }
-        skip.sort_unstable();
-        model.options.push(skip);
-        let mut keep = vec![slots + k];
-        if k + 1 < r {
-            keep.push(order + k + 1);
+        match puzzle.max_holes {
+            Some(0) => None,
+            Some(h) => Some(h.min(optional)),
+            None => Some(optional),
         }
-        model.options.push(keep);
     }
 }
 
@@ -469,7 +469,7 @@ mod tests {
         assert_eq!(t.by_cell()[0].len(), 2);
         let m = t.model(&p);
         m.validate().unwrap();
-        assert_eq!(m.items[0].need, 2);
+        assert_eq!((m.items[0].min, m.items[0].max), (2, 2));
         assert_eq!(m.options[0][0], 0);
     }
 

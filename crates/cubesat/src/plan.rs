@@ -118,14 +118,6 @@ pub enum PlanError {
     /// A key to seal a record that no shard writes.
     #[error("seal key: a key seals a shard's record, so it goes with a shard")]
     SealWithoutShard,
-    /// An export of a puzzle with piece ranges or a hole limit, which the formats cannot say.
-    #[error(
-        "'{puzzle}' has piece ranges or a hole limit, which the dimacs, dlx and asp exports do not express"
-    )]
-    ExportRanges {
-        /// The puzzle's name, escaped.
-        puzzle: String,
-    },
     /// An export in a counting mode an external solver's count cannot mean.
     #[error(
         "up to: an export counts every placement (none) or one solution per rotation class (rotation), not {up_to}"
@@ -148,13 +140,12 @@ pub enum PlanError {
 }
 
 impl PlanError {
-    /// The setting at fault: `cubes`, `shard`, `seal key`, `up to` or `puzzle`.
+    /// The setting at fault: `cubes`, `shard`, `seal key` or `up to`.
     pub fn setting(&self) -> &'static str {
         match self {
             PlanError::TooManyCubes { .. } => "cubes",
             PlanError::ShardNotMergeable | PlanError::ShardWithLimit => "shard",
             PlanError::SealWithoutShard => "seal key",
-            PlanError::ExportRanges { .. } => "puzzle",
             PlanError::ExportMode { .. } | PlanError::ExportInexact { .. } => "up to",
         }
     }
@@ -263,20 +254,14 @@ pub struct ExportPlan {
 }
 
 impl ExportPlan {
-    /// Checks an export of `puzzle` (with its placements) counted `up_to`: the formats
-    /// express neither piece ranges nor hole limits; an external count means every placement
-    /// (`none`) or, where one piece's restriction is exact, one solution per rotation class.
+    /// Checks an export of `puzzle` (with its placements) counted `up_to`: an external count
+    /// means every placement (`none`) or, where one piece's restriction is exact, one
+    /// solution per rotation class.
     pub fn new(
         puzzle: &Puzzle,
         table: &PlacementTable,
         up_to: UpTo,
     ) -> Result<ExportPlan, ExportError> {
-        if puzzle.has_ranges() || puzzle.max_holes.is_some() {
-            return Err(PlanError::ExportRanges {
-                puzzle: echo(&puzzle.name).to_string(),
-            }
-            .into());
-        }
         if !matches!(up_to, UpTo::None | UpTo::Rotation) {
             return Err(PlanError::ExportMode { up_to }.into());
         }

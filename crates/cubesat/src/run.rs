@@ -83,8 +83,9 @@ pub struct Instance {
     pub puzzle: Puzzle,
     /// Its placements.
     pub table: PlacementTable,
-    /// The exact-cover model (option `o` = placement `o`; options past the placements model
-    /// ranges and hole limits).
+    /// The exact-cover model (option `o` = placement `o`; options past the placements are the
+    /// holes of a puzzle with piece ranges and optional cells, see
+    /// [`PlacementTable::hole_item`]).
     pub model: ExactCover,
 }
 
@@ -200,10 +201,8 @@ fn refuted(inst: &Instance, opts: &RunOptions, report: &mut RunReport) -> Option
     })
 }
 
-/// The placements of a solution: options below `placements` (the slack options that model
-/// ranges and hole limits come after them, see [`PlacementTable::model`]).
-///
-/// [`PlacementTable::model`]: crate::placements::PlacementTable::model
+/// The placements of a solution: options below `placements` (the holes come after them, see
+/// [`PlacementTable::hole_item`]).
 fn placements_of(solution: &[u32], placements: usize) -> &[u32] {
     &solution[..solution.partition_point(|&o| (o as usize) < placements)]
 }
@@ -326,9 +325,6 @@ pub fn list(
     let (mut raw, mut count, mut limited) = (0u64, 0u64, false);
     let mut visit = |s: &[u32]| -> bool {
         let s = placements_of(s, n);
-        if verifier.exceeds_hole_limit(s) {
-            return true;
-        }
         raw += 1;
         if let Err(e) = verifier.verify(s) {
             failure = Some(e);
@@ -382,9 +378,6 @@ pub fn count(inst: &Instance, opts: &RunOptions) -> Result<RunReport> {
     let n = inst.table.len();
     let weigh = |s: &[u32]| -> u64 {
         let s = placements_of(s, n);
-        if verifier.exceeds_hole_limit(s) {
-            return 0;
-        }
         if let Err(e) = verifier.verify(s) {
             if let Ok(mut f) = failure.lock() {
                 f.get_or_insert(e);

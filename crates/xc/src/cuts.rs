@@ -3,11 +3,12 @@
 //! Colour the cells black and white so that face neighbours differ (a proper 2-colouring of
 //! the cell graph, found by breadth-first search; the cubic grid's cells always have one).
 //! Every option of a piece covers a fixed number of each colour, so its *imbalance* (black
-//! minus white) is fixed. A solution's options, one per copy of each piece, cover every
-//! must-fill cell once, so their imbalances must add up to the target's. A subset-sum over the
-//! pieces (a bitset of reachable sums, one shift per distinct imbalance of a piece's options)
-//! decides whether they can; when they cannot, the model has no solution, whatever a search
-//! would take to find that out. Optional cells widen the target to a range.
+//! minus white) is fixed. A solution's options, one per copy of each piece (as many copies
+//! as a ranged piece's bounds allow), cover every must-fill cell once, so their imbalances
+//! must add up to the target's. A subset-sum over the pieces (a bitset of reachable sums, one
+//! shift per distinct imbalance of a piece's options) decides whether they can; when they
+//! cannot, the model has no solution, whatever a search would take to find that out.
+//! Optional cells widen the target to a range.
 //!
 //! This is the classical proof that the 35 hexominoes tile no rectangle: 24 of them are
 //! balanced and 11 cover four cells of one colour and two of the other, so their imbalances
@@ -25,7 +26,7 @@ pub struct Refutation {
     /// Optional cells of each colour (black, white).
     pub optional: (u32, u32),
     /// For each distinct set of imbalances a piece's options can have (ascending), the
-    /// number of piece copies with that set.
+    /// number of piece copies with that set (a ranged piece's most copies).
     pub pieces: Vec<(Vec<i32>, u32)>,
 }
 
@@ -100,11 +101,11 @@ pub fn refute(model: &ExactCover) -> Option<Refutation> {
     let mut optional = (0u32, 0u32);
     for (c, &black) in colour.iter().enumerate() {
         let item = model.items.get(first + c)?;
-        let slot = match (item.need, black) {
-            (0, true) => &mut optional.0,
-            (0, false) => &mut optional.1,
-            (1, true) => &mut cells.0,
-            (1, false) => &mut cells.1,
+        let slot = match (item.is_secondary(), item.is_exact() && item.min == 1, black) {
+            (true, _, true) => &mut optional.0,
+            (true, _, false) => &mut optional.1,
+            (_, true, true) => &mut cells.0,
+            (_, true, false) => &mut cells.1,
             _ => return None,
         };
         *slot += 1;
@@ -137,12 +138,21 @@ pub fn refute(model: &ExactCover) -> Option<Refutation> {
     reach[volume as usize] = true;
     let mut groups: Vec<(Vec<i32>, u32)> = Vec::new();
     for (p, set) in sets.iter().enumerate() {
-        let copies = model.items[p].need;
-        if copies > 0 && set.is_empty() {
+        // A piece of `min..=max` copies: the sums of any number of copies in that range.
+        let (least, copies) = (model.items[p].min, model.items[p].max);
+        if least > 0 && set.is_empty() {
             // A piece with no placement: other checks report that; this one stays silent.
             return None;
         }
-        for _ in 0..copies {
+        let mut any = if least == 0 {
+            reach.clone()
+        } else {
+            vec![false; width]
+        };
+        for k in 1..=copies {
+            if set.is_empty() {
+                break;
+            }
             let mut next = vec![false; width];
             for (v, _) in reach.iter().enumerate().filter(|(_, r)| **r) {
                 for &d in set {
@@ -153,12 +163,16 @@ pub fn refute(model: &ExactCover) -> Option<Refutation> {
                 }
             }
             reach = next;
-        }
-        if copies > 0 {
-            match groups.iter_mut().find(|(s, _)| s == set) {
-                Some((_, n)) => *n += copies,
-                None => groups.push((set.clone(), copies)),
+            if k >= least {
+                for (a, &r) in any.iter_mut().zip(&reach) {
+                    *a |= r;
+                }
             }
+        }
+        reach = any;
+        match groups.iter_mut().find(|(s, _)| s == set) {
+            Some((_, n)) => *n += copies,
+            None => groups.push((set.clone(), copies)),
         }
     }
     // The target imbalance, widened by whatever the optional cells may add.
@@ -182,6 +196,7 @@ pub fn refute(model: &ExactCover) -> Option<Refutation> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Item;
 
     /// A `w` x `h` board of must-fill cells (`holes` removed) tiled by dominoes: piece item 0
     /// with need `area / 2`, every horizontal and vertical domino an option.
@@ -237,7 +252,7 @@ mod tests {
             let colour = two_colouring(&m).unwrap();
             let black: Vec<usize> = (0..colour.len()).filter(|&c| colour[c]).collect();
             for &c in &black[..k] {
-                m.items[1 + c].need = 0;
+                m.items[1 + c] = Item::secondary(m.items[1 + c].name.clone());
             }
             m
         };

@@ -35,9 +35,9 @@ fn parse(text: &str) -> ExactCover {
                 m.items = nums
                     .iter()
                     .enumerate()
-                    .map(|(i, &need)| Item {
-                        name: format!("i{i}"),
-                        need,
+                    .map(|(i, &need)| match need {
+                        0 => Item::secondary(format!("i{i}")),
+                        k => Item::exact(format!("i{i}"), k),
                     })
                     .collect()
             }
@@ -78,14 +78,8 @@ pub(crate) fn one_piece(
     placements: &[Vec<u32>],
 ) -> ExactCover {
     let n = neighbors.len();
-    let mut items = vec![Item {
-        name: name.into(),
-        need: n as u32 / size,
-    }];
-    items.extend((0..n).map(|c| Item {
-        name: format!("c{c}"),
-        need: 1,
-    }));
+    let mut items = vec![Item::exact(name, n as u32 / size)];
+    items.extend((0..n).map(|c| Item::exact(format!("c{c}"), 1)));
     let options = placements
         .iter()
         .map(|cells| {

@@ -1,7 +1,7 @@
 //! cubesat-xc: a puzzle-agnostic exact-cover kernel. It knows items and options, not cubes.
 //!
-//! - [`ExactCover`]: items with a coverage need (primary, need >= 1) or at-most-once
-//!   (secondary), options, forced options; [`Residual`] subproblems.
+//! - [`ExactCover`]: items covered a bounded number of times (exact, ranged as in Knuth's
+//!   DLX3, or at most once: secondary), options, forced options; [`Residual`] subproblems.
 //! - [`encoding`]: the CNF encoding of a model, one module per at-most-one encoding.
 //! - Engines behind one [`Engine`] trait: [`exact`] (the bitset search, the fast one),
 //!   [`dlx`] (plain dancing links, the baseline and oracle) and [`sat`] (varisat with
@@ -14,7 +14,7 @@
 //! ```
 //! use cubesat_xc::{Engine, ExactCover, Item, Query, exact::ExactEngine};
 //! // Cover {a, b, c} exactly once with {a}, {b, c}, {a, b}, {c}: two solutions.
-//! let item = |name: &str| Item { name: name.into(), need: 1 };
+//! let item = |name: &str| Item::exact(name, 1);
 //! let model = ExactCover {
 //!     items: vec![item("a"), item("b"), item("c")],
 //!     options: vec![vec![0], vec![1, 2], vec![0, 1], vec![2]],

@@ -1,12 +1,17 @@
-//! The exact-cover model every engine reads: items (pieces with their counts, target cells), options (placements) and forced options (hints).
+//! The exact-cover model every engine reads: items (pieces with their counts or ranges, target cells), options (placements) and forced options (hints).
 //!
 //! Conventions, shared by the exact-cover engines, the SAT encoder and the exporters:
 //! - items and options are 0-based indices (`u32`); DIMACS numbering (1-based) exists only
 //!   in the exporters;
-//! - an item's `need` is how many chosen options must contain it: `need >= 1` makes it a
-//!   primary item covered exactly `need` times (a piece with `count` identical copies has
-//!   `need = count`, and its copies share its options); `need == 0` makes it a secondary item
-//!   that at most one chosen option may contain (an optional cell);
+//! - every item is covered between [`Item::min`] and [`Item::max`] times by the chosen
+//!   options (Knuth's DLX3 bounds `a:b|`): an *exact* item has `min == max >= 1` (a cell, or
+//!   a piece with `count` identical copies, whose copies share its options); a *secondary*
+//!   item has `0..=1` (an optional cell, covered at most once); any other item is *ranged*
+//!   (`min < max`, `max >= 2`: a piece of which `min..=max` copies may be used);
+//! - every option holds at least one exact item. Once every exact item is covered as often
+//!   as it needs, each option left shares a saturated exact item with the chosen ones, so no
+//!   option can be added: a search that branches only on items still below their minimum
+//!   finds every solution, and never has to branch on "use no more copies" of a ranged item;
 //! - a solution is the strictly increasing list of chosen option indices, forced options
 //!   included.
 //!
@@ -17,13 +22,65 @@
 
 use crate::error::{Error, Result, ensure_cover, ensure_model};
 
-/// One item of the exact-cover problem.
+/// One item of the exact-cover problem: a name and how often the chosen options cover it,
+/// `min..=max` times (see the module documentation for the three kinds).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Item {
     /// A short human-readable name, for statistics and error messages.
     pub name: String,
-    /// Exact coverage for a primary item (`>= 1`); `0` for a secondary item (at most once).
-    pub need: u32,
+    /// The fewest coverings of a solution.
+    pub min: u32,
+    /// The most coverings of a solution (`>= 1`, `>= min`).
+    pub max: u32,
+}
+
+impl Item {
+    /// An exact item, covered exactly `k >= 1` times.
+    pub fn exact(name: impl Into<String>, k: u32) -> Item {
+        Item {
+            name: name.into(),
+            min: k,
+            max: k,
+        }
+    }
+
+    /// A secondary item, covered at most once.
+    pub fn secondary(name: impl Into<String>) -> Item {
+        Item {
+            name: name.into(),
+            min: 0,
+            max: 1,
+        }
+    }
+
+    /// An item covered `min..=max` times.
+    pub fn range(name: impl Into<String>, min: u32, max: u32) -> Item {
+        Item {
+            name: name.into(),
+            min,
+            max,
+        }
+    }
+
+    /// True for an exact item (`min == max >= 1`).
+    pub fn is_exact(&self) -> bool {
+        self.min == self.max && self.min >= 1
+    }
+
+    /// True for a secondary item (`0..=1`).
+    pub fn is_secondary(&self) -> bool {
+        self.min == 0 && self.max == 1
+    }
+
+    /// True for a ranged item (`min < max`, `max >= 2`).
+    pub fn is_ranged(&self) -> bool {
+        self.min < self.max && self.max >= 2
+    }
+
+    /// Whether `c` coverings lie within the item's bounds.
+    pub fn allows(&self, c: u32) -> bool {
+        self.min <= c && c <= self.max
+    }
 }
 
 /// The geometry of the cell items, which lets an engine prune dead regions (connected groups of
@@ -40,13 +97,13 @@ pub struct CellGeometry {
     pub piece_sizes: Vec<u32>,
 }
 
-/// An exact-cover problem with multiplicities and secondary items (Knuth's XC with DLX3's
-/// multiplicities), plus forced options.
+/// An exact-cover problem with multiplicities, ranges and secondary items (Knuth's XC with
+/// DLX3's bounds), plus forced options.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ExactCover {
     /// The items.
     pub items: Vec<Item>,
-    /// Each option's items, strictly increasing; an option holds at least one primary item.
+    /// Each option's items, strictly increasing; an option holds at least one exact item.
     pub options: Vec<Vec<u32>>,
     /// Options every solution must contain (hint placements), ascending and distinct.
     pub forced: Vec<u32>,
@@ -65,12 +122,17 @@ impl ExactCover {
         self.options.len()
     }
 
-    /// How many primary items option `o` holds.
-    pub fn primaries(&self, o: usize) -> usize {
+    /// How many exact items option `o` holds.
+    pub fn exacts(&self, o: usize) -> usize {
         self.options[o]
             .iter()
-            .filter(|&&i| self.items[i as usize].need > 0)
+            .filter(|&&i| self.items[i as usize].is_exact())
             .count()
+    }
+
+    /// True when some item is ranged ([`Item::is_ranged`]).
+    pub fn has_ranges(&self) -> bool {
+        self.items.iter().any(Item::is_ranged)
     }
 
     /// For every item, the options that contain it, ascending.
@@ -87,6 +149,15 @@ impl ExactCover {
     /// Checks the structural invariants documented on the fields; engines may assume them.
     pub fn validate(&self) -> Result<()> {
         let n = self.items.len() as u32;
+        for item in &self.items {
+            ensure_model!(
+                item.max >= 1 && item.min <= item.max,
+                "item {} has bounds {}..{} (need 1 <= max and min <= max)",
+                item.name,
+                item.min,
+                item.max
+            );
+        }
         for (o, items) in self.options.iter().enumerate() {
             ensure_model!(!items.is_empty(), "option {o} is empty");
             ensure_model!(
@@ -98,8 +169,8 @@ impl ExactCover {
                 "option {o} names an item out of range"
             );
             ensure_model!(
-                items.iter().any(|&i| self.items[i as usize].need > 0),
-                "option {o} holds no primary item"
+                items.iter().any(|&i| self.items[i as usize].is_exact()),
+                "option {o} holds no exact item"
             );
         }
         ensure_model!(
@@ -131,8 +202,7 @@ impl ExactCover {
     }
 
     /// Checks that `solution` (ascending option indices) is an exact cover of this model:
-    /// every primary item covered exactly `need` times, every secondary item at most once,
-    /// every forced option present. Engines call this on every solution they report.
+    /// every item covered between its `min` and `max` times, every forced option present. Engines call this on every solution they report.
     pub fn check_solution(&self, solution: &[u32]) -> Result<()> {
         let mut cover = vec![0u32; self.items.len()];
         for w in solution.windows(2) {
@@ -152,14 +222,22 @@ impl ExactCover {
         }
         for (i, item) in self.items.iter().enumerate() {
             let c = cover[i];
-            if item.need == 0 {
+            if item.is_secondary() {
                 ensure_cover!(c <= 1, "secondary item {} covered {c} times", item.name);
-            } else {
+            } else if item.is_exact() {
                 ensure_cover!(
-                    c == item.need,
+                    c == item.min,
                     "item {} covered {c} times, needs {}",
                     item.name,
-                    item.need
+                    item.min
+                );
+            } else {
+                ensure_cover!(
+                    item.allows(c),
+                    "item {} covered {c} times, needs {}..{}",
+                    item.name,
+                    item.min,
+                    item.max
                 );
             }
         }
@@ -178,9 +256,9 @@ impl ExactCover {
 /// [`Residual::model`] map back to solutions of the original with [`Residual::lift`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Residual {
-    /// The remaining problem: primary items still needing coverage (with the coverage still
-    /// needed), secondary items still free, and the options made only of such items; no
-    /// forced options; the original's geometry restricted to the cells left.
+    /// The remaining problem: items with room left (their bounds lowered by the coverings
+    /// chosen), and the options made only of such items; no forced options; the original's
+    /// geometry restricted to the cells left.
     pub model: ExactCover,
     /// Original index of every option of [`Residual::model`] (ascending).
     pub option_map: Vec<u32>,
@@ -207,7 +285,9 @@ impl ExactCover {
     /// out `excluded`; `None` when the chosen options already conflict (an item covered more
     /// often than allowed, or an excluded option chosen) or name an option out of range. An
     /// option survives when it is neither chosen nor excluded and each of its items still has
-    /// room: a primary item whose need is not yet met, or a secondary item not yet covered.
+    /// room (fewer coverings than its `max`). An item covered `c` times keeps the bounds
+    /// `min - c` (at least 0) to `max - c`, so exact items stay exact and secondary ones
+    /// secondary.
     /// Cube and conquer solves each cube's residual model instead of the whole instance under
     /// assumptions.
     pub fn residual(&self, chosen: &[u32], excluded: &[u32]) -> Option<Residual> {
@@ -221,7 +301,7 @@ impl ExactCover {
                 *x = true;
             }
         }
-        let mut room: Vec<u32> = self.items.iter().map(|it| it.need.max(1)).collect();
+        let mut room: Vec<u32> = self.items.iter().map(|it| it.max).collect();
         for &o in &all {
             let items = self.options.get(o as usize)?;
             if out[o as usize] {
@@ -233,16 +313,18 @@ impl ExactCover {
                 *r = r.checked_sub(1)?;
             }
         }
-        // New item indices: items with room left; primary ones need exactly that room.
+        // New item indices: items with room left, their bounds lowered by the coverings.
         let mut new_index = vec![u32::MAX; self.items.len()];
         let mut items = Vec::new();
         for (i, it) in self.items.iter().enumerate() {
             if room[i] > 0 {
                 new_index[i] = items.len() as u32;
-                items.push(Item {
-                    name: it.name.clone(),
-                    need: if it.need == 0 { 0 } else { room[i] },
-                });
+                let used = it.max - room[i];
+                items.push(Item::range(
+                    it.name.clone(),
+                    it.min.saturating_sub(used),
+                    room[i],
+                ));
             }
         }
         let mut options = Vec::new();
@@ -304,26 +386,11 @@ mod tests {
         // Two dominoes D (need 2) covering a 1x3 strip with an optional cell at the end.
         ExactCover {
             items: vec![
-                Item {
-                    name: "D".into(),
-                    need: 2,
-                },
-                Item {
-                    name: "c0".into(),
-                    need: 1,
-                },
-                Item {
-                    name: "c1".into(),
-                    need: 1,
-                },
-                Item {
-                    name: "c2".into(),
-                    need: 1,
-                },
-                Item {
-                    name: "c3".into(),
-                    need: 0,
-                },
+                Item::exact("D", 2),
+                Item::exact("c0", 1),
+                Item::exact("c1", 1),
+                Item::exact("c2", 1),
+                Item::secondary("c3"),
             ],
             options: vec![vec![0, 1, 2], vec![0, 2, 3], vec![0, 3, 4]],
             forced: vec![],
@@ -349,8 +416,29 @@ mod tests {
             bad.validate()
                 .unwrap_err()
                 .to_string()
-                .contains("no primary")
+                .contains("no exact item")
         );
+        let mut bad = m.clone();
+        bad.items[0] = Item::range("D", 3, 2);
+        assert!(bad.validate().unwrap_err().to_string().contains("bounds"));
+        let mut ranged = m.clone();
+        ranged.items[0] = Item::range("D", 0, 2);
+        ranged.validate().unwrap();
+        assert!(ranged.has_ranges() && !m.has_ranges());
+    }
+
+    #[test]
+    fn ranged_items_take_any_count_within_their_bounds() {
+        // The only cover of the exact cells uses D twice: D = 1..2 accepts it, D = 0..1 not.
+        let mut m = tiny();
+        m.items[0] = Item::range("D", 1, 2);
+        m.check_solution(&[0, 2]).unwrap();
+        m.items[0] = Item::range("D", 0, 1);
+        assert!(m.check_solution(&[0, 2]).is_err());
+        // A ranged item keeps its lowered bounds in a residual.
+        m.items[0] = Item::range("D", 1, 3);
+        let r = m.residual(&[0], &[]).unwrap();
+        assert_eq!((r.model.items[0].min, r.model.items[0].max), (0, 2));
     }
 
     #[test]
@@ -369,19 +457,19 @@ mod tests {
         // option 1 holds the covered c1, so only option 2 survives.
         let r = m.residual(&[0], &[]).unwrap();
         assert_eq!(r.option_map, vec![2]);
-        let names: Vec<(&str, u32)> = r
+        let names: Vec<(&str, u32, u32)> = r
             .model
             .items
             .iter()
-            .map(|it| (it.name.as_str(), it.need))
+            .map(|it| (it.name.as_str(), it.min, it.max))
             .collect();
-        assert_eq!(names, vec![("D", 1), ("c2", 1), ("c3", 0)]);
+        assert_eq!(names, vec![("D", 1, 1), ("c2", 1, 1), ("c3", 0, 1)]);
         assert_eq!(r.model.options, vec![vec![0, 1, 2]]);
         assert_eq!(r.lift(&[0]), vec![0, 2]);
         m.check_solution(&r.lift(&[0])).unwrap();
         // Excluding the only completion leaves an option-less item: no residual solution.
         let r = m.residual(&[0], &[2]).unwrap();
-        assert!(r.option_map.is_empty() && r.model.items.iter().any(|it| it.need > 0));
+        assert!(r.option_map.is_empty() && r.model.items.iter().any(|it| it.min > 0));
         // Conflicting or excluded choices have no residual at all.
         assert!(m.residual(&[0, 1], &[]).is_none());
         assert!(m.residual(&[0], &[0]).is_none());

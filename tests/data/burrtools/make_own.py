@@ -75,6 +75,39 @@ A4 = [(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1)][:0] or [(0, 0, 0), (1, 0, 0), 
 B4 = [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 0, 1)][:0] or [(1, 0, 0), (0, 0, 0), (0, 1, 0), (0, 1, 1)]
 P4 = [(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1)]
 
+# Notched sticks for a pool that makes solid six-piece burrs: each 6x2x2 (x fastest, then y,
+# then z), the cells a crossing stick takes notched out; picked from six random fillings of the
+# knot below (every cell where bars cross given to one of them, every stick connected), so the
+# pool holds at least six burrs and more made of sticks from several.
+BURR_POOL = [
+    '##_#######_###_####____#', '#_#_#####_###__#########', '#########_####___##___##', '##___##____#############',
+    '##_####__#_########__#_#', '#__#_##########__###__##', '#____#########_#########', '##__##########___##____#',
+    '##___##____#########_###', '##_#####_#_####_######_#', '#__##########_#__####_##', '##_####____########_#__#',
+    '###_#####_###___########', '##############___##__###', '#____##__#_###__########', '#######_#_####_####__###',
+    '#_##_########____###__##', '#######__##########_#__#', '##_#_########__#_####_##', '#########_###_#__##____#',
+    '#____##___###########_##', '#######____###_####_##_#', '#__#_###_#####__########', '###_#####_#########___##',
+    '##___###__###____#######', '##__#########___####__##', '#____##_##_##########_##', '##_#####_#_###_#######_#',
+    '#_#__###__###_#_########', '###_###____########____#', '#___####_####__#########', '########_####___######_#',
+    '#____##_#__####_########', '#######_##_########_####', '##___########____###__##',
+]
+
+def stick(text):
+    """The cells of a 6x2x2 voxel string."""
+    return [(i % 6, i // 6 % 2, i // 12) for i, c in enumerate(text) if c == '#']
+
+def knot():
+    """The solid six-piece burr: six 2x2x6 bars in a 6x6x6 box, a pair along each axis (104 cells)."""
+    cells = set()
+    for axis, a, b in [(0, 1, 2), (0, 3, 2), (1, 2, 1), (1, 2, 3), (2, 1, 2), (2, 3, 2)]:
+        o = [i for i in range(3) if i != axis]
+        for t in range(6):
+            for da in (0, 1):
+                for db in (0, 1):
+                    p = [0, 0, 0]
+                    p[axis], p[o[0]], p[o[1]] = t, a + da, b + db
+                    cells.add(tuple(p))
+    return sorted(cells)
+
 def main():
     os.makedirs(HERE, exist_ok=True)
     # 1. holes: + corners in a 3x3 board, two L trominoes and a domino (one corner stays empty... or more)
@@ -141,5 +174,10 @@ def main():
     write('12_paradox_2x2x4.xmpuzzle', puzzle([('A', A4), ('B', B4), ('O', O4), ('box', box(2, 2, 4))],
                                               [dict(name='A 0..2 B 0..2 O 0..2', parts=[(0, 0, 2), (1, 0, 2), (2, 0, 2)], result=3),
                                                dict(name='A 1..1 B 0..2 O 0..2', parts=[(0, 1, 1), (1, 0, 2), (2, 0, 2)], result=3)]))
+    # 13. a pool: which six of 35 notched sticks (each 0..1, or 0..2) make a solid six-piece burr
+    n = len(BURR_POOL)
+    write('13_burr_pool.xmpuzzle', puzzle([('S%d' % i, stick(t)) for i, t in enumerate(BURR_POOL)] + [('knot', knot())],
+                                          [dict(name='each 0..1', parts=[(i, 0, 1) for i in range(n)], result=n),
+                                           dict(name='each 0..2', parts=[(i, 0, 2) for i in range(n)], result=n)]))
 
 main()

@@ -240,7 +240,7 @@ mod tests {
             let free =
                 |o: u32, used: &[bool]| m.options[o as usize].iter().all(|&i| !used[i as usize]);
             let best = (0..m.items.len())
-                .filter(|&i| m.items[i].need > 0 && !used[i])
+                .filter(|&i| m.items[i].min > 0 && !used[i])
                 .min_by_key(|&i| by[i].iter().filter(|&&o| free(o, used)).count());
             let Some(i) = best else { return true };
             for &o in &by[i] {

@@ -1,7 +1,7 @@
 //! ASP (clingo) export: generated facts for one puzzle plus the rule template `encodings/asp/cubesat.lp`, and reading clingo's answers (text or `--outf=2` JSON) back into placements.
 //!
-//! The facts describe cubesat's exact-cover model: pieces with counts, placements (options)
-//! with the cells they cover, must-fill and optional cells, hints. Placements left out by the
+//! The facts describe cubesat's exact-cover model: pieces with counts or ranges, placements
+//! (options) with the cells they cover, must-fill and optional cells, the hole limit, hints. Placements left out by the
 //! symmetry reduction get no `placement/2` fact, so they can never be chosen. The answer is the
 //! set of `place(O)` atoms, `O` being cubesat's placement index.
 
@@ -65,14 +65,21 @@ pub fn write_asp(
     };
     write_preamble(out, &preamble, puzzle, table, mode, excluded, reduction)?;
     writeln!(out)?;
-    writeln!(out, "% Pieces: piece(P,Count), piece_name(P,Name).")?;
+    writeln!(
+        out,
+        "% Pieces: piece(P,Count) or piece_range(P,Min,Max), piece_name(P,Name)."
+    )?;
     for (p, piece) in puzzle.pieces.iter().enumerate() {
-        writeln!(
-            out,
-            "piece({p},{}). piece_name({p},{}).",
-            piece.count,
-            quoted(&piece.name)
-        )?;
+        let count = if piece.is_ranged() {
+            format!("piece_range({p},{},{})", piece.min_count, piece.count)
+        } else {
+            format!("piece({p},{})", piece.count)
+        };
+        writeln!(out, "{count}. piece_name({p},{}).", quoted(&piece.name))?;
+    }
+    if let Some(h) = puzzle.max_holes {
+        writeln!(out, "% At most this many optional cells stay empty.")?;
+        writeln!(out, "max_holes({h}).")?;
     }
     writeln!(out)?;
     writeln!(

@@ -133,13 +133,18 @@ pub fn puzzle_header(
     excluded: &[u32],
     reduction: &str,
 ) -> Result<Vec<String>> {
+    let variables = if table.hole_item(puzzle).is_some() {
+        "Variable v (1-based) is placement v-1 up to the placements, then come the holes of the optional cells (an empty one covered by its hole, so each solution has one model; map below); higher variables are auxiliary."
+    } else {
+        "Variable v (1-based) is placement v-1 (map below); higher variables are auxiliary."
+    };
     let preamble = Preamble {
         prefix: "",
         kind: "DIMACS CNF",
         solutions: "Models",
         overcount: None,
         lines: vec![
-            "Variable v (1-based) is placement v-1 (map below); higher variables are auxiliary.".to_string(),
+            variables.to_string(),
             "Project model counts on the placement variables (the 'c p show' or 'c ind' lines). Decode answers with: cubesat decode THIS-FILE ANSWER".to_string(),
         ],
     };
@@ -151,11 +156,20 @@ pub fn puzzle_header(
     Ok(text.lines().map(str::to_string).collect())
 }
 
-/// One label per placement for the variable map of [`write()`]: the piece, its orientation
-/// and its cells in container coordinates (`piece=L orient=3 cells=0,0,0 1,0,0 ...`, a
-/// container index before each cell when the target has several).
+/// One label per option of the model for the variable map of [`write()`]: each placement's
+/// piece, orientation and cells in container coordinates (`piece=L orient=3 cells=0,0,0
+/// 1,0,0 ...`, a container index before each cell when the target has several), then, for a
+/// puzzle with ranges, the holes of its optional cells in cell order (`hole cell=0:1,2,0`; see
+/// [`PlacementTable::hole_item`]).
 pub fn placement_labels(puzzle: &Puzzle, table: &PlacementTable) -> Vec<String> {
     let t = &puzzle.target;
+    let holes = table.hole_item(puzzle).is_some();
+    let hole_labels = (0..t.cells().len())
+        .filter(move |&c| holes && t.cells()[c].optional)
+        .map(|c| {
+            let (ci, l) = t.local(c as u32);
+            format!("hole cell={ci}:{},{},{}", l[0], l[1], l[2])
+        });
     table
         .placements()
         .iter()
@@ -179,6 +193,7 @@ pub fn placement_labels(puzzle: &Puzzle, table: &PlacementTable) -> Vec<String> 
                 cells.join(" ")
             )
         })
+        .chain(hole_labels)
         .collect()
 }
 

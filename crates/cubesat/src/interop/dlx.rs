@@ -1,13 +1,17 @@
-//! Knuth's exact-cover format (DLX1, or DLX3 when a piece has several copies): writing a puzzle as items and options, and reading DLX solution output back into placements.
+//! Knuth's exact-cover format (DLX1, or DLX3 when a piece has several copies or a range of them): writing a puzzle as items and options, and reading DLX solution output back into placements.
 //!
 //! Item names follow POLYCUBE-DLX: a cell is three base-62 digits `xyz` (`0-9a-zA-Z`) in its
 //! container's local coordinates, prefixed with a container letter (`a`, `b`, ...) when the
 //! target has several containers. A target with a coordinate above 61 or more than 52
 //! containers names cells `#` plus the cell index in base 62 instead. Pieces are named after
-//! the puzzle's piece names (at most 8 characters, made unique). Must-fill cells and pieces are
-//! primary items, optional cells secondary ones. One option per placement, `NAME cell cell ...`;
-//! a piece whose copies are all hinted keeps only its hinted placements, and a hint of a piece
-//! with more copies than hints gets a primary item of its own that only the hint option holds.
+//! the puzzle's piece names (at most 8 characters, made unique). The items are those of
+//! cubesat's model ([`PlacementTable::model`]): must-fill cells and pieces are primary items
+//! (`k|name` for `k` copies, DLX3's `a:b|name` for a range), optional cells secondary ones, and
+//! a puzzle with piece ranges and optional cells has the primary item `holes` (`0:H|`) with
+//! one option `holes cell` per optional cell, which then is primary: an empty optional cell is
+//! covered by its hole. One option per placement, `NAME cell cell ...`; a piece whose copies
+//! are all hinted keeps only its hinted placements, and a hint of a piece with more copies
+//! than hints gets a primary item of its own that only the hint option holds.
 
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
@@ -19,6 +23,7 @@ use crate::interop::provenance::{Preamble, write_preamble};
 use crate::interop::{ParsedAnswer, Status};
 use crate::placements::PlacementTable;
 use crate::puzzle::Puzzle;
+use cubesat_xc::{ExactCover, Item};
 
 /// Longest item name DLX1 accepts.
 pub const MAX_NAME: usize = 8;
@@ -36,6 +41,8 @@ pub(crate) struct DlxNames {
     pub hint_items: Vec<(u32, String)>,
     /// Pieces all of whose copies are hinted: only their hint placements are written.
     pub fully_hinted: Vec<bool>,
+    /// The name of the holes item, when the model has one ([`PlacementTable::hole_item`]).
+    pub holes: Option<String>,
 }
 
 fn base62(mut v: usize, width: usize) -> String {
@@ -115,11 +122,15 @@ impl DlxNames {
             .enumerate()
             .map(|(i, &h)| (h, unique_name(&format!("hint{i}"), "h", &mut taken)))
             .collect();
+        let holes = table
+            .hole_item(puzzle)
+            .map(|_| unique_name("holes", "H", &mut taken));
         DlxNames {
             cells,
             pieces,
             hint_items,
             fully_hinted,
+            holes,
         }
     }
 }
@@ -132,36 +143,49 @@ pub fn export(puzzle: &Puzzle, mode: UpTo) -> Result<String> {
 }
 
 /// The DLX lines of the preamble: how items and options are named, which pieces were renamed to
-/// fit DLX names, and how to run Knuth's program (DLX3 when a piece has several copies).
-fn preamble_lines(puzzle: &Puzzle, names: &DlxNames) -> Vec<String> {
+/// fit DLX names, and how to run Knuth's program (DLX3 when a piece has several copies or a
+/// range of them).
+fn preamble_lines(puzzle: &Puzzle, names: &DlxNames, model: &ExactCover) -> Vec<String> {
     let target = &puzzle.target;
-    let multiplicities = puzzle.pieces.iter().any(|p| p.count > 1);
+    let multiplicities =
+        puzzle.pieces.iter().any(|p| p.count > 1 || p.is_ranged()) || names.holes.is_some();
     let program = if multiplicities { "dlx3" } else { "dlx1" };
+    let optional = model.items.iter().any(|i| i.is_secondary());
     let mut lines = vec![
         format!(
-            "Items: the pieces{}, then the must-fill cells named xyz (local coordinates, one base-62 digit 0-9a-zA-Z each{}){}.",
+            "Items: the pieces{}{}, then the must-fill cells named xyz (local coordinates, one base-62 digit 0-9a-zA-Z each{}){}.",
             if multiplicities {
-                " (k|name: used k times, DLX3 syntax)"
+                " (k|name: used k times, a:b|name: a to b times, DLX3 syntax)"
             } else {
                 ""
+            },
+            match &names.holes {
+                Some(h) => format!(
+                    ", then '{h}': how many optional cells stay empty (every optional cell is must-fill, an empty one covered by its hole)"
+                ),
+                None => String::new(),
             },
             if target.containers().len() > 1 {
                 ", after a container letter a, b, ..."
             } else {
                 ""
             },
-            if target.optional_count() > 0 {
+            if optional {
                 "; after '|' the optional cells (covered at most once)"
             } else {
                 ""
             }
         ),
         format!(
-            "Options: one per placement, the piece then its cells{}.",
+            "Options: one per placement, the piece then its cells{}{}.",
             if names.hint_items.is_empty() {
                 ""
             } else {
                 "; items hintN force the hint placements"
+            },
+            match &names.holes {
+                Some(h) => format!("; then one hole per optional cell, '{h} cell'"),
+                None => String::new(),
             }
         ),
     ];
@@ -193,39 +217,44 @@ pub fn write_dlx(
     reduction: &str,
 ) -> Result<()> {
     let names = DlxNames::new(puzzle, table);
-    let target = &puzzle.target;
+    let model = table.model(puzzle);
+    let first_cell = puzzle.pieces.len() + usize::from(names.holes.is_some());
     let preamble = Preamble {
         prefix: "| ",
         kind: "Exact-cover instance (Knuth's DLX format)",
         solutions: "Solutions of this file",
         overcount: Some("A solver's count"),
-        lines: preamble_lines(puzzle, &names),
+        lines: preamble_lines(puzzle, &names, &model),
     };
     write_preamble(out, &preamble, puzzle, table, mode, excluded, reduction)?;
 
     // The pieces first, as Knuth lists them: DLX1 and SSXC1 branch on the first item of
     // fewest options, and a piece wins its ties with cells. On the 8x8 board with a square
     // DLX1 then visits 7,129,183 nodes in 12.0 s instead of 19,346,264 in 35.9 s.
+    // Items as the model has them: `a:b|` for a range (the bounds of a piece of one copy at
+    // most, 0:1, included), `k|` for k copies.
+    let bounded = |item: &Item, name: &str| match (item.min, item.max) {
+        (1, 1) => name.to_string(),
+        (a, b) if a == b => format!("{a}|{name}"),
+        (a, b) => format!("{a}:{b}|{name}"),
+    };
     let mut items: Vec<String> = Vec::new();
-    for (p, piece) in puzzle.pieces.iter().enumerate() {
-        if piece.count > 1 {
-            items.push(format!("{}|{}", piece.count, names.pieces[p]));
-        } else {
-            items.push(names.pieces[p].clone());
-        }
+    for (p, name) in names.pieces.iter().enumerate() {
+        items.push(bounded(&model.items[p], name));
     }
-    for (i, c) in target.cells().iter().enumerate() {
-        if !c.optional {
-            items.push(names.cells[i].clone());
+    if let Some(h) = &names.holes {
+        items.push(bounded(&model.items[puzzle.pieces.len()], h));
+    }
+    let cell_item = |c: usize| &model.items[first_cell + c];
+    for (i, name) in names.cells.iter().enumerate() {
+        if !cell_item(i).is_secondary() {
+            items.push(name.clone());
         }
     }
     items.extend(names.hint_items.iter().map(|(_, n)| n.clone()));
-    let secondary: Vec<&String> = target
-        .cells()
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| c.optional)
-        .map(|(i, _)| &names.cells[i])
+    let secondary: Vec<&String> = (0..names.cells.len())
+        .filter(|&i| cell_item(i).is_secondary())
+        .map(|i| &names.cells[i])
         .collect();
     write!(out, "{}", items.join(" "))?;
     if !secondary.is_empty() {
@@ -259,6 +288,13 @@ pub fn write_dlx(
         }
         writeln!(out)?;
     }
+    if let Some(h) = &names.holes {
+        for (c, cell) in puzzle.target.cells().iter().enumerate() {
+            if cell.optional {
+                writeln!(out, "{h} {}", names.cells[c])?;
+            }
+        }
+    }
     Ok(())
 }
 
@@ -268,6 +304,7 @@ enum Name {
     Cell(u32),
     Piece(u32),
     Hint,
+    Holes,
 }
 
 fn name_index(names: &DlxNames) -> HashMap<&str, Name> {
@@ -281,18 +318,23 @@ fn name_index(names: &DlxNames) -> HashMap<&str, Name> {
     for (_, n) in &names.hint_items {
         index.insert(n.as_str(), Name::Hint);
     }
+    if let Some(h) = &names.holes {
+        index.insert(h.as_str(), Name::Holes);
+    }
     index
 }
 
-/// The placement an option (its item names, any order) stands for; `None` when a name is not
-/// an item of the export.
+/// The placement an option (its item names, any order) stands for, or `None` for a hole (an
+/// optional cell left empty); an error when a name is not an item of the export or the
+/// option is none of the file's.
 fn option_placement(
     tokens: &[&str],
     index: &HashMap<&str, Name>,
     puzzle: &Puzzle,
     table: &PlacementTable,
-) -> Result<u32> {
+) -> Result<Option<u32>> {
     let mut piece = None;
+    let mut hole = false;
     let mut cells = Vec::new();
     for t in tokens {
         match index.get(t) {
@@ -303,8 +345,16 @@ fn option_placement(
                 }
             }
             Some(Name::Hint) => {}
+            Some(Name::Holes) => hole = true,
             None => bail!("'{}' is not an item of this export", crate::echo::echo(t)),
         }
+    }
+    if hole {
+        let optional = |c: &u32| puzzle.target.cells()[*c as usize].optional;
+        if piece.is_some() || cells.len() != 1 || !cells.iter().all(optional) {
+            bail!("a hole holds one optional cell and nothing else");
+        }
+        return Ok(None);
     }
     let Some(piece) = piece else {
         bail!("no piece in the option");
@@ -313,7 +363,7 @@ fn option_placement(
     if cells.windows(2).any(|w| w[0] == w[1]) {
         bail!("a cell appears twice");
     }
-    table.find(piece, &cells).with_context(|| {
+    table.find(piece, &cells).map(Some).with_context(|| {
         format!(
             "these cells are no placement of piece '{}'",
             puzzle.pieces[piece as usize].name
@@ -344,15 +394,16 @@ pub(crate) fn parse_answer(
     let index = name_index(&names);
     let mut solutions: Vec<Vec<u32>> = Vec::new();
     let mut places: Vec<String> = Vec::new();
-    let mut current: Vec<u32> = Vec::new();
+    // The placements of the solution being read, `None` before its first option: a solution
+    // of holes alone has no placement (an all-optional target left empty).
+    let mut current: Option<Vec<u32>> = None;
     let mut since = 0;
     let mut reported = None;
-    let mut finish = |current: &mut Vec<u32>, since: usize, line: usize| -> Result<()> {
-        if current.is_empty() {
+    let mut finish = |current: &mut Option<Vec<u32>>, since: usize, line: usize| -> Result<()> {
+        let Some(mut s) = current.take() else {
             return Ok(());
-        }
+        };
         places.push(format!("line {since}"));
-        let mut s = std::mem::take(current);
         s.sort_unstable();
         if s.windows(2).any(|w| w[0] == w[1]) {
             crate::error::bail_at!(
@@ -393,10 +444,10 @@ pub(crate) fn parse_answer(
         }
         let o = option_placement(&tokens, &index, puzzle, table)
             .with_context(|| format!("line {n}: option '{}'", crate::echo::echo(line)))?;
-        if current.is_empty() {
+        if current.is_none() {
             since = n;
         }
-        current.push(o);
+        current.get_or_insert_with(Vec::new).extend(o);
     }
     let end = text.lines().count() + 1;
     finish(&mut current, since, end)?;
@@ -422,20 +473,23 @@ pub(crate) fn parse_answer(
     })
 }
 
+/// An item of a DLX file: its name and its (fewest, most) coverings, `None` for a secondary
+/// item.
+pub type DlxItem = (String, Option<(u32, u32)>);
+
 /// The items and options of a DLX file, as read back (for checks and tests): item names with
-/// their multiplicity (`None` for secondary items), and every option's item names.
+/// their bounds, and every option's item names.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DlxFile {
-    /// (name, multiplicity); secondary items have `None`.
-    pub items: Vec<(String, Option<u32>)>,
+    /// The items, in file order.
+    pub items: Vec<DlxItem>,
     /// Each option's item names, as written.
     pub options: Vec<Vec<String>>,
 }
 
-/// Reads a DLX input file (DLX1 or DLX3 `k|name`, `a:b|name` read as its upper bound).
-/// Errors name the line.
+/// Reads a DLX input file (DLX1, or DLX3's `k|name` and `a:b|name`). Errors name the line.
 pub fn read_dlx_file(text: &str) -> Result<DlxFile> {
-    let mut items: Option<Vec<(String, Option<u32>)>> = None;
+    let mut items: Option<Vec<DlxItem>> = None;
     let mut options = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let n = i + 1;
@@ -452,18 +506,23 @@ pub fn read_dlx_file(text: &str) -> Result<DlxFile> {
                         secondary = true;
                         continue;
                     }
-                    let (mult, name) = match tok.rsplit_once('|') {
+                    let (bounds, name) = match tok.rsplit_once('|') {
                         Some((m, name)) => {
-                            let hi = m.rsplit(':').next().unwrap_or(m);
-                            let k: u32 = hi.parse().map_err(|_| {
+                            let bad = || {
                                 crate::error::Error::input(
                                     format!("line {n}"),
                                     format!("bad multiplicity in '{}'", crate::echo::echo(tok)),
                                 )
-                            })?;
-                            (k, name)
+                            };
+                            let (lo, hi) = m.split_once(':').unwrap_or((m, m));
+                            let lo: u32 = lo.parse().map_err(|_| bad())?;
+                            let hi: u32 = hi.parse().map_err(|_| bad())?;
+                            if lo > hi || hi == 0 {
+                                return Err(bad());
+                            }
+                            ((lo, hi), name)
                         }
-                        None => (1, tok),
+                        None => ((1, 1), tok),
                     };
                     if name.is_empty() || name.len() > MAX_NAME || name.contains(':') {
                         crate::error::bail_at!(
@@ -472,7 +531,7 @@ pub fn read_dlx_file(text: &str) -> Result<DlxFile> {
                             crate::echo::echo(name)
                         );
                     }
-                    list.push((name.to_string(), (!secondary).then_some(mult)));
+                    list.push((name.to_string(), (!secondary).then_some(bounds)));
                 }
                 let mut seen = HashSet::new();
                 if let Some((dup, _)) = list.iter().find(|(nm, _)| !seen.insert(nm.clone())) {
@@ -538,7 +597,7 @@ mod tests {
         assert_eq!(names.hint_items.len(), 1);
         let text = export(&p, UpTo::None).unwrap();
         let f = read_dlx_file(&text).unwrap();
-        assert!(f.items.contains(&("D".to_string(), Some(2))));
+        assert!(f.items.contains(&("D".to_string(), Some((2, 2)))));
         assert_eq!(f.options.len(), t.len());
         let answer = "1:\n D a000 a100 (1 of 2)\n b000 b100 hint0 D (1 of 1)\n";
         let a = parse_answer(answer, &p, &t).unwrap();
@@ -561,13 +620,13 @@ mod tests {
         assert!(
             f.items
                 .iter()
-                .all(|(n, m)| n.len() <= MAX_NAME && *m == Some(1))
+                .all(|(n, m)| n.len() <= MAX_NAME && *m == Some((1, 1)))
         );
         let index = name_index(&names);
         let mut seen = Vec::new();
         for opt in &f.options {
             let toks: Vec<&str> = opt.iter().map(String::as_str).collect();
-            seen.push(option_placement(&toks, &index, &p, &t).unwrap());
+            seen.push(option_placement(&toks, &index, &p, &t).unwrap().unwrap());
         }
         let expected: Vec<u32> = (0..t.len() as u32)
             .filter(|o| !r.excluded().contains(o))

@@ -67,6 +67,15 @@ pub struct Piece {
 /// (z, y, x)).
 pub type ColouredCells = Vec<(Cell, u8)>;
 
+/// Every piece's canonical form and its mirror image's ([`Puzzle::canonical_forms`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CanonicalForms {
+    /// [`Piece::coloured_canonical`] of every piece.
+    pub canon: Vec<ColouredCells>,
+    /// [`Piece::mirrored_canonical`] of every piece.
+    pub mirrored: Vec<ColouredCells>,
+}
+
 fn normalise_coloured(mut v: ColouredCells) -> ColouredCells {
     let cells: Vec<Cell> = v.iter().map(|(c, _)| *c).collect();
     if let Some(min) = min_corner(&cells) {
@@ -187,12 +196,66 @@ pub struct Container {
     pub cells: Vec<u32>,
 }
 
+/// The target cells by position: a dense grid over their bounding box (`u32::MAX` where no
+/// cell is), or a map when the box is large for the number of cells. Placement enumeration
+/// looks up every cell of every orientation at every target cell: a hashed lookup each was
+/// three quarters of a count of BurrTools' DraculasDentalDesaster (1,656 cells).
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum CellIndex {
+    Grid { size: [i32; 3], cells: Vec<u32> },
+    Map(HashMap<Cell, u32>),
+}
+
+impl CellIndex {
+    /// The index of `cells`; a grid when its box has at most 64 entries per cell (or 4,096).
+    fn new(cells: &[TargetCell]) -> CellIndex {
+        let mut size = [0i32; 3];
+        for c in cells {
+            for (s, &v) in size.iter_mut().zip(&c.pos) {
+                *s = (*s).max(v.saturating_add(1));
+            }
+        }
+        let volume = size.iter().map(|&s| s.max(0) as u64).product::<u64>();
+        let limit = (64 * cells.len() as u64).max(4096);
+        if volume <= limit && cells.iter().all(|c| c.pos.iter().all(|&v| v >= 0)) {
+            let mut grid = vec![u32::MAX; volume as usize];
+            for (i, c) in cells.iter().enumerate() {
+                let [x, y, z] = c.pos;
+                grid[((z * size[1] + y) * size[0] + x) as usize] = i as u32;
+            }
+            CellIndex::Grid { size, cells: grid }
+        } else {
+            CellIndex::Map(
+                cells
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| (c.pos, i as u32))
+                    .collect(),
+            )
+        }
+    }
+
+    fn get(&self, pos: Cell) -> Option<u32> {
+        match self {
+            CellIndex::Grid { size, cells } => {
+                let [x, y, z] = pos;
+                if x < 0 || y < 0 || z < 0 || x >= size[0] || y >= size[1] || z >= size[2] {
+                    return None;
+                }
+                let c = cells[((z * size[1] + y) * size[0] + x) as usize];
+                (c != u32::MAX).then_some(c)
+            }
+            CellIndex::Map(m) => m.get(&pos).copied(),
+        }
+    }
+}
+
 /// The target: every cell the pieces go into, grouped into containers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Target {
     cells: Vec<TargetCell>,
     containers: Vec<Container>,
-    index: HashMap<Cell, u32>,
+    index: CellIndex,
     /// A colour per target cell (BurrTools colours), empty when every cell has colour 0.
     colours: Vec<u8>,
 }
@@ -226,7 +289,6 @@ impl Target {
     pub fn new(specs: &[ContainerSpec]) -> Target {
         let mut cells = Vec::new();
         let mut containers = Vec::new();
-        let mut index = HashMap::new();
         let mut next_x = 0;
         for (ci, spec) in specs.iter().enumerate() {
             let mut size = [0; 3];
@@ -248,7 +310,6 @@ impl Target {
                     container: ci as u32,
                     optional,
                 });
-                index.insert(pos, id);
                 ids.push(id);
             }
             containers.push(Container {
@@ -258,9 +319,9 @@ impl Target {
             });
         }
         Target {
+            index: CellIndex::new(&cells),
             cells,
             containers,
-            index,
             colours: Vec::new(),
         }
     }
@@ -296,7 +357,7 @@ impl Target {
 
     /// The target cell at a global position.
     pub fn cell_at(&self, pos: Cell) -> Option<u32> {
-        self.index.get(&pos).copied()
+        self.index.get(pos)
     }
 
     /// Number of must-fill cells.
@@ -411,21 +472,35 @@ impl Puzzle {
         }
     }
 
+    /// Every piece's canonical form and its mirror image's ([`Piece::coloured_canonical`],
+    /// [`Piece::mirrored_canonical`]), for the mirror pairings below, which a symmetry
+    /// reduction asks for several times (each form is the least of 24 transformed copies: a
+    /// fifth of a count of BurrTools' DraculasDentalDesaster, whose box is a piece of 936
+    /// cells, went into computing them three times).
+    pub fn canonical_forms(&self) -> CanonicalForms {
+        CanonicalForms {
+            canon: self.pieces.iter().map(|p| p.coloured_canonical()).collect(),
+            mirrored: self.pieces.iter().map(|p| p.mirrored_canonical()).collect(),
+        }
+    }
+
     /// For every piece, the piece its mirror image is: itself when achiral (colours
     /// included), else the first piece congruent to its mirror image by a rotation, or `None`.
     /// Counts are not compared (see [`Puzzle::mirror_partners`] for a full pairing).
     pub fn mirror_parts(&self) -> Vec<Option<usize>> {
-        let canon: Vec<ColouredCells> =
-            self.pieces.iter().map(|p| p.coloured_canonical()).collect();
-        self.pieces
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                let m = p.mirrored_canonical();
-                if m == canon[i] {
+        self.mirror_parts_of(&self.canonical_forms())
+    }
+
+    /// [`Puzzle::mirror_parts`] from the pieces' [`Puzzle::canonical_forms`].
+    pub fn mirror_parts_of(&self, forms: &CanonicalForms) -> Vec<Option<usize>> {
+        let canon = &forms.canon;
+        (0..self.pieces.len())
+            .map(|i| {
+                let m = &forms.mirrored[i];
+                if *m == canon[i] {
                     Some(i)
                 } else {
-                    canon.iter().position(|c| *c == m)
+                    canon.iter().position(|c| c == m)
                 }
             })
             .collect()
@@ -493,18 +568,25 @@ impl Puzzle {
         if self.mirror {
             return Some((0..self.pieces.len()).collect());
         }
-        let canon: Vec<ColouredCells> =
-            self.pieces.iter().map(|p| p.coloured_canonical()).collect();
+        self.mirror_partners_of(&self.canonical_forms())
+    }
+
+    /// [`Puzzle::mirror_partners`] from the pieces' [`Puzzle::canonical_forms`].
+    pub fn mirror_partners_of(&self, forms: &CanonicalForms) -> Option<Vec<usize>> {
+        if self.mirror {
+            return Some((0..self.pieces.len()).collect());
+        }
+        let canon = &forms.canon;
         let mut partner = Vec::with_capacity(self.pieces.len());
         for (i, p) in self.pieces.iter().enumerate() {
-            let m = p.mirrored_canonical();
-            if m == canon[i] {
+            let m = &forms.mirrored[i];
+            if *m == canon[i] {
                 partner.push(i);
                 continue;
             }
             let candidates: Vec<usize> = (0..self.pieces.len())
                 .filter(|&j| {
-                    canon[j] == m
+                    canon[j] == *m
                         && self.pieces[j].count == p.count
                         && self.pieces[j].min_count == p.min_count
                 })

@@ -4,9 +4,11 @@
 //! numbers `1..=options`), allocated first; auxiliary variables of the cardinality encodings
 //! follow. Constraints:
 //!
-//! - every primary item with `need = k`: exactly k of the options holding it (k = 1:
+//! - every exact item covered `k` times: exactly k of the options holding it (k = 1:
 //!   at-least-one clause + the chosen [`AtMostOne`]; k ≥ 2: [`cardinality::exactly_k`]);
 //! - every secondary item: at most one of the options holding it;
+//! - every ranged item covered `min..=max` times: that many of the options holding it
+//!   ([`cardinality::between`]);
 //! - forced options: unit clauses ([`ForcedMode::Units`]) or nothing, left to the caller's
 //!   assumptions ([`ForcedMode::Assumptions`]).
 //!
@@ -31,7 +33,7 @@ pub enum ForcedMode {
 /// Encoding choices.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CnfConfig {
-    /// The at-most-one encoding for need-1 and secondary items.
+    /// The at-most-one encoding for items covered once and secondary items.
     pub amo: AtMostOne,
     /// How forced options are encoded.
     pub forced: ForcedMode,
@@ -121,13 +123,16 @@ impl CnfEncoder {
                 .iter()
                 .map(|&o| Lit::from_index(o as usize, true))
                 .collect();
-            let need = model.items[i].need as usize;
-            if need == 0 {
+            let item = &model.items[i];
+            if item.is_secondary() {
                 amo.encode(&mut c, &lits);
             } else if is_dropped[i] {
                 cardinality::at_least_one(&mut c, &lits);
+            } else if item.is_exact() {
+                cardinality::exactly_k(&mut c, &lits, item.min as usize, amo);
             } else {
-                cardinality::exactly_k(&mut c, &lits, need, amo);
+                let (lo, hi) = (item.min as usize, item.max as usize);
+                cardinality::between(&mut c, &lits, lo, hi, amo);
             }
         }
         if self.config.forced == ForcedMode::Units {
@@ -148,15 +153,16 @@ impl CnfEncoder {
 /// qualifies; `None` otherwise.
 ///
 /// Let P be the piece items (items `0..first_cell` from [`crate::model::CellGeometry`]).
-/// The model qualifies when (a) every piece item has `need = 1`, (b) every option holds exactly
-/// one item of P, (c) all options of piece p hold the same number `w_p ≥ 1` of primary items
-/// outside P, and (d) `Σ_p w_p = M := Σ need` over the primary items outside P.
+/// The model qualifies when (a) every piece item is exact of 1, (b) every option holds exactly
+/// one item of P, (c) all options of piece p hold the same number `w_p ≥ 1` of exact items
+/// outside P and no ranged item, and (d) `Σ_p w_p = M := Σ need` over the exact items outside
+/// P.
 ///
 /// Proof that "at least one option per piece" plus the exact constraints on the other primary
 /// items then imply "at most one per piece": let `n_p ≥ 1` be the number of chosen options of
 /// piece p. Counting (option, primary non-P item) incidences of a solution both ways gives
 /// `Σ_p n_p·w_p = M` (each such item i lies in exactly `need_i` chosen options; secondary items
-/// are not counted). With (d), `Σ_p (n_p - 1)·w_p = 0`, and every term is ≥ 0 with `w_p ≥ 1`,
+/// are not counted, and no option holds a ranged one). With (d), `Σ_p (n_p - 1)·w_p = 0`, and every term is ≥ 0 with `w_p ≥ 1`,
 /// so `n_p = 1` for every p.
 pub fn implied_piece_items(model: &ExactCover) -> Option<Vec<u32>> {
     let g = model.geometry.as_ref()?;
@@ -164,7 +170,11 @@ pub fn implied_piece_items(model: &ExactCover) -> Option<Vec<u32>> {
     if pieces == 0 || pieces > model.item_count() {
         return None;
     }
-    if model.items[..pieces].iter().any(|it| it.need != 1) {
+    if model.items[..pieces]
+        .iter()
+        .any(|it| !(it.is_exact() && it.min == 1))
+        || model.has_ranges()
+    {
         return None;
     }
     let mut weight: Vec<Option<u64>> = vec![None; pieces];
@@ -176,7 +186,7 @@ pub fn implied_piece_items(model: &ExactCover) -> Option<Vec<u32>> {
         }
         let w = items
             .iter()
-            .filter(|&&i| (i as usize) >= pieces && model.items[i as usize].need > 0)
+            .filter(|&&i| (i as usize) >= pieces && model.items[i as usize].is_exact())
             .count() as u64;
         if w == 0 || weight[p].is_some_and(|x| x != w) {
             return None;
@@ -189,7 +199,8 @@ pub fn implied_piece_items(model: &ExactCover) -> Option<Vec<u32>> {
     }
     let must: u64 = model.items[pieces..]
         .iter()
-        .map(|it| u64::from(it.need))
+        .filter(|it| it.is_exact())
+        .map(|it| u64::from(it.min))
         .sum();
     (total == must).then(|| (0..pieces as u32).collect())
 }

@@ -167,6 +167,29 @@ mod tests {
     }
 
     #[test]
+    fn between_truth_table() {
+        for amo in [AtMostOne::Pairwise, AtMostOne::Sequential] {
+            for n in 0..=6usize {
+                for lo in 0..=n + 1 {
+                    for hi in lo.max(1)..=n + 1 {
+                        let mut f = CnfFormula::new();
+                        let xs = inputs(&mut f, n);
+                        cardinality::between(&mut f, &xs, lo, hi, amo);
+                        for bits in 0..(1u32 << n) {
+                            let k = bits.count_ones() as usize;
+                            assert_eq!(
+                                sat_under(&f, n, bits),
+                                (lo..=hi).contains(&k),
+                                "{amo} n={n} {lo}..{hi} bits={bits:b}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn documented_sizes() {
         let size = |amo: AtMostOne, n: usize| {
             let mut f = CnfFormula::new();

@@ -4,11 +4,16 @@
 //! It exists to be obviously correct and to be beaten: the benchmarks compare the bitset engine
 //! ([`crate::engines::exact`]) against it, and the tests use it as a differential oracle.
 //!
-//! Multiplicities (an item with `need = k > 1`) follow the idea of Knuth's Algorithm M: when the
-//! search branches on such an item it tries its options in list order, and after trying option
-//! `x` it *tweaks* `x` out (removes it for the remaining branches), so every branch enumerates
-//! the solutions whose smallest option on that item is `x`. A multiset of options is therefore
-//! found exactly once.
+//! Multiplicities (an item covered exactly `k > 1` times) follow the idea of Knuth's Algorithm
+//! M: when the search branches on such an item it tries its options in list order, and after
+//! trying option `x` it *tweaks* `x` out (removes it for the remaining branches), so every
+//! branch enumerates the solutions whose smallest option on that item is `x`. A multiset of
+//! options is therefore found exactly once.
+//!
+//! Ranged items (`min..=max` coverings) are never branched on: every option holds an exact
+//! item (the model's convention), so covering the exact items decides the solution. A ranged
+//! item is covered like a secondary one once its `max` is reached, and a cover of the exact
+//! items is a solution when every ranged item has reached its `min`.
 
 use crate::engines::{Engine, Query, Stats};
 use crate::error::{Error, Result};
@@ -149,9 +154,14 @@ struct Links {
     right: Vec<u32>,
     /// Options still available for each item.
     len: Vec<u32>,
-    /// Coverage still needed by each primary item (`0` for secondary items).
+    /// Coverage still needed by each exact item (`0` for the others).
     rem: Vec<u32>,
     secondary: Vec<bool>,
+    /// Ranged items, and the coverings every item may still take (read for ranged items).
+    ranged: Vec<u32>,
+    room: Vec<u32>,
+    min: Vec<u32>,
+    max: Vec<u32>,
     up: Vec<u32>,
     down: Vec<u32>,
     /// Item of every node.
@@ -177,18 +187,29 @@ impl Links {
             left: vec![0; n + 1],
             right: vec![0; n + 1],
             len: vec![0; n],
-            rem: model.items.iter().map(|i| i.need).collect(),
-            secondary: model.items.iter().map(|i| i.need == 0).collect(),
+            rem: model
+                .items
+                .iter()
+                .map(|i| if i.is_exact() { i.min } else { 0 })
+                .collect(),
+            secondary: model.items.iter().map(|i| i.is_secondary()).collect(),
+            ranged: (0..n as u32)
+                .filter(|&i| model.items[i as usize].is_ranged())
+                .collect(),
+            room: model.items.iter().map(|i| i.max).collect(),
+            min: model.items.iter().map(|i| i.min).collect(),
+            max: model.items.iter().map(|i| i.max).collect(),
             up: (0..nodes as u32).collect(),
             down: (0..nodes as u32).collect(),
             top: vec![0; nodes],
             opt: vec![0; nodes],
             start: Vec::with_capacity(model.options.len() + 1),
         };
-        // Active list: primary items in index order, so ties in "fewest options" go to the
+        // Active list: exact items in index order, so ties in "fewest options" go to the
         // lowest item.
         let mut prev = n;
-        for i in (0..n).filter(|&i| !l.secondary[i]) {
+        let listed: Vec<usize> = (0..n).filter(|&i| l.listed(i)).collect();
+        for i in listed {
             l.right[prev] = i as u32;
             l.left[i] = prev as u32;
             prev = i;
@@ -214,6 +235,11 @@ impl Links {
         }
         l.start.push(node as u32);
         l
+    }
+
+    /// Whether item `i` is in the active list (an exact item).
+    fn listed(&self, i: usize) -> bool {
+        !self.secondary[i] && self.max[i] == self.min[i]
     }
 
     fn option_nodes(&self, o: u32) -> std::ops::Range<usize> {
@@ -265,7 +291,7 @@ impl Links {
     }
 
     fn cover(&mut self, i: usize) {
-        if !self.secondary[i] {
+        if self.listed(i) {
             let (l, r) = (self.left[i] as usize, self.right[i] as usize);
             self.right[l] = r as u32;
             self.left[r] = l as u32;
@@ -283,7 +309,7 @@ impl Links {
             self.unhide(p);
             p = self.up[p] as usize;
         }
-        if !self.secondary[i] {
+        if self.listed(i) {
             let (l, r) = (self.left[i] as usize, self.right[i] as usize);
             self.right[l] = i as u32;
             self.left[r] = i as u32;
@@ -294,21 +320,41 @@ impl Links {
     fn commit(&mut self, i: usize) {
         if self.secondary[i] {
             self.cover(i);
-        } else {
+        } else if self.listed(i) {
             self.rem[i] -= 1;
             if self.rem[i] == 0 {
+                self.cover(i);
+            }
+        } else {
+            self.room[i] -= 1;
+            if self.room[i] == 0 {
                 self.cover(i);
             }
         }
     }
 
     fn uncommit(&mut self, i: usize) {
-        if self.secondary[i] || self.rem[i] == 0 {
+        if self.secondary[i] {
             self.uncover(i);
-        }
-        if !self.secondary[i] {
+        } else if self.listed(i) {
+            if self.rem[i] == 0 {
+                self.uncover(i);
+            }
             self.rem[i] += 1;
+        } else {
+            if self.room[i] == 0 {
+                self.uncover(i);
+            }
+            self.room[i] += 1;
         }
+    }
+
+    /// True when every ranged item has reached its `min`.
+    fn ranges_met(&self) -> bool {
+        self.ranged.iter().all(|&i| {
+            let i = i as usize;
+            self.max[i] - self.room[i] >= self.min[i]
+        })
     }
 
     /// Applies excluded and forced options for the whole run; `None` when they are
@@ -336,11 +382,7 @@ impl Links {
                 cover[i as usize] += 1;
             }
         }
-        let over = model
-            .items
-            .iter()
-            .zip(&cover)
-            .any(|(it, &c)| c > it.need.max(1));
+        let over = model.items.iter().zip(&cover).any(|(it, &c)| c > it.max);
         if over {
             return None;
         }
@@ -365,6 +407,9 @@ impl Links {
         stats.nodes += 1;
         let root = self.items;
         if self.right[root] as usize == root {
+            if !self.ranges_met() {
+                return Flow::Continue;
+            }
             stats.solutions += 1;
             if f(chosen) {
                 return Flow::Continue;
@@ -454,9 +499,9 @@ mod tests {
     use crate::model::Item;
 
     fn item(name: &str, need: u32) -> Item {
-        Item {
-            name: name.into(),
-            need,
+        match need {
+            0 => Item::secondary(name),
+            k => Item::exact(name, k),
         }
     }
 

@@ -171,15 +171,15 @@ mod tests {
         let secondary = items / 4;
         let mut model = ExactCover {
             items: (0..items + secondary)
-                .map(|i| Item {
-                    name: format!("i{i}"),
-                    need: if i >= items {
-                        0
+                .map(|i| {
+                    let name = format!("i{i}");
+                    if i >= items {
+                        Item::secondary(name)
                     } else if next(5) == 0 {
-                        2
+                        Item::exact(name, 2)
                     } else {
-                        1
-                    },
+                        Item::exact(name, 1)
+                    }
                 })
                 .collect(),
             ..ExactCover::default()

@@ -996,8 +996,8 @@ fn stats(query: &Query, solutions: u64, ended: Ended, summary: String) -> Stats 
 
 /// A lower bound on the number of options in any solution of `model`. Exact for a model
 /// with cell geometry whose every option holds exactly one piece item (the items before the
-/// cells): the pieces' needs. Otherwise the coverage its primary items need, divided by the
-/// most primary items one option holds (rounded up).
+/// cells): the pieces' fewest copies. Otherwise the coverage its items need at least, divided
+/// by the most items of such a need one option holds (rounded up).
 pub(crate) fn min_solution_options(model: &ExactCover) -> usize {
     if let Some(g) = &model.geometry {
         let pieces = g.first_cell;
@@ -1008,13 +1008,19 @@ pub(crate) fn min_solution_options(model: &ExactCover) -> usize {
         {
             return model.items[..pieces as usize]
                 .iter()
-                .map(|it| it.need as usize)
+                .map(|it| it.min as usize)
                 .sum();
         }
     }
-    let need: usize = model.items.iter().map(|it| it.need as usize).sum();
+    let need: usize = model.items.iter().map(|it| it.min as usize).sum();
     let widest = (0..model.options.len())
-        .map(|o| model.primaries(o))
+        .map(|o| {
+            let items = &model.options[o];
+            items
+                .iter()
+                .filter(|&&i| model.items[i as usize].min > 0)
+                .count()
+        })
         .max()
         .unwrap_or(1)
         .max(1);

@@ -9,20 +9,20 @@ use super::sliced::{
 };
 
 impl SlicedTables {
-    /// The tables, when `p` qualifies: stored conflicts (so that siblings can
+    /// The tables, when `p` qualifies: no ranged item, stored conflicts (so that siblings can
     /// be derived from each other), at most `64 * LANES` primary items of need one, at most
     /// [`MAX_MULTI`] of larger need (and then every option holding an item of need one), and
     /// every count below `1 << MAX_PLANES`.
     pub fn build(p: &Prepared) -> Option<SlicedTables> {
         let m = &p.model;
-        if p.conflict.is_none() || p.words > WORDS {
+        if p.conflict.is_none() || p.words > WORDS || !p.ranged.is_empty() {
             return None;
         }
         let mut lane = vec![u8::MAX; m.items.len()];
         let mut lane_item = Vec::new();
         let mut multi = Vec::new();
-        for (i, it) in m.items.iter().enumerate() {
-            match it.need {
+        for (i, &need) in p.need.iter().enumerate() {
+            match need {
                 0 => {}
                 1 => {
                     if lane_item.len() == 64 * LANES {

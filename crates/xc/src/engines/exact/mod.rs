@@ -260,8 +260,8 @@ impl ExactEngine {
     /// An upper estimate of the bytes the engine needs for `model`: the per-item option
     /// bitsets, the conflict rows and the solution check's option bitsets it stores (both
     /// bounded), and one search thread's levels (one per depth, each a live-option bitset and
-    /// per-item counters; the depth is at most the coverage the primary items need, divided
-    /// by the fewest primary items an option holds).
+    /// per-item counters; the depth is at most the coverage the exact items need, divided
+    /// by the fewest exact items an option holds).
     pub fn memory_estimate(model: &ExactCover) -> u64 {
         let items = model.items.len() as u64;
         let opts = model.options.len() as u64;
@@ -269,9 +269,14 @@ impl ExactEngine {
         let masks = items * words * 8;
         let conflicts = (opts * words * 8).min(prepare::CONFLICT_BYTES_LIMIT as u64);
         let checks = (opts * items.div_ceil(64) * 8).min(prepare::CHECK_BYTES_LIMIT as u64);
-        let need: u64 = model.items.iter().map(|i| u64::from(i.need)).sum();
+        let need: u64 = model
+            .items
+            .iter()
+            .filter(|i| i.is_exact())
+            .map(|i| u64::from(i.min))
+            .sum();
         let narrowest = (0..model.options.len())
-            .map(|o| model.primaries(o))
+            .map(|o| model.exacts(o))
             .min()
             .unwrap_or(1)
             .max(1) as u64;

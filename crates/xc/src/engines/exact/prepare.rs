@@ -62,6 +62,11 @@ pub(crate) struct Level {
     /// Remaining pieces per distinct volume, and their mixed-radix state index.
     pub size_left: Vec<u32>,
     pub pstate: usize,
+    /// Coverings every ranged item may still take (by [`Prepared::ranged`] slot), and the
+    /// coverings the ranged items still need to reach their minimums; empty and 0 in models
+    /// without ranged items.
+    pub room: Vec<u32>,
+    pub rlow: u32,
     /// The state of the sliced path (when [`Prepared::sliced`] is present), which replaces
     /// `live`, `active`, `counts`, `rem` and `open` below the root.
     pub s: SlicedState,
@@ -86,6 +91,9 @@ pub(crate) struct Prepared {
     pub model: ExactCover,
     pub n_opts: usize,
     pub words: usize,
+    /// The coverings every exact item needs (`0` for secondary and ranged items): the items
+    /// the search branches on are the exact ones, "primary" below.
+    pub need: Vec<u32>,
     /// Primary item indices.
     pub primary: Vec<u32>,
     /// Primary items of every option (flat, `prim_off[o]..prim_off[o+1]`).
@@ -98,22 +106,33 @@ pub(crate) struct Prepared {
     /// Items with need > 1 of every option (flat, `multi_off`).
     pub multi_off: Vec<u32>,
     pub multi: Vec<u32>,
-    /// Items with need <= 1 of every option (flat): choosing the option kills every option
-    /// sharing one of them.
+    /// Items covered at most once (exact ones of need 1 and secondary ones) of every option
+    /// (flat): choosing the option kills every option sharing one of them.
     pub excl_off: Vec<u32>,
     pub excl: Vec<u32>,
+    /// The ranged items (by slot), their bounds, and the slots of every option's ranged items
+    /// (flat, `rng_off`): never branched on, their options are killed once `max` is reached,
+    /// and a cover of the exact items is a solution once each has reached its `min`.
+    pub ranged: Vec<u32>,
+    pub ranged_min: Vec<u32>,
+    pub ranged_max: Vec<u32>,
+    pub rng_off: Vec<u32>,
+    pub rng: Vec<u32>,
     /// Options of every item (items × words).
     pub item_mask: Vec<u64>,
-    /// Options sharing a need <= 1 item with every option, itself included (options × words),
-    /// when small enough to store.
+    /// Options sharing an item covered at most once with every option, itself included
+    /// (options × words), when small enough to store.
     pub conflict: Option<Vec<u64>>,
     pub geo: Option<Geo>,
     /// Tables of the bit-sliced counters, when the model qualifies (see [`SlicedTables`]).
     pub sliced: Option<SlicedTables>,
     /// Tables of the leaf search, when the model qualifies (see [`TailTables`]).
     pub tail: Option<TailTables>,
-    /// Options removed by preprocessing (computed on first use of pruning).
+    /// Options removed by preprocessing (computed on first use of pruning), and the state
+    /// with them dropped and nothing chosen, which every query's root starts from: a run
+    /// broken into branches at a cell builds a root per branch.
     removed: OnceLock<Vec<u64>>,
+    pruned: OnceLock<Level>,
     /// The items' needs in the form the solution check reads them.
     pub check: CheckTables,
 }
@@ -125,17 +144,19 @@ pub(crate) const CHECK_BYTES_LIMIT: usize = 16 << 20;
 /// What the engine's check of every solution reads: the model's items and options in two
 /// forms, both built here from the model alone (not from the search's tables).
 pub(crate) struct CheckTables {
-    /// Need of every item.
-    pub need: Vec<u32>,
+    /// Bounds of every item.
+    pub min: Vec<u32>,
+    pub max: Vec<u32>,
     /// Items needing exactly one covering, and items needing none (at most one), as bitsets
     /// over the items (`words` words).
     pub required: Vec<u64>,
     pub optional: Vec<u64>,
     pub words: usize,
-    /// Items needing more than one covering.
+    /// Items that may take more than one covering (exact ones of larger need and ranged ones),
+    /// counted.
     pub multi: Vec<u32>,
-    /// Each option's items needing at most one covering (options × `words`), and its items
-    /// needing several (flat, `multi_off`), when the bitsets fit [`CHECK_BYTES_LIMIT`].
+    /// Each option's items covered at most once (options × `words`), and its counted items
+    /// (flat, `multi_off`), when the bitsets fit [`CHECK_BYTES_LIMIT`].
     pub opt_bits: Option<Vec<u64>>,
     pub multi_off: Vec<u32>,
     pub opt_multi: Vec<u32>,
@@ -146,14 +167,15 @@ impl CheckTables {
     /// option's items are strictly increasing, as [`ExactCover::validate`] requires of every
     /// model an engine is built for, so a bitset loses no repeated item.
     fn new(model: &ExactCover, bitsets: bool) -> CheckTables {
-        let need: Vec<u32> = model.items.iter().map(|i| i.need).collect();
-        let words = need.len().div_ceil(64).max(1);
+        let min: Vec<u32> = model.items.iter().map(|i| i.min).collect();
+        let max: Vec<u32> = model.items.iter().map(|i| i.max).collect();
+        let words = min.len().div_ceil(64).max(1);
         let (mut required, mut optional) = (vec![0u64; words], vec![0u64; words]);
         let mut multi = Vec::new();
-        for (i, &n) in need.iter().enumerate() {
-            match n {
-                0 => set_bit(&mut optional, i),
-                1 => set_bit(&mut required, i),
+        for (i, (&lo, &hi)) in min.iter().zip(&max).enumerate() {
+            match (lo, hi) {
+                (0, 1) => set_bit(&mut optional, i),
+                (1, 1) => set_bit(&mut required, i),
                 _ => multi.push(i as u32),
             }
         }
@@ -164,7 +186,7 @@ impl CheckTables {
             .then(|| vec![0u64; n_opts * words]);
         for (o, items) in model.options.iter().enumerate() {
             for &i in items {
-                if need[i as usize] > 1 {
+                if max[i as usize] > 1 {
                     opt_multi.push(i);
                 } else if let Some(bits) = &mut opt_bits {
                     set_bit(&mut bits[o * words..(o + 1) * words], i as usize);
@@ -173,7 +195,8 @@ impl CheckTables {
             multi_off.push(opt_multi.len() as u32);
         }
         CheckTables {
-            need,
+            min,
+            max,
             required,
             optional,
             words,
@@ -193,13 +216,25 @@ impl Prepared {
         let n_items = model.items.len();
         let n_opts = model.options.len();
         let words = n_opts.div_ceil(64).max(1);
-        let need: Vec<u32> = model.items.iter().map(|i| i.need).collect();
+        let need: Vec<u32> = model
+            .items
+            .iter()
+            .map(|i| if i.is_exact() { i.min } else { 0 })
+            .collect();
         let primary = (0..n_items as u32)
             .filter(|&i| need[i as usize] > 0)
             .collect();
+        let ranged: Vec<u32> = (0..n_items as u32)
+            .filter(|&i| model.items[i as usize].is_ranged())
+            .collect();
+        let mut slot = vec![u32::MAX; n_items];
+        for (k, &i) in ranged.iter().enumerate() {
+            slot[i as usize] = k as u32;
+        }
         let (mut prim_off, mut prim) = (vec![0u32], Vec::new());
         let (mut multi_off, mut multi) = (vec![0u32], Vec::new());
         let (mut excl_off, mut excl) = (vec![0u32], Vec::new());
+        let (mut rng_off, mut rng) = (vec![0u32], Vec::new());
         let mut item_mask = vec![0u64; n_items * words];
         for (o, items) in model.options.iter().enumerate() {
             for &i in items {
@@ -209,6 +244,8 @@ impl Prepared {
                 }
                 if n > 1 {
                     multi.push(i);
+                } else if slot[i as usize] != u32::MAX {
+                    rng.push(slot[i as usize]);
                 } else {
                     excl.push(i);
                 }
@@ -220,11 +257,13 @@ impl Prepared {
             prim_off.push(prim.len() as u32);
             multi_off.push(multi.len() as u32);
             excl_off.push(excl.len() as u32);
+            rng_off.push(rng.len() as u32);
         }
         let mut p = Prepared {
             model: model.clone(),
             n_opts,
             words,
+            need,
             primary,
             prim8: None,
             prim_off,
@@ -233,12 +272,24 @@ impl Prepared {
             multi,
             excl_off,
             excl,
+            ranged_min: ranged
+                .iter()
+                .map(|&i| model.items[i as usize].min)
+                .collect(),
+            ranged_max: ranged
+                .iter()
+                .map(|&i| model.items[i as usize].max)
+                .collect(),
+            ranged,
+            rng_off,
+            rng,
             item_mask,
             conflict: None,
             geo: Geo::build(model),
             sliced: None,
             tail: None,
             removed: OnceLock::new(),
+            pruned: OnceLock::new(),
             check: CheckTables::new(model, fast_layouts),
         };
         if fast_layouts
@@ -285,6 +336,10 @@ impl Prepared {
         &self.multi[self.multi_off[o] as usize..self.multi_off[o + 1] as usize]
     }
     #[inline]
+    pub fn rng_of(&self, o: usize) -> &[u32] {
+        &self.rng[self.rng_off[o] as usize..self.rng_off[o + 1] as usize]
+    }
+    #[inline]
     pub fn excl_of(&self, o: usize) -> &[u32] {
         &self.excl[self.excl_off[o] as usize..self.excl_off[o + 1] as usize]
     }
@@ -311,7 +366,7 @@ impl Prepared {
                 counts[i as usize] += 1;
             }
         }
-        let mut rem: Vec<u32> = m.items.iter().map(|i| i.need).collect();
+        let mut rem: Vec<u32> = self.need.clone();
         rem.resize(slots, 0);
         let need_left = rem.iter().map(|&r| r as u64).sum();
         let mut open = vec![0u64; m.items.len().div_ceil(64).max(1)];
@@ -341,6 +396,8 @@ impl Prepared {
             occ,
             size_left,
             pstate,
+            room: self.ranged_max.clone(),
+            rlow: self.ranged_min.iter().sum(),
             ..Level::default()
         }
     }
@@ -357,10 +414,13 @@ impl Prepared {
     }
 
     /// True when [`Prepared::descend_sibling`] may be used: byte layout, stored conflict
-    /// bitsets and no multiplicity item (whose saturation kills options beyond the conflicts,
-    /// and whose branches change the parent between siblings).
+    /// bitsets and no multiplicity or ranged item (whose saturation kills options beyond the
+    /// conflicts, and whose branches change the parent between siblings).
     pub fn sibling_mode(&self) -> bool {
-        self.prim8.is_some() && self.conflict.is_some() && self.multi.is_empty()
+        self.prim8.is_some()
+            && self.conflict.is_some()
+            && self.multi.is_empty()
+            && self.ranged.is_empty()
     }
 
     /// [`Prepared::descend`] for the next sibling: `child` holds the complete state after
@@ -501,6 +561,9 @@ impl Prepared {
                     child.live[wi as usize] &= !m[wi as usize];
                 }
             }
+        }
+        if !self.ranged.is_empty() {
+            self.apply_ranges(parent, child, x);
         }
         self.apply_geo(parent, child, x);
         // Counts: walk whichever looks smaller, the options this choice killed (decrementing
@@ -645,6 +708,49 @@ impl Prepared {
         !self.starved(child)
     }
 
+    /// The ranged part of choosing `x`: the room of its ranged items, the coverings they still
+    /// need, and the options of an item whose room runs out killed (before the counts are
+    /// walked, which then see them as killed).
+    fn apply_ranges(&self, parent: &Level, child: &mut Level, x: usize) {
+        child.room.clone_from(&parent.room);
+        child.rlow = parent.rlow;
+        for &k in self.rng_of(x) {
+            let k = k as usize;
+            let room = child.room[k] - 1;
+            child.room[k] = room;
+            // Coverings up to the minimum count towards it.
+            if self.ranged_max[k] - room <= self.ranged_min[k] {
+                child.rlow -= 1;
+            }
+            if room == 0 {
+                let m = self.mask(self.ranged[k] as usize);
+                for &wi in &child.active {
+                    child.live[wi as usize] &= !m[wi as usize];
+                }
+            }
+        }
+    }
+
+    /// True when the ranged items with coverings still to reach their minimums have enough
+    /// live options for them (each option covers an item once).
+    pub fn ranges_feasible(&self, lv: &Level) -> bool {
+        lv.rlow == 0
+            || self.ranged.iter().enumerate().all(|(k, &i)| {
+                let covered = self.ranged_max[k] - lv.room[k];
+                let short = self.ranged_min[k].saturating_sub(covered);
+                if short == 0 {
+                    return true;
+                }
+                let m = self.mask(i as usize);
+                let live: u32 = lv
+                    .active
+                    .iter()
+                    .map(|&w| (lv.live[w as usize] & m[w as usize]).count_ones())
+                    .sum();
+                live >= short
+            })
+    }
+
     /// The geometric part of choosing `x`: occupied cells and remaining piece volumes.
     pub(crate) fn apply_geo(&self, parent: &Level, child: &mut Level, x: usize) {
         if let Some(g) = &self.geo {
@@ -717,11 +823,17 @@ impl Prepared {
 
     /// [`Prepared::root`] before the sliced counters are built.
     pub fn root_unsliced(&self, forced: &[u32], excluded: &[u32], pruning: bool) -> Option<Level> {
-        let mut lv = self.initial();
-        if pruning {
-            let removed = self.removed();
-            for_each_bit(removed, |o| self.drop_option(&mut lv, o));
-        }
+        let mut lv = if pruning {
+            self.pruned
+                .get_or_init(|| {
+                    let mut lv = self.initial();
+                    for_each_bit(self.removed(), |o| self.drop_option(&mut lv, o));
+                    lv
+                })
+                .clone()
+        } else {
+            self.initial()
+        };
         for &o in excluded {
             self.drop_option(&mut lv, o as usize);
         }
@@ -739,21 +851,71 @@ impl Prepared {
         Some(lv)
     }
 
-    /// Options no solution can contain, found once per model by [`Prepared::failed_options`]
-    /// at the root (the model's forced options chosen, nothing else).
+    /// Options no solution can contain, found once per model at the root (the model's forced
+    /// options chosen, nothing else): first the options that conflict with an option every
+    /// solution holds, that of an item with as many live options as it needs (the box or
+    /// cage of a packing puzzle, given as a piece of one placement), chosen in turn until
+    /// none is left; then [`Prepared::failed_options`] in the state they leave. Probing the
+    /// whole model with the cage still open took three times PelikanBurr's whole search and
+    /// setup (87 M instructions; its 3,601 options mostly overlap the cage).
     pub fn removed(&self) -> &[u64] {
-        self.removed
-            .get_or_init(|| match self.root(&[], &[], false) {
-                Some(mut root) => self.failed_options(&mut root, false),
-                None => {
-                    // Contradictory forced options: nothing can be chosen.
-                    let mut removed = vec![0u64; self.words];
-                    for o in 0..self.n_opts {
-                        set_bit(&mut removed, o);
-                    }
-                    removed
+        self.removed.get_or_init(|| {
+            let all = || {
+                let mut removed = vec![0u64; self.words];
+                for o in 0..self.n_opts {
+                    set_bit(&mut removed, o);
                 }
-            })
+                removed
+            };
+            let Some(mut root) = self.root(&[], &[], false) else {
+                // Contradictory forced options: nothing can be chosen.
+                return all();
+            };
+            let mut removed = vec![0u64; self.words];
+            if !self.choose_units(&mut root, &mut removed) {
+                return all();
+            }
+            let failed = self.failed_options(&mut root, false);
+            for (r, f) in removed.iter_mut().zip(failed) {
+                *r |= f;
+            }
+            removed
+        })
+    }
+
+    /// Chooses, in `lv`, the live options of every item with exactly as many live options as
+    /// it still needs (again and again, as choices make new such items), adding the options
+    /// each choice kills to `removed`; `false` when the state turns out to have no solution.
+    fn choose_units(&self, lv: &mut Level, removed: &mut [u64]) -> bool {
+        let mut next = Level::default();
+        loop {
+            if self.starved(lv) {
+                return false;
+            }
+            let Some(&i) = self.primary.iter().find(|&&i| {
+                let i = i as usize;
+                lv.rem[i] > 0 && lv.counts[i] == lv.rem[i]
+            }) else {
+                return true;
+            };
+            let m = self.mask(i as usize);
+            let Some(x) = lv.active.iter().map(|&w| w as usize).find_map(|w| {
+                let bits = lv.live[w] & m[w];
+                (bits != 0).then(|| w * 64 + bits.trailing_zeros() as usize)
+            }) else {
+                return false;
+            };
+            self.descend(lv, &mut next, x, false);
+            for &w in &lv.active {
+                let w = w as usize;
+                let mut dead = lv.live[w] & !next.live[w];
+                if w == x >> 6 {
+                    dead &= !(1u64 << (x & 63));
+                }
+                removed[w] |= dead;
+            }
+            std::mem::swap(lv, &mut next);
+        }
     }
 
     /// Lookahead at a subproblem (`forced` chosen, `excluded` and the model's removed options
@@ -904,8 +1066,14 @@ impl Prepared {
                 sc.words.push(wi);
             }
         }
-        for &o in &sc.mine {
-            let o = o as usize;
+        // The options alternately from both ends of the list: they are in index order, which
+        // in a puzzle's model is piece order, and options of one piece all conflict over the
+        // piece item, so the intersection shrinks only once another piece's option comes;
+        // taking the first and the last first empties it at once for most items (a third of
+        // a count of BurrTools' PelikanBurr went into this narrowing in list order).
+        let k = sc.mine.len();
+        for i in 0..k {
+            let o = sc.mine[if i % 2 == 0 { i / 2 } else { k - 1 - i / 2 }] as usize;
             let row = self.conflict_row(o, &mut sc.row);
             let acc = &mut sc.acc;
             sc.words.retain(|&wi| {
@@ -975,7 +1143,7 @@ impl Prepared {
                 w0 += 1;
             }
             if w0 == cw {
-                return true;
+                break;
             }
             let seed = w0 * 64 + todo[w0].trailing_zeros() as usize;
             comp.fill(0);
@@ -1022,6 +1190,25 @@ impl Prepared {
                 return false;
             }
         }
+        if !g.whole {
+            return true;
+        }
+        // The free cells as a whole (see [`Geo::whole`]).
+        let (mut m, mut total) = (0, 0);
+        for ((&must, &occ), &f) in g.must.iter().zip(&lv.occ).zip(free.iter()) {
+            m += (must & !occ).count_ones() as usize;
+            total += f.count_ones() as usize;
+        }
+        let row: &[u64] = match &g.sum_table {
+            Some(t) => &t[lv.pstate * g.sw..(lv.pstate + 1) * g.sw],
+            None => {
+                if !*have_sums {
+                    achievable_sums(&g.sizes, &lv.size_left, sums);
+                }
+                sums
+            }
+        };
+        any_in_range(row, m, total)
     }
 }
 

@@ -168,10 +168,9 @@ impl<'a> Searcher<'a> {
 
     /// Whether `sol` is an exact cover of the model, as the model itself says
     /// ([`super::prepare::CheckTables`]): ascending options, the forced ones among them,
-    /// every item covered as often as it needs (at most once when it needs none). Items
-    /// needing at most one covering are checked as bits, a word of them at a time where the
-    /// options' bitsets are stored, and those needing several counted: a count may check
-    /// hundreds of thousands of solutions, each of many options.
+    /// every item covered within its bounds. Items covered at most once are checked as bits,
+    /// a word of them at a time where the options' bitsets are stored, and the others
+    /// counted: a count may check hundreds of thousands of solutions, each of many options.
     fn verify(&mut self) -> bool {
         let m = &self.p.model;
         let c = &self.p.check;
@@ -206,7 +205,7 @@ impl<'a> Searcher<'a> {
                 None => {
                     for &i in &m.options[o] {
                         let i = i as usize;
-                        if c.need[i] > 1 {
+                        if c.max[i] > 1 {
                             continue;
                         }
                         let (w, bit) = (i >> 6, 1u64 << (i & 63));
@@ -223,9 +222,10 @@ impl<'a> Searcher<'a> {
             .zip(&c.optional)
             .zip(&c.required)
             .all(|((&s, &opt), &req)| s & !opt == req)
-            && c.multi
-                .iter()
-                .all(|&i| self.cover[i as usize] == c.need[i as usize])
+            && c.multi.iter().all(|&i| {
+                let n = self.cover[i as usize];
+                c.min[i as usize] <= n && n <= c.max[i as usize]
+            })
     }
 
     /// The general fewest-options scan over the counters of the open items (see
@@ -464,6 +464,11 @@ impl<'a> Searcher<'a> {
             }
             self.nodes += 1;
             self.done += weight;
+            // The exact items are covered, so no option is left (every option holds one): a
+            // ranged item short of its minimum stays short.
+            if lv.rlow > 0 {
+                return true;
+            }
             return self.emit(&[], sink);
         }
         // Fewest options first: an item still needing r coverings out of n live options has
@@ -485,7 +490,9 @@ impl<'a> Searcher<'a> {
                 st.multi_starved(&lv.s)
                     || self.pruning && !p.regions_ok_sliced(st, lv, &mut self.region)
             }
-            (Some(_), None) => self.pruning && !p.regions_ok(lv, &mut self.region),
+            (Some(_), None) => {
+                !p.ranges_feasible(lv) || self.pruning && !p.regions_ok(lv, &mut self.region)
+            }
         };
         // The sliced path branches on lanes only: items of need one.
         let need = match best {
@@ -648,7 +655,7 @@ mod tests {
     use crate::model::{ExactCover, Item};
 
     /// The engine's check of a solution agrees with [`ExactCover::check_solution`] on every
-    /// kind of item (needing none, one or several coverings), with the options' bitsets
+    /// kind of item (secondary, exact of one or several coverings, ranged), with the options' bitsets
     /// stored and without (models of more than 64 items take several words): random models,
     /// random option sets, and the exact covers among them.
     #[test]
@@ -664,9 +671,18 @@ mod tests {
         for round in 0..60 {
             let n_items = 3 + next(if round % 2 == 0 { 12 } else { 140 }) as usize;
             let items: Vec<Item> = (0..n_items)
-                .map(|i| Item {
-                    name: format!("i{i}"),
-                    need: [0, 1, 1, 1, 2, 3][next(6) as usize],
+                .map(|i| {
+                    let [min, max] = [
+                        [0, 1],
+                        [1, 1],
+                        [1, 1],
+                        [1, 1],
+                        [2, 2],
+                        [3, 3],
+                        [0, 2],
+                        [1, 3],
+                    ][next(8) as usize];
+                    Item::range(format!("i{i}"), min, max)
                 })
                 .collect();
             let n_opts = 4 + next(40) as usize;

@@ -150,12 +150,16 @@ pub(crate) struct TailTables {
 
 impl TailTables {
     /// The tables, when every option holds exactly one piece item (items below the
-    /// geometry's first cell) plus that piece's volume in cells and every cell needs one
-    /// covering.
+    /// geometry's first cell, all exact) plus that piece's volume in cells and every cell
+    /// needs one covering.
     pub fn build(m: &ExactCover) -> Option<TailTables> {
         let g = m.geometry.as_ref()?;
         let first = g.first_cell as usize;
-        if m.items[first..].iter().any(|i| i.need != 1) {
+        if m.items[first..]
+            .iter()
+            .any(|i| !(i.is_exact() && i.min == 1))
+            || m.items[..first].iter().any(|i| !i.is_exact())
+        {
             return None;
         }
         let n_cells = m.items.len() - first;
@@ -204,7 +208,7 @@ impl TailTables {
             cell_off,
             cells,
             opt_mask,
-            piece_need: m.items[..first].iter().map(|i| u64::from(i.need)).sum(),
+            piece_need: m.items[..first].iter().map(|i| u64::from(i.min)).sum(),
         })
     }
 
