@@ -28,6 +28,16 @@ fn main() {
                     .expect("a file name")
                     .to_string_lossy()
                     .into_owned();
+                // Names are typed on command lines and listed in 100 columns.
+                assert!(
+                    !stem.is_empty()
+                        && stem.len() <= 40
+                        && stem
+                            .chars()
+                            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
+                    "{}: a catalog file name is 1 to 40 characters of a-z, 0-9 and '-'",
+                    path.display()
+                );
                 let path = path
                     .canonicalize()
                     .expect("canonical path of a catalog file");
