@@ -1441,15 +1441,108 @@ mod tests {
         assert_eq!(again, p);
     }
 
+    /// The dominoes puzzle with a catalog record.
+    fn with_catalog(record: &str) -> String {
+        DOMINOES.replacen(
+            "\"pieces\"",
+            &format!("\"catalog\": {record},\n        \"pieces\""),
+            1,
+        )
+    }
+
+    #[test]
+    fn catalog_records_are_read_and_disagreements_need_a_finding() {
+        let ok = with_catalog(
+            r#"{"family": "bricks", "cubesat": {"none": 2, "rotation": 1, "rotation+reflection": 1},
+                "published": [{"count": 2, "up_to": "none", "convention": "tilings", "source": "a book"},
+                              {"count": 3, "up_to": "rotation", "convention": "c", "source": "s",
+                               "finding": {"verdict": "source", "text": "a typo"}}]}"#,
+        );
+        let p = parse_puzzle(&ok, "t").unwrap();
+        let c = p.catalog.clone().unwrap();
+        assert_eq!(c.counts.none, ModeCount::Count(2));
+        assert_eq!(c.agrees(), Some(false));
+        assert!(c.published[0].agrees(&c.counts));
+        assert_eq!(from_value(&to_value(&p), "t").unwrap(), p);
+        let none = with_catalog(
+            r#"{"family": "bricks", "published": null, "cubesat": {"rotation+reflection": null}}"#,
+        );
+        let c = parse_puzzle(&none, "t").unwrap().catalog.unwrap();
+        assert_eq!(c.agrees(), None);
+        assert_eq!(c.counts.rotation_reflection, ModeCount::Undefined);
+        assert_eq!(c.counts.none, ModeCount::NotCounted);
+        let e = err(&with_catalog(
+            r#"{"family": "bricks", "cubesat": {"none": 2}, "published": [{"count": 3, "up_to": "none", "convention": "c", "source": "s"}]}"#,
+        ));
+        assert!(
+            e.starts_with("catalog.published[0]: the published count 3 (none) differs from cubesat's 2: add a 'finding'"),
+            "{e}"
+        );
+        let e = err(&with_catalog(
+            r#"{"family": "bricks", "cubesat": {"none": 2}, "published": [{"count": 2, "up_to": "none", "convention": "c", "source": "s", "finding": {"verdict": "source", "text": "t"}}]}"#,
+        ));
+        assert!(
+            e.starts_with("catalog.published[0].finding: the published count 2 (none) agrees"),
+            "{e}"
+        );
+        let e = err(&with_catalog(
+            r#"{"family": "bricks", "cubesat": {"none": 2, "rotation": 1}, "published": [{"count": 2, "up_to": "rotation", "convention": "c", "source": "s", "finding": {"verdict": "convention", "matches": "rotation", "text": "t"}}]}"#,
+        ));
+        assert!(
+            e.starts_with("catalog.published[0].finding.matches: cubesat counts 1 up to rotation"),
+            "{e}"
+        );
+        for (record, start) in [
+            (
+                r#"{"family": "Soma", "published": null}"#,
+                "catalog.family: a family name is",
+            ),
+            (
+                r#"{"family": "soma"}"#,
+                "catalog: the catalog record has no 'published'",
+            ),
+            (
+                r#"{"family": "soma", "published": []}"#,
+                "catalog.published: no published count: write null",
+            ),
+            (
+                r#"{"family": "soma", "published": null, "cubesat": {"burrtools": 1}}"#,
+                "catalog.cubesat.burrtools: unknown key",
+            ),
+            (
+                r#"{"family": "soma", "published": [{"count": 1, "up_to": "burrtools", "convention": "c", "source": "s"}]}"#,
+                "catalog.published[0].up_to: unknown counting mode 'burrtools'",
+            ),
+            (
+                r#"{"family": "soma", "published": [{"count": 1, "up_to": "none", "convention": " ", "source": "s"}]}"#,
+                "catalog.published[0].convention: the convention is empty",
+            ),
+            (
+                r#"{"family": "soma", "published": [{"count": 1, "up_to": "none", "convention": "c", "source": "s", "finding": {"verdict": "typo", "text": "t"}}]}"#,
+                "catalog.published[0].finding.verdict: unknown verdict 'typo'",
+            ),
+        ] {
+            let e = err(&with_catalog(record));
+            assert!(e.starts_with(start), "{record}: {e}");
+        }
+    }
+
     #[test]
     fn files_are_written_in_layer_art_and_read_back() {
         let p = crate::puzzle::bundled("tetris-cube").unwrap();
         let text = to_file_string(&p);
         assert!(text.contains("\"layers\": [["), "{text}");
         assert!(!text.contains("\"cells\""), "{text}");
-        assert!(text.lines().count() < 40, "{text}");
+        // The catalog record round-trips too.
         let back = parse_puzzle(&text, "x").unwrap();
         assert_eq!(to_value(&back), to_value(&p));
+        assert_eq!(back.catalog, p.catalog);
+        let bare = Puzzle {
+            catalog: None,
+            ..p.clone()
+        };
+        let text = to_file_string(&bare);
+        assert!(text.lines().count() < 40, "{text}");
     }
 
     #[test]
