@@ -173,16 +173,7 @@ fn head(path: &std::path::Path) -> Vec<u8> {
 /// The catalog record: family, each published count with its convention, source and, for a
 /// disagreement, how it was settled; cubesat's counts in every mode.
 fn catalog(out: &mut impl Write, c: &Catalog) -> Result<()> {
-    writeln!(
-        out,
-        "catalog: family {}{}",
-        c.family,
-        if c.slow {
-            " (slow: counted by the catalog bench, not the tests)"
-        } else {
-            ""
-        }
-    )?;
+    writeln!(out, "catalog: family {}", c.family)?;
     if c.published.is_empty() {
         writeln!(out, "  published: no published count found")?;
     }
