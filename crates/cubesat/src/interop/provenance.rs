@@ -118,7 +118,13 @@ pub fn write_header(
     excluded: &[u32],
 ) -> io::Result<()> {
     let (option_count, digest) = (table.len(), options_digest(table));
-    let json = serde_json::to_string(&to_value(puzzle)).map_err(io::Error::other)?;
+    // The catalog record (sources, findings) says nothing about placements: left out, it
+    // would only lengthen every export.
+    let bare = Puzzle {
+        catalog: None,
+        ..puzzle.clone()
+    };
+    let json = serde_json::to_string(&to_value(&bare)).map_err(io::Error::other)?;
     let mut excluded = excluded.to_vec();
     excluded.sort_unstable();
     excluded.dedup();
