@@ -350,7 +350,8 @@ pub struct Catalog {
     pub published: Vec<Published>,
     /// cubesat's own count in every mode.
     pub counts: CatalogCounts,
-    /// True when counting takes more than a few seconds: the `catalog` bench counts it and the
+    /// True when the check (every mode by the exact engine, the published mode by dancing links,
+    /// one thread each) takes more than ten CPU seconds: the `catalog` bench counts it and the
     /// catalog test leaves it out.
     pub slow: bool,
 }
