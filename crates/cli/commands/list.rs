@@ -65,7 +65,11 @@ pub fn run(args: &ListArgs) -> Result<Outcome> {
         && !known_families.contains(f)
     {
         known_families.sort();
-        bail!("no family '{f}' (families: {})", known_families.join(", "));
+        bail!(
+            "no family '{}' (families: {})",
+            cubesat::echo::echo(f),
+            known_families.join(", ")
+        );
     }
     for rows in families.values_mut() {
         rows.sort_by_key(|r| r.name);
@@ -104,10 +108,10 @@ pub fn run(args: &ListArgs) -> Result<Outcome> {
     }
     out.finish()?;
     if shown == 0 {
-        eprintln!("cubesat: no puzzle matches");
+        say!("no puzzle matches");
         return Ok(Outcome::NoneFound);
     }
-    eprintln!(
+    say!(
         "{} in {}: {agree} agreeing with their published count, {differ} differing (see `cubesat info NAME`), {unpublished} with no published count",
         cubesat::report::plural(shown as u64, "puzzle"),
         if families.len() == 1 {

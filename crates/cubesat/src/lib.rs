@@ -9,6 +9,9 @@
 //!          → solution (the verifier) → run (Instance + engines) → generate, render, report, interop
 //! ```
 //!
+//! - [`echo`]: how messages repeat user text (escaped, cut to a line).
+//! - [`input`]: any input source read once through a byte bound; UTF-8 and JSON checked
+//!   with the place of a fault (a bad byte, a key given twice).
 //! - [`geometry`]: cells, the 24 proper rotations (and 24 improper ones), shapes and their
 //!   distinct orientations.
 //! - [`puzzle`]: a validated puzzle: pieces with counts, a target of one or more containers
@@ -37,9 +40,11 @@
 #![warn(missing_docs)]
 
 pub mod counting;
+pub mod echo;
 mod error;
 pub mod generate;
 pub mod geometry;
+pub mod input;
 pub mod interop;
 mod mode;
 pub mod placements;
