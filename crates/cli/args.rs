@@ -37,8 +37,9 @@ pub enum Command {
     Solve(SolveArgs),
     /// Describe a puzzle: pieces, orientations, placements, symmetries, known counts.
     Info(InfoArgs),
-    /// List the bundled puzzles.
-    List,
+    /// List the bundled puzzles and the catalog by family, with each puzzle's published count
+    /// and cubesat's count, and whether they agree.
+    List(ListArgs),
     /// Generate a puzzle with hint pieces from a seeded random solution.
     Generate(GenerateArgs),
     /// Export the instance for an external solver (DIMACS CNF, Knuth's DLX format, clingo).
@@ -121,6 +122,17 @@ pub struct EstimateArgs {
     /// Turn off dead-region pruning (estimates the --no-prune count).
     #[arg(long, hide = true)]
     pub no_prune: bool,
+}
+
+/// `cubesat list`.
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Only the puzzles of this family (`soma`, `pentominoes`, ...).
+    #[arg(long, value_name = "F")]
+    pub family: Option<String>,
+    /// Only the puzzles whose name, title, family or description contains WORD (ignoring case).
+    #[arg(long, value_name = "WORD")]
+    pub search: Option<String>,
 }
 
 /// `cubesat convert`.

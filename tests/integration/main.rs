@@ -6,6 +6,7 @@
 mod common;
 
 mod burrtools;
+mod catalog;
 mod cli;
 mod cuts;
 mod engine_exact;

@@ -5,6 +5,7 @@ use std::io::Write;
 use anyhow::Result;
 
 use cubesat::counting::{Reducer, UpTo};
+use cubesat::puzzle::{Catalog, CatalogCounts, ModeCount, Verdict};
 
 use cubesat::echo::escape;
 use cubesat::report::plural;
@@ -152,6 +153,54 @@ pub fn run(args: InfoArgs) -> Result<Outcome> {
             writeln!(out, "  source: {}", escape(s))?;
         }
     }
+    if let Some(c) = &p.catalog {
+        catalog(&mut out, c)?;
+    }
     out.finish()?;
     Ok(Outcome::Found)
+}
+
+/// The catalog record: family, each published count with its convention, source and, for a
+/// disagreement, how it was settled; cubesat's counts in every mode.
+fn catalog(out: &mut impl Write, c: &Catalog) -> Result<()> {
+    writeln!(out, "catalog: family {}", c.family)?;
+    if c.published.is_empty() {
+        writeln!(out, "  published: no published count found")?;
+    }
+    for p in &c.published {
+        let verdict = match (&p.finding, p.agrees(&c.counts)) {
+            (_, true) => "cubesat agrees".to_string(),
+            (Some(f), false) => format!(
+                "cubesat differs, settled: {}",
+                match f.verdict {
+                    Verdict::Convention => "another convention",
+                    Verdict::Source => "the source is wrong",
+                }
+            ),
+            (None, false) => "cubesat differs".to_string(),
+        };
+        writeln!(
+            out,
+            "  published: {} {} ({verdict})",
+            p.count,
+            p.up_to.phrase()
+        )?;
+        writeln!(out, "    convention: {}", escape(&p.convention))?;
+        writeln!(out, "    source: {}", escape(&p.source))?;
+        if let Some(f) = &p.finding {
+            writeln!(out, "    finding: {}", escape(&f.text))?;
+        }
+    }
+    let counts: Vec<String> = CatalogCounts::MODES
+        .iter()
+        .filter_map(|&m| match c.counts.get(m) {
+            ModeCount::Count(n) => Some(format!("{n} {}", m.phrase())),
+            ModeCount::Undefined => Some(format!("{} not defined", m.phrase())),
+            ModeCount::NotCounted => None,
+        })
+        .collect();
+    if !counts.is_empty() {
+        writeln!(out, "  cubesat: {}", counts.join(", "))?;
+    }
+    Ok(())
 }

@@ -46,7 +46,7 @@ pub fn run(cli: Cli) -> Result<Outcome> {
     match cli.command {
         Command::Solve(args) => solve::run(args, quiet),
         Command::Info(args) => info::run(args),
-        Command::List => list::run(),
+        Command::List(args) => list::run(&args),
         Command::Render(args) => render::run(args),
         Command::Export(args) => export::run(args, quiet),
         Command::Decode(args) => decode::run(args, quiet),

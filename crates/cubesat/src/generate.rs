@@ -583,6 +583,7 @@ fn finish(
     );
     // Counts of the input (without the new hints) do not describe the generated puzzle.
     puzzle.known_counts = KnownCounts::default();
+    puzzle.catalog = None;
     let generated = Instance::new(puzzle)?;
     // Placement ids depend only on pieces and target, so the input's ids carry over; check.
     let mut expected: Vec<u32> = inst

@@ -15,8 +15,9 @@
 //! - [`geometry`]: cells, the 24 proper rotations (and 24 improper ones), shapes and their
 //!   distinct orientations.
 //! - [`puzzle`]: a validated puzzle: pieces with counts, a target of one or more containers
-//!   with must-fill and optional cells, hints; [`puzzle::json`] reads and writes the JSON
-//!   format, [`puzzle::bundled`] names the bundled puzzles.
+//!   with must-fill and optional cells, hints, and a catalog record (published counts with
+//!   their sources); [`puzzle::json`] reads and writes the JSON format, [`puzzle::bundled`]
+//!   names the bundled puzzles and the catalog's.
 //! - [`placements`]: every in-bounds placement, indexed by piece and by cell, and the
 //!   exact-cover model built from them.
 //! - `symmetry` (internal): the target's self-symmetries acting on placements; [`counting`] turns them

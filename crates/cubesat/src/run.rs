@@ -23,7 +23,7 @@ use cubesat_xc::{Engine, ExactCover, Progress, Query, Shard, add_summary};
 
 use crate::counting::{Branch, Reducer, UpTo};
 use crate::placements::PlacementTable;
-use crate::puzzle::Puzzle;
+use crate::puzzle::{ModeCount, Puzzle};
 use crate::solution::{Solution, Verifier};
 
 /// Which engine runs the search.
@@ -428,6 +428,32 @@ pub fn count(inst: &Instance, opts: &RunOptions) -> Result<RunReport> {
     report.raw = raw;
     report.elapsed = start.elapsed();
     Ok(report)
+}
+
+/// A full count as a catalog record states it ([`crate::puzzle::Catalog`]):
+/// [`ModeCount::Undefined`] when the mode is refused for the piece set (up to reflection
+/// for a set that is not closed under mirror images), the count otherwise. A limited or
+/// interrupted run is an error: it would record a lower bound.
+pub fn catalog_count(inst: &Instance, opts: &RunOptions) -> Result<ModeCount> {
+    if opts.limit.is_some() {
+        bail!("a catalog count is a full count: no limit");
+    }
+    match count(inst, opts) {
+        Ok(r) if r.interrupted => bail!("interrupted"),
+        Ok(r) => Ok(ModeCount::Count(r.count)),
+        Err(e)
+            if matches!(
+                e.root(),
+                crate::Error::Unsupported {
+                    request: crate::Request::UpTo,
+                    ..
+                }
+            ) =>
+        {
+            Ok(ModeCount::Undefined)
+        }
+        Err(e) => Err(e),
+    }
 }
 
 #[cfg(test)]

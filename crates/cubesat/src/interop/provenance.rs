@@ -118,7 +118,13 @@ pub fn write_header(
     excluded: &[u32],
 ) -> io::Result<()> {
     let (option_count, digest) = (table.len(), options_digest(table));
-    let json = serde_json::to_string(&to_value(puzzle)).map_err(io::Error::other)?;
+    // The catalog record (sources, findings) says nothing about placements: left out, it
+    // would only lengthen every export.
+    let bare = Puzzle {
+        catalog: None,
+        ..puzzle.clone()
+    };
+    let json = serde_json::to_string(&to_value(&bare)).map_err(io::Error::other)?;
     let mut excluded = excluded.to_vec();
     excluded.sort_unstable();
     excluded.dedup();
@@ -368,7 +374,12 @@ mod tests {
             let text = format!("{prefix}free comment\np cnf 1 1\n{text}");
             let p = read_provenance(&text).unwrap();
             assert_eq!(p.prefix, prefix);
-            assert_eq!(p.puzzle, puzzle);
+            // Everything but the catalog record, which the header leaves out.
+            let expected = Puzzle {
+                catalog: None,
+                ..puzzle.clone()
+            };
+            assert_eq!(p.puzzle, expected);
             assert_eq!(p.mode, UpTo::Rotation);
             let mut ex = reducer.excluded().to_vec();
             ex.sort_unstable();

@@ -1,4 +1,4 @@
-//! The bundled puzzle library, embedded in the binary so puzzles can be named instead of given as paths (`cubesat solve soma`).
+//! The bundled puzzle library and the catalog (`puzzles/catalog`), embedded in the binary so puzzles can be named instead of given as paths (`cubesat solve soma`).
 
 use std::ffi::OsStr;
 use std::path::Path;
@@ -51,23 +51,44 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ("bedlam", include_str!("../../../../puzzles/bedlam.json")),
 ];
 
+// `CATALOG`: every file of `puzzles/catalog`, listed by the build script.
+include!(concat!(env!("OUT_DIR"), "/catalog.rs"));
+
+/// Every named puzzle: (name, file contents), the bundled ones first, then the catalog's by
+/// family folder and name.
+pub fn named() -> impl Iterator<Item = (&'static str, &'static str)> {
+    BUNDLED
+        .iter()
+        .copied()
+        .chain(CATALOG.iter().map(|&(_, name, text)| (name, text)))
+}
+
 /// The puzzle used when none is named.
 pub const DEFAULT_PUZZLE: &str = "tetris-cube";
 
 /// Loads a bundled puzzle by name.
 pub fn bundled(name: &str) -> Result<Puzzle> {
     let key = name.strip_suffix(".json").unwrap_or(name);
-    match BUNDLED.iter().find(|(n, _)| *n == key) {
+    match named().find(|(n, _)| *n == key) {
         Some((n, text)) => parse_puzzle(text, n).with_context(|| format!("bundled puzzle {n}")),
-        None => bail!(
-            "'{}' is neither a file nor a bundled puzzle (bundled: {})",
-            crate::echo::echo(name),
-            BUNDLED
-                .iter()
-                .map(|(n, _)| *n)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        None => {
+            // Suggest names that contain what was typed; the whole list is `cubesat list`.
+            let near: Vec<&str> = named()
+                .map(|(n, _)| n)
+                .filter(|n| !key.is_empty() && n.contains(key))
+                .take(5)
+                .collect();
+            let shown = crate::echo::echo(name);
+            if near.is_empty() {
+                bail!(
+                    "'{shown}' is neither a file nor a bundled puzzle (`cubesat list` shows them)"
+                )
+            }
+            bail!(
+                "'{shown}' is neither a file nor a bundled puzzle (did you mean {}? `cubesat list` shows them all)",
+                near.join(", ")
+            )
+        }
     }
 }
 
@@ -187,5 +208,22 @@ mod tests {
         }
         assert!(bundled("nope").is_err());
         assert_eq!(load(None).unwrap().name, "Tetris Cube");
+    }
+
+    #[test]
+    fn catalog_names_are_unique_and_files_sit_in_their_family_folder() {
+        let mut seen = std::collections::HashSet::new();
+        for (name, _) in named() {
+            assert!(seen.insert(name), "{name} is named twice");
+        }
+        for (folder, name, _) in CATALOG {
+            let p = bundled(name).unwrap();
+            let c = p
+                .catalog
+                .unwrap_or_else(|| panic!("{name} has no catalog record"));
+            assert_eq!(c.family, *folder, "{name}");
+        }
+        let e = bundled("pentominoes-6x1").unwrap_err().report();
+        assert!(e.contains("did you mean pentominoes-6x10"), "{e}");
     }
 }

@@ -861,6 +861,7 @@ impl BurrFile {
             mirror: false,
             allow_disconnected: true,
             known_counts: KnownCounts::default(),
+            catalog: None,
             colour_pairs: if self.colours > 0 {
                 Some(prob.pairs.clone())
             } else {

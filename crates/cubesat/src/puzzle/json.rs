@@ -12,9 +12,11 @@ use crate::error::{Error, Result, bail};
 use serde_json::{Map, Value, json};
 
 use crate::geometry::{Cell, Shape, add, is_face_connected};
+use crate::mode::UpTo;
 use crate::puzzle::{
-    ContainerSpec, Hint, KnownCounts, MAX_ART_CELLS, MAX_COORD, MAX_PIECE_CELLS, MAX_PIECE_COPIES,
-    MAX_TARGET_CELLS, Piece, Puzzle, Target,
+    Catalog, CatalogCounts, ContainerSpec, Finding, Hint, KnownCounts, MAX_ART_CELLS, MAX_COORD,
+    MAX_PIECE_CELLS, MAX_PIECE_COPIES, MAX_TARGET_CELLS, ModeCount, Piece, Published, Puzzle,
+    Target, Verdict,
 };
 
 pub use crate::puzzle::MAX_FILE_BYTES;
@@ -620,6 +622,216 @@ fn known_counts(v: &Value, path: &JsonPath) -> Result<KnownCounts> {
     })
 }
 
+/// The longest family name: it names a folder and a `list --family` argument.
+const MAX_FAMILY_LEN: usize = 32;
+
+/// A counting mode a catalog records (not BurrTools', which depends on the reader).
+fn catalog_mode(v: &Value, path: &JsonPath) -> Result<UpTo> {
+    let s = string(v, path, "a counting mode")?;
+    match s.parse::<UpTo>() {
+        Ok(UpTo::BurrTools) | Err(_) => fail!(
+            path,
+            "unknown counting mode '{s}' (expected none, rotation or rotation+reflection)"
+        ),
+        Ok(m) => Ok(m),
+    }
+}
+
+/// A non-empty string of at most 4,096 characters (catalog text fields).
+fn text(v: &Value, path: &JsonPath, what: &str) -> Result<String> {
+    let s = string(v, path, what)?;
+    if s.trim().is_empty() {
+        fail!(path, "{what} is empty");
+    }
+    if s.chars().count() > 4096 {
+        fail!(path, "{what} is longer than 4,096 characters");
+    }
+    Ok(s.to_string())
+}
+
+fn catalog_counts(v: &Value, path: &JsonPath) -> Result<CatalogCounts> {
+    let m = object(v, path, "cubesat's counts per mode")?;
+    check_keys(m, path, &["none", "rotation", "rotation+reflection"])?;
+    let count = |k: &str| -> Result<ModeCount> {
+        Ok(match m.get(k) {
+            None => ModeCount::NotCounted,
+            Some(Value::Null) => ModeCount::Undefined,
+            Some(x) => match x.as_u64() {
+                Some(n) => ModeCount::Count(n),
+                None => fail!(
+                    path.key(k),
+                    "expected a non-negative integer or null (undefined), found {}",
+                    kind(x)
+                ),
+            },
+        })
+    };
+    Ok(CatalogCounts {
+        none: count("none")?,
+        rotation: count("rotation")?,
+        rotation_reflection: count("rotation+reflection")?,
+    })
+}
+
+fn finding(v: &Value, path: &JsonPath) -> Result<Finding> {
+    let m = object(v, path, "a finding")?;
+    check_keys(m, path, &["verdict", "matches", "text"])?;
+    let verdict = match m.get("verdict") {
+        Some(x) => match string(x, &path.key("verdict"), "a verdict")? {
+            "convention" => Verdict::Convention,
+            "source" => Verdict::Source,
+            other => fail!(
+                path.key("verdict"),
+                "unknown verdict '{other}' (expected convention or source)"
+            ),
+        },
+        None => fail!(path, "the finding has no 'verdict'"),
+    };
+    let matches = match m.get("matches") {
+        Some(x) => Some(catalog_mode(x, &path.key("matches"))?),
+        None => None,
+    };
+    if matches.is_some() && verdict != Verdict::Convention {
+        fail!(
+            path.key("matches"),
+            "'matches' names the mode of a 'convention' verdict"
+        );
+    }
+    let text = match m.get("text") {
+        Some(x) => text(x, &path.key("text"), "the finding's text")?,
+        None => fail!(path, "the finding has no 'text'"),
+    };
+    Ok(Finding {
+        verdict,
+        matches,
+        text,
+    })
+}
+
+fn published(v: &Value, path: &JsonPath, counts: &CatalogCounts) -> Result<Published> {
+    let m = object(v, path, "a published count")?;
+    check_keys(
+        m,
+        path,
+        &["count", "up_to", "convention", "source", "finding"],
+    )?;
+    let count = match m.get("count") {
+        Some(x) => match x.as_u64() {
+            Some(n) => n,
+            None => fail!(
+                path.key("count"),
+                "expected a non-negative integer, found {}",
+                kind(x)
+            ),
+        },
+        None => fail!(path, "the published count has no 'count'"),
+    };
+    let need = |k: &str, what: &str| -> Result<String> {
+        match m.get(k) {
+            Some(x) => text(x, &path.key(k), what),
+            None => fail!(path, "the published count has no '{k}'"),
+        }
+    };
+    let up_to = match m.get("up_to") {
+        Some(x) => catalog_mode(x, &path.key("up_to"))?,
+        None => fail!(path, "the published count has no 'up_to'"),
+    };
+    let p = Published {
+        count,
+        up_to,
+        convention: need("convention", "the convention")?,
+        source: need("source", "the source")?,
+        finding: match m.get("finding") {
+            Some(f) => Some(finding(f, &path.key("finding"))?),
+            None => None,
+        },
+    };
+    // A disagreement is written down with its settlement, and only a disagreement is.
+    if let ModeCount::Count(mine) = counts.get(up_to) {
+        match (&p.finding, mine == count) {
+            (None, false) => fail!(
+                path,
+                "the published count {count} ({up_to}) differs from cubesat's {mine}: add a 'finding' saying which is right"
+            ),
+            (Some(_), true) => fail!(
+                path.key("finding"),
+                "the published count {count} ({up_to}) agrees with cubesat's: there is nothing to settle"
+            ),
+            _ => {}
+        }
+    }
+    if let Some(Finding {
+        matches: Some(mode),
+        ..
+    }) = &p.finding
+        && let ModeCount::Count(theirs) = counts.get(*mode)
+        && theirs != count
+    {
+        fail!(
+            path.key("finding").key("matches"),
+            "cubesat counts {theirs} {}, not the published {count}",
+            mode.phrase()
+        );
+    }
+    Ok(p)
+}
+
+fn catalog(v: &Value, path: &JsonPath) -> Result<Catalog> {
+    let m = object(v, path, "a catalog record")?;
+    check_keys(m, path, &["family", "published", "cubesat", "slow"])?;
+    let family = match m.get("family") {
+        Some(f) => {
+            let fp = path.key("family");
+            let f = string(f, &fp, "a family name")?;
+            if f.is_empty()
+                || f.len() > MAX_FAMILY_LEN
+                || !f
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            {
+                fail!(
+                    fp,
+                    "a family name is 1 to {MAX_FAMILY_LEN} characters of a-z, 0-9 and '-', found '{f}'"
+                );
+            }
+            f.to_string()
+        }
+        None => fail!(path, "the catalog record has no 'family'"),
+    };
+    let counts = match m.get("cubesat") {
+        Some(c) => catalog_counts(c, &path.key("cubesat"))?,
+        None => CatalogCounts::default(),
+    };
+    let pp = path.key("published");
+    let published = match m.get("published") {
+        None => fail!(
+            path,
+            "the catalog record has no 'published' (null when no count is published)"
+        ),
+        Some(Value::Null) => Vec::new(),
+        Some(p) => {
+            let a = array(p, &pp, "a list of published counts, or null")?;
+            if a.is_empty() {
+                fail!(pp, "no published count: write null");
+            }
+            a.iter()
+                .enumerate()
+                .map(|(i, x)| published(x, &pp.index(i), &counts))
+                .collect::<Result<Vec<_>>>()?
+        }
+    };
+    let slow = match m.get("slow") {
+        Some(b) => boolean(b, &path.key("slow"))?,
+        None => false,
+    };
+    Ok(Catalog {
+        family,
+        published,
+        counts,
+        slow,
+    })
+}
+
 /// Builds a validated puzzle from a parsed JSON value.
 pub fn from_value(v: &Value, default_name: &str) -> Result<Puzzle> {
     let root = JsonPath::default();
@@ -639,6 +851,7 @@ pub fn from_value(v: &Value, default_name: &str) -> Result<Puzzle> {
             "colours",
             "max_holes",
             "counting",
+            "catalog",
             "comment",
         ],
     )?;
@@ -722,6 +935,7 @@ pub fn from_value(v: &Value, default_name: &str) -> Result<Puzzle> {
         mirror,
         allow_disconnected,
         known_counts: KnownCounts::default(),
+        catalog: None,
         colour_pairs: None,
         max_holes: None,
         default_up_to: None,
@@ -729,6 +943,9 @@ pub fn from_value(v: &Value, default_name: &str) -> Result<Puzzle> {
     };
     if let Some(k) = m.get("known_counts") {
         puzzle.known_counts = known_counts(k, &root.key("known_counts"))?;
+    }
+    if let Some(c) = m.get("catalog") {
+        puzzle.catalog = Some(catalog(c, &root.key("catalog"))?);
     }
     if let Some(c) = m.get("colours") {
         let (pairs, colours) = colour_rule(c, &root.key("colours"), &puzzle.target)?;
@@ -1125,7 +1342,57 @@ pub fn to_value(puzzle: &Puzzle) -> Value {
         }
         out["known_counts"] = o;
     }
+    if let Some(c) = &puzzle.catalog {
+        out["catalog"] = catalog_value(c);
+    }
     out
+}
+
+/// The `catalog` record as written in files.
+fn catalog_value(c: &Catalog) -> Value {
+    let published: Value = if c.published.is_empty() {
+        Value::Null
+    } else {
+        c.published
+            .iter()
+            .map(|p| {
+                let mut o = json!({
+                    "count": p.count,
+                    "up_to": p.up_to.to_string(),
+                    "convention": p.convention,
+                    "source": p.source,
+                });
+                if let Some(f) = &p.finding {
+                    let mut fo = json!({ "verdict": f.verdict.as_str(), "text": f.text });
+                    if let Some(m) = f.matches {
+                        fo["matches"] = json!(m.to_string());
+                    }
+                    o["finding"] = fo;
+                }
+                o
+            })
+            .collect()
+    };
+    let mut counts = Map::new();
+    for mode in CatalogCounts::MODES {
+        match c.counts.get(mode) {
+            ModeCount::NotCounted => {}
+            ModeCount::Undefined => {
+                counts.insert(mode.to_string(), Value::Null);
+            }
+            ModeCount::Count(n) => {
+                counts.insert(mode.to_string(), json!(n));
+            }
+        }
+    }
+    let mut o = json!({ "family": c.family, "published": published });
+    if !counts.is_empty() {
+        o["cubesat"] = Value::Object(counts);
+    }
+    if c.slow {
+        o["slow"] = json!(true);
+    }
+    o
 }
 
 /// A puzzle file as a person would write it ([`to_file_value`]), short arrays and objects
@@ -1254,15 +1521,108 @@ mod tests {
         assert_eq!(again, p);
     }
 
+    /// The dominoes puzzle with a catalog record.
+    fn with_catalog(record: &str) -> String {
+        DOMINOES.replacen(
+            "\"pieces\"",
+            &format!("\"catalog\": {record},\n        \"pieces\""),
+            1,
+        )
+    }
+
+    #[test]
+    fn catalog_records_are_read_and_disagreements_need_a_finding() {
+        let ok = with_catalog(
+            r#"{"family": "bricks", "cubesat": {"none": 2, "rotation": 1, "rotation+reflection": 1},
+                "published": [{"count": 2, "up_to": "none", "convention": "tilings", "source": "a book"},
+                              {"count": 3, "up_to": "rotation", "convention": "c", "source": "s",
+                               "finding": {"verdict": "source", "text": "a typo"}}]}"#,
+        );
+        let p = parse_puzzle(&ok, "t").unwrap();
+        let c = p.catalog.clone().unwrap();
+        assert_eq!(c.counts.none, ModeCount::Count(2));
+        assert_eq!(c.agrees(), Some(false));
+        assert!(c.published[0].agrees(&c.counts));
+        assert_eq!(from_value(&to_value(&p), "t").unwrap(), p);
+        let none = with_catalog(
+            r#"{"family": "bricks", "published": null, "cubesat": {"rotation+reflection": null}}"#,
+        );
+        let c = parse_puzzle(&none, "t").unwrap().catalog.unwrap();
+        assert_eq!(c.agrees(), None);
+        assert_eq!(c.counts.rotation_reflection, ModeCount::Undefined);
+        assert_eq!(c.counts.none, ModeCount::NotCounted);
+        let e = err(&with_catalog(
+            r#"{"family": "bricks", "cubesat": {"none": 2}, "published": [{"count": 3, "up_to": "none", "convention": "c", "source": "s"}]}"#,
+        ));
+        assert!(
+            e.starts_with("catalog.published[0]: the published count 3 (none) differs from cubesat's 2: add a 'finding'"),
+            "{e}"
+        );
+        let e = err(&with_catalog(
+            r#"{"family": "bricks", "cubesat": {"none": 2}, "published": [{"count": 2, "up_to": "none", "convention": "c", "source": "s", "finding": {"verdict": "source", "text": "t"}}]}"#,
+        ));
+        assert!(
+            e.starts_with("catalog.published[0].finding: the published count 2 (none) agrees"),
+            "{e}"
+        );
+        let e = err(&with_catalog(
+            r#"{"family": "bricks", "cubesat": {"none": 2, "rotation": 1}, "published": [{"count": 2, "up_to": "rotation", "convention": "c", "source": "s", "finding": {"verdict": "convention", "matches": "rotation", "text": "t"}}]}"#,
+        ));
+        assert!(
+            e.starts_with("catalog.published[0].finding.matches: cubesat counts 1 up to rotation"),
+            "{e}"
+        );
+        for (record, start) in [
+            (
+                r#"{"family": "Soma", "published": null}"#,
+                "catalog.family: a family name is",
+            ),
+            (
+                r#"{"family": "soma"}"#,
+                "catalog: the catalog record has no 'published'",
+            ),
+            (
+                r#"{"family": "soma", "published": []}"#,
+                "catalog.published: no published count: write null",
+            ),
+            (
+                r#"{"family": "soma", "published": null, "cubesat": {"burrtools": 1}}"#,
+                "catalog.cubesat.burrtools: unknown key",
+            ),
+            (
+                r#"{"family": "soma", "published": [{"count": 1, "up_to": "burrtools", "convention": "c", "source": "s"}]}"#,
+                "catalog.published[0].up_to: unknown counting mode 'burrtools'",
+            ),
+            (
+                r#"{"family": "soma", "published": [{"count": 1, "up_to": "none", "convention": " ", "source": "s"}]}"#,
+                "catalog.published[0].convention: the convention is empty",
+            ),
+            (
+                r#"{"family": "soma", "published": [{"count": 1, "up_to": "none", "convention": "c", "source": "s", "finding": {"verdict": "typo", "text": "t"}}]}"#,
+                "catalog.published[0].finding.verdict: unknown verdict 'typo'",
+            ),
+        ] {
+            let e = err(&with_catalog(record));
+            assert!(e.starts_with(start), "{record}: {e}");
+        }
+    }
+
     #[test]
     fn files_are_written_in_layer_art_and_read_back() {
         let p = crate::puzzle::bundled("tetris-cube").unwrap();
         let text = to_file_string(&p);
         assert!(text.contains("\"layers\": [["), "{text}");
         assert!(!text.contains("\"cells\""), "{text}");
-        assert!(text.lines().count() < 40, "{text}");
+        // The catalog record round-trips too.
         let back = parse_puzzle(&text, "x").unwrap();
         assert_eq!(to_value(&back), to_value(&p));
+        assert_eq!(back.catalog, p.catalog);
+        let bare = Puzzle {
+            catalog: None,
+            ..p.clone()
+        };
+        let text = to_file_string(&bare);
+        assert!(text.lines().count() < 40, "{text}");
     }
 
     #[test]

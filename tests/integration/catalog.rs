@@ -1,0 +1,265 @@
+//! The catalog (`puzzles/catalog` and the bundled files' `catalog` records): every puzzle not marked slow is counted in every mode by the exact engine and in its published count's mode by dancing links, against the counts its file records and the published counts; `cubesat list` and `info` show it.
+//!
+//! The counts run in release builds only (`cargo test --release`, as CI runs): about 70 CPU
+//! seconds for 159 puzzles, most of it dancing links, on two workers. The slow puzzles (more
+//! than ten CPU seconds each) are counted by `cargo bench --bench catalog`.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use cubesat::UpTo;
+use cubesat::puzzle::{CatalogCounts, ModeCount, Verdict, bundled, named};
+use cubesat::run::{EngineChoice, Instance, RunOptions, catalog_count};
+
+use crate::common::Dir;
+
+/// The catalog's puzzles: (name, slow).
+fn catalog() -> Vec<(&'static str, bool)> {
+    named()
+        .filter_map(|(name, _)| {
+            let c = bundled(name).unwrap().catalog?;
+            Some((name, c.slow))
+        })
+        .collect()
+}
+
+fn counted(inst: &Instance, engine: EngineChoice, mode: UpTo) -> Result<ModeCount, String> {
+    let opts = RunOptions {
+        engine,
+        up_to: mode,
+        threads: 1,
+        ..RunOptions::default()
+    };
+    catalog_count(inst, &opts).map_err(|e| e.report())
+}
+
+/// Checks one puzzle; returns what is wrong.
+fn check(name: &str) -> Vec<String> {
+    let puzzle = bundled(name).unwrap();
+    let c = puzzle.catalog.clone().unwrap();
+    let inst = Instance::new(puzzle).unwrap();
+    let mut wrong = Vec::new();
+    let mut mine = CatalogCounts::default();
+    for mode in CatalogCounts::MODES {
+        let got = match counted(&inst, EngineChoice::Exact, mode) {
+            Ok(n) => n,
+            Err(e) => {
+                wrong.push(format!("{name} ({mode}): {e}"));
+                continue;
+            }
+        };
+        match mode {
+            UpTo::None => mine.none = got,
+            UpTo::Rotation => mine.rotation = got,
+            _ => mine.rotation_reflection = got,
+        }
+        if got != c.counts.get(mode) {
+            wrong.push(format!(
+                "{name} ({mode}): the exact engine counts {got:?}, the file records {:?}",
+                c.counts.get(mode)
+            ));
+        }
+    }
+    for p in &c.published {
+        let agrees = p.agrees(&mine);
+        match &p.finding {
+            None if !agrees => wrong.push(format!(
+                "{name}: published {} ({}) differs from cubesat's {:?} and has no finding",
+                p.count,
+                p.up_to,
+                mine.get(p.up_to)
+            )),
+            Some(_) if agrees => wrong.push(format!(
+                "{name}: published {} ({}) agrees with cubesat, yet has a finding",
+                p.count, p.up_to
+            )),
+            Some(f) => {
+                if let Some(m) = f.matches
+                    && mine.get(m) != ModeCount::Count(p.count)
+                {
+                    wrong.push(format!(
+                        "{name}: the finding says the published {} is cubesat's count {}, which is {:?}",
+                        p.count,
+                        m.phrase(),
+                        mine.get(m)
+                    ));
+                }
+                if f.verdict == Verdict::Source && f.matches.is_some() {
+                    wrong.push(format!("{name}: a source error matches no mode"));
+                }
+            }
+            None => {}
+        }
+    }
+    // The second engine, in the mode the (first) published count is stated in.
+    let mode = c.published.first().map_or(UpTo::Rotation, |p| p.up_to);
+    match counted(&inst, EngineChoice::Dlx, mode) {
+        Ok(n) if n == mine.get(mode) => {}
+        Ok(n) => wrong.push(format!(
+            "{name} ({mode}): dancing links counts {n:?}, the exact engine {:?}",
+            mine.get(mode)
+        )),
+        Err(e) => wrong.push(format!("{name} ({mode}, dancing links): {e}")),
+    }
+    wrong
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "release-mode counts: run `cargo test --release`"
+)]
+fn every_quick_catalog_puzzle_counts_as_recorded_with_two_engines() {
+    let quick: Vec<&str> = catalog()
+        .into_iter()
+        .filter(|(_, slow)| !slow)
+        .map(|(n, _)| n)
+        .collect();
+    let start = Instant::now();
+    let next = AtomicUsize::new(0);
+    let wrong = Mutex::new(Vec::new());
+    // Two workers, one thread each: the puzzles are small, and whole puzzles in parallel keep
+    // both cores busy with dancing links (which has no threads of its own).
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(name) = quick.get(i) else { break };
+                    let w = check(name);
+                    wrong.lock().unwrap().extend(w);
+                }
+            });
+        }
+    });
+    let wrong = wrong.into_inner().unwrap();
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    eprintln!(
+        "catalog: {} puzzles counted in 3 modes and checked with dancing links in {:.1} s",
+        quick.len(),
+        start.elapsed().as_secs_f64()
+    );
+}
+
+#[test]
+fn the_catalog_holds_150_puzzles_with_sources_and_every_count_recorded() {
+    let all = catalog();
+    assert!(all.len() >= 150, "{} puzzles", all.len());
+    let (mut published, mut findings) = (0, 0);
+    for (name, _) in &all {
+        let c = bundled(name).unwrap().catalog.unwrap();
+        for mode in CatalogCounts::MODES {
+            assert_ne!(
+                c.counts.get(mode),
+                ModeCount::NotCounted,
+                "{name}: record cubesat's count {}",
+                mode.phrase()
+            );
+        }
+        if !c.published.is_empty() {
+            published += 1;
+        }
+        findings += c.published.iter().filter(|p| p.finding.is_some()).count();
+        for p in &c.published {
+            assert!(p.source.len() > 20, "{name}: cite the source fully");
+        }
+    }
+    // Most puzzles have a published count; every disagreement carries its settlement (the
+    // reader refuses a disagreement without one).
+    assert!(
+        published * 10 >= all.len() * 9,
+        "{published} of {}",
+        all.len()
+    );
+    assert!(findings >= 1);
+}
+
+/// The display width of a line (every character of `list` is one column).
+fn columns(line: &str) -> usize {
+    line.chars().count()
+}
+
+#[test]
+fn list_shows_every_family_aligned_within_100_columns() {
+    let dir = Dir::new();
+    let run = dir.run(&["list"]);
+    run.code(0)
+        .stdout_has("soma (")
+        .stdout_has("pentominoes (")
+        .stdout_has("PUBLISHED")
+        .stderr_has("agreeing with their published count");
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert!(lines.len() > 150);
+    for l in &lines {
+        run.check(
+            columns(l) <= 100,
+            &format!("line wider than 100 columns: {l:?}"),
+        );
+    }
+    // Every header and row puts its columns at the same places: the right edge of PIECES.
+    let header = lines.iter().find(|l| l.contains("PIECES")).unwrap();
+    let edge = header.find("PIECES").unwrap() + "PIECES".len();
+    for l in lines
+        .iter()
+        .filter(|l| l.starts_with("  ") && !l.contains("PIECES"))
+    {
+        let rest = &l[2..];
+        if !rest.contains(' ') {
+            continue; // a long name on a line of its own
+        }
+        let c = l.as_bytes()[edge - 1];
+        run.check(
+            c.is_ascii_digit(),
+            &format!("PIECES column misaligned: {l:?}"),
+        );
+        run.check(
+            l.as_bytes()[edge] == b' ',
+            &format!("PIECES column misaligned: {l:?}"),
+        );
+    }
+    let n = lines.iter().filter(|l| l.contains("  yes")).count();
+    run.check(n >= 140, "most published counts agree");
+}
+
+#[test]
+fn list_filters_by_family_and_word() {
+    let dir = Dir::new();
+    let run = dir.run(&["list", "--family", "soma"]);
+    run.code(0)
+        .stdout_has("soma-bathtub")
+        .stdout_has("soma-castle-1")
+        .check(!run.stdout.contains("pentominoes"), "only the soma family");
+    let run = dir.run(&["list", "--search", "CASTLE"]);
+    run.code(0).stdout_has("soma-castle-2").check(
+        run.stdout.lines().filter(|l| l.starts_with("  ")).count() == 3,
+        "a header and two castles",
+    );
+    dir.run(&["list", "--family", "nope"])
+        .code(2)
+        .stderr_has("no family 'nope' (families: bricks,");
+    dir.run(&["list", "--search", "no-such-puzzle-anywhere"])
+        .code(1)
+        .stderr_has("no puzzle matches");
+}
+
+#[test]
+fn info_cites_the_sources_and_the_findings() {
+    let dir = Dir::new();
+    dir.run(&["info", "soma-bathtub"])
+        .code(0)
+        .stdout_has("catalog: family soma")
+        .stdout_has("published: 158 up to rotation (cubesat agrees)")
+        .stdout_has("source: David Goodger, Polyform Puzzler documentation")
+        .stdout_has("cubesat: 316 counting every placement, 158 up to rotation, 79 up to rotation and reflection");
+    dir.run(&["info", "soma-castle-1"])
+        .code(0)
+        .stdout_has("published: 10 up to rotation (cubesat differs, settled: the source is wrong)")
+        .stdout_has("finding: The page gives 10 solutions");
+    dir.run(&["info", "conway-puzzle"])
+        .code(0)
+        .stdout_has("published: no published count found");
+    dir.run(&["solve", "soma-crystal", "--count"])
+        .code(0)
+        .stdout_is("2800 solutions up to rotation\n");
+}
