@@ -24,7 +24,9 @@ LAYERS = {
     ],
     "crates/cubesat/src": [
         "error", "mode", "geometry", "rng", "puzzle", "puzzle::json", "puzzle::bundled", "placements",
-        "symmetry", "counting", "solution", "run", "shard", "render", "report", "interop", "generate",
+        "symmetry", "counting", "solution", "run", "shard",
+        "disassembly::grouping", "disassembly::limits", "disassembly::slide_in", "disassembly::search",
+        "disassembly::replay", "disassembly", "disassembly::orient", "disassembly::solutions", "render", "report", "interop", "generate",
     ],
     "crates/cli": ["args", "progress", "sink", "commands"],
 }

@@ -6,7 +6,8 @@
 //!
 //! ```text
 //! geometry → puzzle (json, bundled) → placements → symmetry → counting
-//!          → solution (the verifier) → run (Instance + engines) → generate, render, report, interop
+//!          → solution (the verifier) → run (Instance + engines) → disassembly
+//!          → generate, render, report, interop
 //! ```
 //!
 //! - [`geometry`]: cells, the 24 proper rotations (and 24 improper ones), shapes and their
@@ -22,6 +23,8 @@
 //!   passes.
 //! - [`run`]: an [`Instance`] and the runs that list or count it with a chosen engine;
 //!   [`shard`]: the records of a run split into shards, and their exact merge.
+//! - [`disassembly`]: whether an assembly comes apart by sliding pieces, its moves and
+//!   BurrTools level (and the slide-in order of the 3D page).
 //! - [`generate`], [`render`], [`report`] and [`interop`] (DIMACS, DLX, ASP and solver
 //!   answers): outputs.
 //!
@@ -36,6 +39,7 @@
 #![warn(missing_docs)]
 
 pub mod counting;
+pub mod disassembly;
 mod error;
 pub mod generate;
 pub mod geometry;
