@@ -6,7 +6,9 @@
 //! edges (light edges for hints); mouse or touch drag rotates, the wheel zooms; a layer slider
 //! shows only z ≤ k, an explode slider pulls pieces apart from their container's centre, and
 //! prev / play / next step through the slide-in assembly order computed here by
-//! [`assembly_order`] (with a message when no full order exists). Several scenes (e.g. every
+//! [`assembly_order`] (with a message when no full order exists), or, for a scene with a
+//! disassembly plan ([`html_with_plans`]), through the plan played backwards, each move slid
+//! into place. Several scenes (e.g. every
 //! solution) are paged with the solution prev / next buttons. The first frame is drawn
 //! synchronously while the page loads.
 //!
@@ -20,12 +22,14 @@
 //! Data format (`<script id="data" type="application/json">`), kept small for thousands of
 //! solutions: `{"legend": [[name, letter, hint, "#rrggbb"], ...], "scenes": [{"t": title,
 //! "c": [[ox, oy, oz, sx, sy, sz], ...], "g": [grid per container], "k": [legend index per
-//! piece], "o": [insertion order], "f": complete, "x": [piece, x, y, z, ...]}]}`. A grid is a
+//! piece], "o": [insertion order], "f": complete, "x": [piece, x, y, z, ...], and with a
+//! disassembly plan "p": [[dx, dy, dz, piece, ...] per move], "pl": [assembly label per move],
+//! "pt": plan title}]}`. A grid is a
 //! string with one character per cell of its container, index `x + sx·(y + sy·z)`: `' '`
 //! outside the target, `'.'` empty, otherwise the character with code 48 + piece index. Cells
 //! outside every container (which a well-formed scene does not have) go to `"x"`.
 
-use super::{Occupant, Scene, assembly_order, piece_color};
+use super::{Occupant, Scene, ScenePlan, assembly_order, piece_color};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 
@@ -35,6 +39,12 @@ pub(crate) const VIEWER_JS: &str = include_str!("viewer.js");
 /// Render `scenes` (at least one; an empty slice gives a page saying there is nothing to show)
 /// as one self-contained HTML page.
 pub fn html(scenes: &[Scene]) -> String {
+    html_with_plans(scenes, &[])
+}
+
+/// [`html`] with a disassembly plan for some scenes (`plans[i]` for `scenes[i]`): the page's
+/// assembly steps are then the plan played backwards instead of the slide-in order.
+pub fn html_with_plans(scenes: &[Scene], plans: &[Option<ScenePlan>]) -> String {
     let mut legend: Vec<Value> = Vec::new();
     let mut legend_index: HashMap<(String, char, bool, String), usize> = HashMap::new();
     let mut out_scenes = Vec::with_capacity(scenes.len());
@@ -103,6 +113,26 @@ pub fn html(scenes: &[Scene]) -> String {
         });
         if !stray.is_empty() {
             s["x"] = json!(stray);
+        }
+        if let Some(Some(plan)) = plans.get(out_scenes.len()) {
+            // Moves in disassembly order: [dx, dy, dz, piece, piece, ...].
+            let moves: Vec<Vec<i64>> = plan
+                .moves
+                .iter()
+                .map(|m| {
+                    let mut v: Vec<i64> = m.shift.iter().map(|&d| d as i64).collect();
+                    v.extend(m.pieces.iter().map(|&p| p as i64));
+                    v
+                })
+                .collect();
+            s["p"] = json!(moves);
+            s["pl"] = json!(
+                plan.moves
+                    .iter()
+                    .map(|m| m.label.as_str())
+                    .collect::<Vec<_>>()
+            );
+            s["pt"] = json!(plan.title);
         }
         out_scenes.push(s);
     }
