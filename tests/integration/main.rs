@@ -8,6 +8,7 @@ mod common;
 mod burrtools;
 mod cli;
 mod cuts;
+mod disassembly;
 mod engine_exact;
 mod engine_leaf;
 mod engines_agree;

@@ -2,6 +2,7 @@
 
 mod convert;
 mod decode;
+mod disassemble;
 mod export;
 mod generate;
 mod info;
@@ -49,6 +50,7 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Stl(args) => stl::run(args, quiet),
         Command::Show(args) => show::run(args),
         Command::Merge(args) => merge::run(&args),
+        Command::Disassemble(args) => disassemble::run(args, quiet),
     }
 }
 

@@ -47,6 +47,10 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
         );
     }
     refuse_unshowable(&args)?;
+    if args.disassemble {
+        return super::disassemble::solve(args, quiet);
+    }
+    super::disassemble::refuse_without(&args)?;
     let shard = sharded(&args)?;
     let cap = cubesat_xc::available_cores() * cubesat_xc::MAX_THREADS_PER_CORE;
     if args.threads > cap && (args.count || args.all) && !quiet {
