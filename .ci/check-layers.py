@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Checks that each crate's modules form layers: no cycle in the graph of `use`s between
+"""Checks that the workspace's crates depend on each other one way only (CRATES, bottom up)
+and that each crate's modules form layers: no cycle in the graph of `use`s between
 modules, and every module depends only on modules listed before it in LAYERS.
 
 An edge A -> B is any path `crate::b::...` or `super::...` that A's non-test code names (a
@@ -23,13 +24,23 @@ LAYERS = {
         "engines::exact::search", "engines::exact", "engines::dlx", "engines::sat",
     ],
     "crates/cubesat/src": [
-        "error", "mode", "geometry", "rng", "puzzle", "puzzle::json", "puzzle::bundled", "placements",
+        "echo", "error", "input", "mode", "geometry", "rng", "puzzle", "puzzle::json", "puzzle::bundled", "placements",
         "symmetry", "counting", "solution", "run", "shard",
         "disassembly::grouping", "disassembly::limits", "disassembly::slide_in", "disassembly::search",
         "disassembly::replay", "disassembly", "disassembly::orient", "disassembly::solutions", "render", "report", "interop", "generate",
     ],
-    "crates/cli": ["args", "progress", "sink", "commands"],
+    "crates/studio/src": ["adapter::views", "adapter::files|adapter::runs", "adapter|guard|assets", "jobs", "http"],
+    "crates/cli": ["args", "output", "progress", "sink", "commands"],
 }
+
+# The workspace's crates from the bottom up, as (manifest folder, package name): a crate's
+# [dependencies] may name only crates listed before it.
+CRATES = [
+    ("crates/xc", "cubesat-xc"),
+    ("crates/cubesat", "cubesat"),
+    ("crates/studio", "cubesat-studio"),
+    (".", "cubesat-cli"),
+]
 
 USE_RE = re.compile(r"\b(crate|super)((?:::\w+)+)")
 USE_GROUP_RE = re.compile(r"\buse\s+(crate|super)((?:::\w+)*)::\{([^;]*)\};", re.S)
@@ -128,8 +139,24 @@ def layer_of(order, m):
     return idx
 
 
+def crate_edges():
+    """Violations of CRATES: (crate, dependency) pairs that point up or sideways."""
+    names = [n for _, n in CRATES]
+    bad = []
+    for i, (folder, name) in enumerate(CRATES):
+        text = open(os.path.join(folder, "Cargo.toml"), encoding="utf-8").read()
+        for section in re.finditer(r"^\[(?:target\.[^\]]*\.)?dependencies\]\n(.*?)(?=^\[|\Z)", text, re.M | re.S):
+            for dep in re.findall(r"^([A-Za-z0-9_-]+)\s*(?:\.workspace\s*)?=", section.group(1), re.M):
+                if dep in names and names.index(dep) >= i:
+                    bad.append((name, dep))
+    return bad
+
+
 def main():
     failed = False
+    for name, dep in crate_edges():
+        print(f"crate {name} depends on {dep}, which is not below it (CRATES in {sys.argv[0]})")
+        failed = True
     for src, order in LAYERS.items():
         graph = edges(src)
         for m, targets in sorted(graph.items()):
@@ -163,7 +190,7 @@ def main():
                 break
     if failed:
         sys.exit(1)
-    print("layers: no module cycle, no upward use in", ", ".join(LAYERS))
+    print("layers: crates one way (" + " <- ".join(n for _, n in CRATES) + "); no module cycle, no upward use in", ", ".join(LAYERS))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 //! The command line as the user types it (clap derive types); `main.rs` turns it into library calls.
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -57,6 +58,23 @@ pub enum Command {
     /// Take a solution apart by sliding pieces: its moves (which pieces, which way, how far)
     /// and its level; the HTML page animates them (played backwards, the assembly).
     Disassemble(DisassembleArgs),
+    /// Serve cubesat studio, the whole tool in a browser page, on this machine (127.0.0.1).
+    Studio(StudioArgs),
+}
+
+/// `cubesat studio`.
+#[derive(Debug, Args)]
+pub struct StudioArgs {
+    /// The port to serve on (0 = any free port; the address is printed on stdout).
+    #[arg(long, value_name = "N", default_value_t = 7979)]
+    pub port: u16,
+    /// Open the page in the desktop's browser.
+    #[arg(long)]
+    pub open: bool,
+    /// Listen on ADDR (an IP address) instead of 127.0.0.1; any address that is not a
+    /// loopback one lets other machines use the studio, and is warned about.
+    #[arg(long, value_name = "ADDR")]
+    pub listen: Option<std::net::IpAddr>,
 }
 
 /// `cubesat convert`.
@@ -64,7 +82,7 @@ pub enum Command {
 pub struct ConvertArgs {
     /// The puzzle to read (a file or a bundled name).
     #[arg(value_name = "IN")]
-    pub input: String,
+    pub input: OsString,
     /// The file to write: `.json` (cubesat), `.xmpuzzle` (BurrTools, gzip) or `.xml` (BurrTools, plain).
     #[arg(value_name = "OUT")]
     pub output: PathBuf,
@@ -78,15 +96,17 @@ pub struct ConvertArgs {
 pub struct StlArgs {
     #[command(flatten)]
     pub puzzle: PuzzleArg,
-    /// The folder to write into (created if missing): `piece-NAME.stl` per piece and
+    /// The folder to write into (created if missing): `piece-K-NAME.stl` per piece (K its
+    /// place in the puzzle, from 1; `piece-K-NAME-xN.stl` when N copies are to be printed) and
     /// `solution.stl` (the first solution, assembled).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
     /// Edge length of one cube, in millimetres (at most 1000).
     #[arg(long, value_name = "MM", default_value_t = 10.0)]
     pub cube: f64,
-    /// Clearance between pieces (mm): every outer face of a piece moves inwards by half of
-    /// this, so printed pieces fit (and the assembled solution's pieces are separate shells).
+    /// Clearance between pieces (mm, at most a quarter of --cube): every outer face of a piece
+    /// moves inwards by half of this, so printed pieces fit (and the assembled solution's
+    /// pieces are separate shells).
     #[arg(long, value_name = "MM", default_value_t = 0.2)]
     pub gap: f64,
 }
@@ -97,7 +117,7 @@ pub struct PuzzleArg {
     /// A puzzle file (`-` for stdin), or the name of a bundled puzzle (`cubesat list`);
     /// default: the Tetris Cube.
     #[arg(value_name = "PUZZLE")]
-    pub puzzle: Option<String>,
+    pub puzzle: Option<OsString>,
     /// For a BurrTools file (.xmpuzzle): the problem, by index (from 0) or name; default: the
     /// first.
     #[arg(long, value_name = "N|NAME")]
@@ -184,16 +204,23 @@ pub struct SolveArgs {
     /// Turn off dead-region pruning in the exact engine (for checking it).
     #[arg(long, hide = true)]
     pub no_prune: bool,
-    /// Write the output to FILE instead of stdout.
+    /// Write the output to FILE instead of stdout. FILE is replaced only when the run
+    /// finishes; Ctrl-C leaves it as it was and writes what was found to FILE with .partial
+    /// before its extension (all.json: all.partial.json).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// Run only shard K of N (0 <= K < N) of --count or --all --format json, and print its
+    /// Run only shard K of N (numbered from 0: 0/N to N-1/N) of --count or --all --format json, and print its
     /// record (one JSON object; a listing carries it in its summary) for `cubesat merge`.
     /// The N shards hold every solution once; the same K/N is the same work on any machine
     /// and thread count.
     // Parsed by the solve command, so that a bad K/N is one error line like other bad input.
     #[arg(long, value_name = "K/N", allow_hyphen_values = true)]
     pub shard: Option<String>,
+    /// Seal the shard's record with the key in FILE (at least 16 bytes; one trailing newline
+    /// is not part of it), so that `merge --seal-key-file FILE` refuses records changed by
+    /// anyone without the key. Without it, records are checked against accidents only.
+    #[arg(long, value_name = "FILE")]
+    pub seal_key_file: Option<PathBuf>,
     /// Keep only the assemblies that come apart by sliding pieces along the axes (BurrTools'
     /// "solutions"); each listed solution shows its level and moves.
     #[arg(long)]
@@ -271,6 +298,10 @@ pub struct MergeArgs {
     /// Output format: the single run's count line, or one JSON object.
     #[arg(long, value_enum, default_value_t = MergeFormat::Text)]
     pub format: MergeFormat,
+    /// Refuse any record not sealed with the key in FILE (`solve --shard --seal-key-file`):
+    /// the check against forgery, which the records' own unkeyed digest is not.
+    #[arg(long, value_name = "FILE")]
+    pub seal_key_file: Option<PathBuf>,
 }
 
 /// Output formats of `merge`.

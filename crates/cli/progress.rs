@@ -48,7 +48,7 @@ impl Reporter {
                         b.set_message(line);
                     }
                     None if last_line.elapsed() >= PLAIN_EVERY => {
-                        eprintln!("cubesat: {line}");
+                        say!("{line}");
                         last_line = Instant::now();
                     }
                     None => {}
@@ -90,8 +90,8 @@ fn status(p: &Progress, elapsed: Duration, what: &str) -> String {
         n => format!(", {:.1} M nodes", n as f64 / 1e6),
     };
     format!(
-        "{what}: {} solutions ({:.0}/s){nodes}, {:.2}% of the tree, ETA {eta}",
-        p.solutions(),
+        "{what}: {} ({:.0}/s){nodes}, {:.2}% of the tree, ETA {eta}",
+        cubesat::report::plural(p.solutions(), "solution"),
         p.solutions() as f64 / secs,
         done * 100.0
     )
@@ -108,26 +108,53 @@ fn format_duration(secs: f64) -> String {
     }
 }
 
-/// Routes Ctrl-C to `progress`: the first Ctrl-C asks the run to stop and report what it has;
-/// a second one exits at once (for a run that does not check the flag, such as a long SAT
-/// call). The handler is installed once per process.
-pub fn install_interrupt(progress: Arc<Progress>) {
-    static TARGET: OnceLock<Mutex<Option<Arc<Progress>>>> = OnceLock::new();
-    let slot = TARGET.get_or_init(|| {
+/// How long after the first Ctrl-C a second one forces an exit. A second signal sooner is
+/// the same Ctrl-C delivered twice (GNU `timeout -s INT` signals the process and then its
+/// group, microseconds apart) and is ignored, so that the run still prints what it has.
+pub const FORCE_AFTER: Duration = Duration::from_secs(1);
+
+/// The run Ctrl-C stops, and when it was first asked to.
+static TARGET: Mutex<Option<(Arc<Progress>, Option<Instant>)>> = Mutex::new(None);
+
+/// Installs the Ctrl-C handler (once per process; later calls do nothing). With no run to
+/// stop ([`install_interrupt`]), Ctrl-C removes the temporary files being written and exits
+/// with 130; with one, see [`install_interrupt`].
+pub fn install_handler() {
+    static ONCE: OnceLock<()> = OnceLock::new();
+    ONCE.get_or_init(|| {
         // If a handler cannot be installed (another library owns SIGINT), Ctrl-C simply
         // terminates the process as usual.
-        let _ = ctrlc::set_handler(|| {
-            let target = TARGET
-                .get()
-                .and_then(|m| m.lock().ok().and_then(|g| g.clone()));
-            match target {
-                Some(p) if !p.is_interrupted() => p.interrupt(),
-                _ => std::process::exit(130),
-            }
-        });
-        Mutex::new(None)
+        let _ = ctrlc::set_handler(on_interrupt);
     });
-    if let Ok(mut g) = slot.lock() {
-        *g = Some(progress);
+}
+
+fn on_interrupt() {
+    let now = Instant::now();
+    let force = match TARGET.lock() {
+        Ok(mut g) => match g.as_mut() {
+            Some((p, first @ None)) => {
+                p.interrupt();
+                *first = Some(now);
+                false
+            }
+            Some((_, Some(t))) => now.duration_since(*t) > FORCE_AFTER,
+            None => true,
+        },
+        Err(_) => true,
+    };
+    if force {
+        crate::output::remove_temporaries();
+        std::process::exit(130);
+    }
+}
+
+/// Routes Ctrl-C to `progress`: the first Ctrl-C asks the run to stop and report what it has;
+/// a second one more than [`FORCE_AFTER`] later exits at once (for a run that does not check
+/// the flag, such as a long SAT call), removing the temporary files being written.
+pub fn install_interrupt(progress: Arc<Progress>) {
+    install_handler();
+    if let Ok(mut g) = TARGET.lock() {
+        let first = progress.is_interrupted().then(Instant::now);
+        *g = Some((progress, first));
     }
 }

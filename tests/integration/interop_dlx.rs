@@ -218,15 +218,22 @@ fn plain_option_blocks_and_wrong_answers() {
     let text = dlx::export(&p, UpTo::Rotation).unwrap();
     let f = read_dlx_file(&text).unwrap();
     let sols = solve_file(&f);
-    let first = sols.iter().next().unwrap();
+    let mut two = sols.iter();
     // Two blank-line-separated blocks of plain option lines.
-    let block: String = first
-        .iter()
-        .map(|&o| format!("{}\n", f.options[o].join(" ")))
-        .collect();
-    let d = decode(&text, &format!("{block}\n{block}")).unwrap();
+    let block = |s: &Vec<usize>| -> String {
+        s.iter()
+            .map(|&o| format!("{}\n", f.options[o].join(" ")))
+            .collect()
+    };
+    let (first, second) = (block(two.next().unwrap()), block(two.next().unwrap()));
+    let d = decode(&text, &format!("{first}\n{second}")).unwrap();
     assert_eq!(d.solutions.len(), 2);
     assert_eq!(d.reported_count, None);
+    // The same solution twice would be counted twice: refused, naming both places.
+    let e = decode(&text, &format!("{first}\n{first}"))
+        .unwrap_err()
+        .report();
+    assert!(e.contains("this solution repeats the one at line 1"), "{e}");
     // An answer to another instance: no item names, nothing to decode.
     let e = decode(&text, "1:\n foo bar\n").unwrap_err().report();
     assert!(e.contains("no DLX solution"), "{e}");

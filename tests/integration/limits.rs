@@ -99,7 +99,7 @@ fn out_replaces_a_file_only_when_the_command_succeeds() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     assert!(
-        names.iter().all(|n| !n.starts_with(".cubesat-")),
+        names.iter().all(|n| !n.contains(".cubesat-tmp.")),
         "{names:?}"
     );
     // Success replaces it, keeping its mode; a new file gets the mode any new file gets.
@@ -236,5 +236,5 @@ fn stl_sizes_are_bounded() {
     }
     let r = dir.run(&["stl", "soma", "--out", "stl", "--cube", "10", "--gap", "50"]);
     r.code(2)
-        .stderr_has("the gap must be at least 0 and below the cube size");
+        .stderr_has("the gap must be at least 0 and at most a quarter of the cube size");
 }

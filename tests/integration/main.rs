@@ -1,6 +1,6 @@
 //! The integration tests in one binary (ripgrep's layout): each module drives the real
 //! `cubesat` binary the way a user would, or the libraries through their public API.
-//! Tests that need an external tool (CaDiCaL, clingo, Chromium, d4, CryptoMiniSat) are `#[ignore]`d with the
+//! Tests that need an external tool (CaDiCaL, clingo, Chromium, Playwright, d4, CryptoMiniSat) are `#[ignore]`d with the
 //! reason and run in CI with `--include-ignored`, so they never pass by skipping.
 
 mod common;
@@ -16,6 +16,7 @@ mod first_hour;
 mod fuzz;
 mod generate_cli;
 mod generate_library;
+mod inputs;
 mod interop_cadical;
 mod interop_counters;
 mod interop_dlx;
@@ -23,6 +24,8 @@ mod interop_external;
 mod known_counts;
 mod limits;
 mod malformed;
+mod messages;
+mod outputs;
 mod pinned_output;
 mod render_assembly;
 mod render_browser;
@@ -33,5 +36,7 @@ mod sat_counts;
 mod sat_engine;
 mod sat_polycube;
 mod shard;
+mod studio;
 mod symmetry_rule;
+mod views;
 mod xc_fixtures;

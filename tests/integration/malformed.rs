@@ -193,7 +193,8 @@ fn bad_inputs_to_render_decode_and_export_are_one_line_errors() {
     };
     dir.write("bad.jsonl", "not json\n");
     let r = dir.run(&["render", "bad.jsonl", "--format", "svg"]);
-    r.code(2).stderr_has("bad.jsonl: line 1: invalid JSON");
+    r.code(2)
+        .stderr_has("bad.jsonl: line 1, column 2: invalid JSON");
     one_line(&r);
     dir.write("nosummary.jsonl", "{\"type\":\"solution\",\"pieces\":[]}\n");
     let r = dir.run(&["render", "nosummary.jsonl", "--format", "html"]);

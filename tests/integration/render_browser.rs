@@ -140,6 +140,7 @@ fn scene() -> Scene {
             ),
         ],
         empty: vec![[1, 0, 1]],
+        loose: false,
     }
 }
 
@@ -172,18 +173,65 @@ fn viewer_draws_first_frame_headless() {
         .prefix("cubesat-render-browser-")
         .tempdir()
         .unwrap();
-    let page = work.path().join("scene.html");
     let scene = scene();
-    std::fs::write(&page, html(std::slice::from_ref(&scene))).unwrap();
-    let url = format!("file://{}", page.display());
+    let url = first_frame(&chromium, work.path(), &scene);
 
-    // 1. The DOM after load: the viewer's own report on its first frame.
-    let (dom, stderr) = run_browser(
+    // 2. A screenshot: a real PNG of the requested size.
+    let shot = work.path().join("shot.png");
+    let (_, stderr) = run_browser(
         &chromium,
         work.path(),
-        "dom",
-        &["--dump-dom".into(), url.clone()],
+        "shot",
+        &[format!("--screenshot={}", shot.display()), url],
     );
+    let png = std::fs::read(&shot).unwrap_or_else(|e| panic!("no screenshot ({e})\n{stderr}"));
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "not a PNG");
+    assert_eq!(&png[12..16], b"IHDR");
+    let width = u32::from_be_bytes(png[16..20].try_into().unwrap());
+    let height = u32::from_be_bytes(png[20..24].try_into().unwrap());
+    assert_eq!((width, height), (800, 600));
+    assert!(
+        png.len() > 5_000,
+        "suspiciously small screenshot: {} bytes",
+        png.len()
+    );
+    let problems = script_problems(&stderr);
+    assert!(problems.is_empty(), "console problems: {problems:#?}");
+}
+
+#[test]
+#[ignore = "needs chromium; CI runs it with --include-ignored"]
+fn viewer_draws_a_box_too_large_for_a_grid_from_its_cell_list() {
+    let chromium = need_chromium();
+    let work = tempfile::Builder::new()
+        .prefix("cubesat-render-browser-")
+        .tempdir()
+        .unwrap();
+    // A 48x48x30 box (69,120 cells, past the grid's bound) whose bottom layer three pieces
+    // cover, each a 16x48 plate.
+    let plate = |x0: i32| -> Vec<[i32; 3]> {
+        (0..48)
+            .flat_map(|y| (0..16).map(move |x| [x0 + x, y, 0]))
+            .collect()
+    };
+    let mut scene = scene();
+    scene.containers[0].size = [48, 48, 30];
+    for (p, x0) in scene.pieces.iter_mut().zip([0, 16, 32]) {
+        p.cells = plate(x0);
+    }
+    scene.empty = vec![[47, 47, 29]];
+    assert!(!cubesat::render::drawn_cell_by_cell(&scene.containers[0]));
+    first_frame(&chromium, work.path(), &scene);
+}
+
+/// Writes `scene` as a page in `work`, loads it and checks the viewer's own report on its
+/// first frame: WebGL, no script errors, a canvas not blank, every piece's colour showing.
+/// Returns the page's URL.
+fn first_frame(chromium: &Path, work: &Path, scene: &Scene) -> String {
+    let page = work.join("scene.html");
+    std::fs::write(&page, html(std::slice::from_ref(scene))).unwrap();
+    let url = format!("file://{}", page.display());
+    let (dom, stderr) = run_browser(chromium, work, "dom", &["--dump-dom".into(), url.clone()]);
     assert!(
         dom.contains(r#"<canvas id="view""#),
         "page did not load: {dom:.500}\n{stderr}"
@@ -218,28 +266,7 @@ fn viewer_draws_first_frame_headless() {
     }
     let problems = script_problems(&stderr);
     assert!(problems.is_empty(), "console problems: {problems:#?}");
-
-    // 2. A screenshot: a real PNG of the requested size.
-    let shot = work.path().join("shot.png");
-    let (_, stderr) = run_browser(
-        &chromium,
-        work.path(),
-        "shot",
-        &[format!("--screenshot={}", shot.display()), url],
-    );
-    let png = std::fs::read(&shot).unwrap_or_else(|e| panic!("no screenshot ({e})\n{stderr}"));
-    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "not a PNG");
-    assert_eq!(&png[12..16], b"IHDR");
-    let width = u32::from_be_bytes(png[16..20].try_into().unwrap());
-    let height = u32::from_be_bytes(png[20..24].try_into().unwrap());
-    assert_eq!((width, height), (800, 600));
-    assert!(
-        png.len() > 5_000,
-        "suspiciously small screenshot: {} bytes",
-        png.len()
-    );
-    let problems = script_problems(&stderr);
-    assert!(problems.is_empty(), "console problems: {problems:#?}");
+    url
 }
 
 #[test]

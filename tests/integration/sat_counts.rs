@@ -87,15 +87,32 @@ fn exact_first_then_varisat_counts_like_the_exact_engine() {
     let r = count(&inst, &opts).unwrap();
     assert_eq!(r.count, 2339, "{}", r.engine);
     let number = |after: &str| -> u64 {
-        let tail = &r.engine[r.engine.find(after).unwrap() + after.len()..];
-        tail.split(' ').next().unwrap().parse().unwrap()
+        let Some(at) = r.engine.find(after) else {
+            return 0;
+        };
+        let tail = &r.engine[at + after.len()..];
+        match tail.split([' ', ':']).next().unwrap() {
+            "none" => 0,
+            n => n.parse().unwrap(),
+        }
     };
-    let cubes: u64 = {
-        let head = &r.engine[..r.engine.find(" cubes: ").unwrap()];
+    let before = |what: &str| -> u64 {
+        let head = &r.engine[..r.engine.find(what).unwrap()];
         head.rsplit(' ').next().unwrap().parse().unwrap()
     };
+    // The figures add up (issue 30): the cubes cut, those cut deeper and their children,
+    // and what closed each cube left to solve.
+    let (cubes, to_solve) = (before(" cubes, "), before(" after cutting "));
+    let deeper = number("after cutting ");
+    assert!(
+        deeper > 0 && to_solve > cubes,
+        "no cube was cut deeper: {}",
+        r.engine
+    );
     let closed = number("the exact engine closed ");
-    assert!(closed > cubes, "no cube was cut deeper: {}", r.engine);
+    let refuted = number("the lookahead refuted ");
+    let solved = number("varisat solved ");
+    assert_eq!(closed + refuted + solved, to_solve, "{}", r.engine);
     // Where no cube may be cut deeper, those go to varisat (the same cut, one placement of
     // F per rotation orbit as the run above holds it).
     let r =

@@ -42,8 +42,26 @@ pub fn run(args: DecodeArgs, quiet: bool) -> Result<Outcome> {
     }
     out.finish()?;
     if !quiet {
-        eprintln!(
-            "cubesat: decoded {} from {} answer ({}); each verified; {} counted {}",
+        if d.repeats > 0 {
+            say!(
+                "note: {} of the answer repeat the placements of an earlier model (they differ only in auxiliary variables); each solution is counted once",
+                plural(d.repeats, "model")
+            );
+        }
+        // Only an answer that says its list is whole gives a count; any other (a killed
+        // enumeration, one stopped at --maxsol, a solver that stops at the first) a lower bound.
+        let whole = d.complete == Some(true) || d.status == Status::Unsat;
+        let so_far = match d.complete {
+            _ if whole => "",
+            Some(false) => {
+                " so far: incomplete, the solver says there are more solutions than it listed"
+            }
+            _ => {
+                " so far: incomplete as far as the answer says (it does not end by saying the list is complete: an enumeration killed or stopped at a limit, or a solver that stops at the first solution)"
+            }
+        };
+        say!(
+            "decoded {} from {} answer ({}); each verified; {} counted {}{so_far}",
             plural(d.solutions.len() as u64, "solution"),
             kind_name(d.kind),
             status_name(d.status),

@@ -199,13 +199,13 @@ fn rule(mode: Mode) -> &'static str {
 
 /// `solve --disassemble`.
 pub fn solve(args: SolveArgs, quiet: bool) -> Result<Outcome> {
-    if args.shard.is_some() {
-        bail!("--shard cannot be combined with --disassemble");
+    if args.shard.is_some() || args.seal_key_file.is_some() {
+        bail!("--shard and --seal-key-file cannot be combined with --disassemble");
     }
     let puzzle = super::load_puzzle(&args.puzzle)?;
     if !quiet {
         for n in &puzzle.notes {
-            eprintln!("cubesat: note: {n}");
+            say!("note: {n}");
         }
     }
     let up_to = args
@@ -270,7 +270,7 @@ pub fn solve(args: SolveArgs, quiet: bool) -> Result<Outcome> {
         count_line(&args, &inst, &report, &tally, mode, seen, limited, &mut out)?;
     } else {
         if sorting {
-            kept.sort_by(|a, b| level_of(b).cmp(&level_of(a)));
+            kept.sort_by_key(|f| std::cmp::Reverse(level_of(f)));
             if let Some(w) = want {
                 kept.truncate(w as usize);
             }
@@ -280,14 +280,11 @@ pub fn solve(args: SolveArgs, quiet: bool) -> Result<Outcome> {
     }
     out.finish()?;
     if !quiet {
-        eprintln!(
-            "cubesat: {}",
-            stats_line(&inst.puzzle, &inst.table, &report)
-        );
-        eprintln!("cubesat: {}", tally_line(&tally, mode, threads));
+        say!("{}", stats_line(&inst.puzzle, &inst.table, &report));
+        say!("{}", tally_line(&tally, mode, threads));
     }
     if tally.interrupted {
-        eprintln!("cubesat: interrupted by Ctrl-C: the search did not finish");
+        say!("interrupted by Ctrl-C: the search did not finish");
         return Ok(Outcome::Interrupted);
     }
     Ok(found(seen > 0))
@@ -517,7 +514,7 @@ pub fn run(args: DisassembleArgs, quiet: bool) -> Result<Outcome> {
     let puzzle = super::load_puzzle(&args.puzzle)?;
     if !quiet {
         for n in &puzzle.notes {
-            eprintln!("cubesat: note: {n}");
+            say!("note: {n}");
         }
     }
     let up_to = args
@@ -558,18 +555,15 @@ pub fn run(args: DisassembleArgs, quiet: bool) -> Result<Outcome> {
     )
     .with_context(|| puzzle_source(args.puzzle.puzzle.as_deref()).to_string())?;
     if !quiet {
-        eprintln!(
-            "cubesat: {}",
-            stats_line(&inst.puzzle, &inst.table, &report)
-        );
-        eprintln!("cubesat: {}", tally_line(&tally, mode, threads));
+        say!("{}", stats_line(&inst.puzzle, &inst.table, &report));
+        say!("{}", tally_line(&tally, mode, threads));
     }
     if tally.interrupted && (kept.len() as u64) < want {
-        eprintln!("cubesat: interrupted by Ctrl-C before solution {want} was found");
+        say!("interrupted by Ctrl-C before solution {want} was found");
         return Ok(Outcome::Interrupted);
     }
     if sorting {
-        kept.sort_by(|a, b| level_of(b).cmp(&level_of(a)));
+        kept.sort_by_key(|f| std::cmp::Reverse(level_of(f)));
     }
     let source = puzzle_source(args.puzzle.puzzle.as_deref());
     let Some(f) = kept.get(want as usize - 1) else {

@@ -4,35 +4,12 @@ use anyhow::{Context, Result};
 use std::io::Write;
 
 use cubesat::counting::{Reducer, UpTo};
+use cubesat::echo::echo;
 use cubesat::run::Instance;
 
 use crate::args::{ExportArgs, ExportFormat};
 
 use super::{Outcome, output, puzzle_source};
-
-/// A placement described for comments: piece, orientation and cells in container coordinates.
-fn placement_label(inst: &Instance, o: usize) -> String {
-    let p = &inst.table.placements()[o];
-    let t = &inst.puzzle.target;
-    let cells: Vec<String> = p
-        .cells
-        .iter()
-        .map(|&c| {
-            let (ci, l) = t.local(c);
-            if t.containers().len() > 1 {
-                format!("{ci}:{},{},{}", l[0], l[1], l[2])
-            } else {
-                format!("{},{},{}", l[0], l[1], l[2])
-            }
-        })
-        .collect();
-    format!(
-        "piece={} orient={} cells={}",
-        inst.puzzle.pieces[p.piece as usize].name,
-        p.orientation,
-        cells.join(" ")
-    )
-}
 
 /// `cubesat export`: the instance in the chosen format, with its provenance, to stdout or `--out`.
 pub fn run(args: ExportArgs, quiet: bool) -> Result<Outcome> {
@@ -47,7 +24,7 @@ pub fn run(args: ExportArgs, quiet: bool) -> Result<Outcome> {
     if puzzle.has_ranges() || puzzle.max_holes.is_some() {
         anyhow::bail!(
             "'{}' has piece ranges or a hole limit, which the dimacs, dlx and asp exports do not express; count it with `cubesat solve --count` or export --format xmpuzzle",
-            puzzle.name
+            echo(&puzzle.name)
         );
     }
     let inst = Instance::new(puzzle)?;
@@ -68,7 +45,7 @@ pub fn run(args: ExportArgs, quiet: bool) -> Result<Outcome> {
     if args.up_to == UpTo::Rotation && !reducer.restriction_is_exact() {
         anyhow::bail!(
             "{source}: '{}': the restriction an instance can carry does not leave exactly one solution per rotation class here ({}), so an external count would not be the count up to rotation; export with --up-to none, or count with `cubesat solve --count`",
-            puzzle.name,
+            echo(&puzzle.name),
             reducer.describe(puzzle)
         );
     }
@@ -80,9 +57,7 @@ pub fn run(args: ExportArgs, quiet: bool) -> Result<Outcome> {
             let header = cubesat::interop::dimacs::puzzle_header(
                 puzzle, table, args.up_to, excluded, &reduction,
             )?;
-            let labels: Vec<String> = (0..table.len())
-                .map(|o| placement_label(&inst, o))
-                .collect();
+            let labels = cubesat::interop::dimacs::placement_labels(puzzle, table);
             let config = cubesat_xc::encoding::CnfConfig {
                 amo: args.amo,
                 ..cubesat_xc::encoding::CnfConfig::default()
@@ -94,9 +69,11 @@ pub fn run(args: ExportArgs, quiet: bool) -> Result<Outcome> {
                 &mut out,
                 |stats| {
                     if !quiet {
-                        eprintln!(
-                            "cubesat: DIMACS: {} option variables, {} variables, {} clauses ({amo} at-most-one)",
-                            stats.option_vars, stats.variables, stats.clauses,
+                        say!(
+                            "DIMACS: {} option variables, {} variables, {} clauses ({amo} at-most-one)",
+                            stats.option_vars,
+                            stats.variables,
+                            stats.clauses,
                         );
                     }
                 },

@@ -34,9 +34,9 @@ fn sheet_text(g: &Generated, title: &str, color: bool) -> String {
             String::new()
         };
         let title = format!(
-            "piece '{}' ({} cells{copies})",
+            "piece '{}' ({}{copies})",
             piece.name,
-            piece.shape.len()
+            plural(piece.shape.len() as u64, "cell")
         );
         if k > 0 {
             s.push('\n');
@@ -110,9 +110,9 @@ pub fn run(args: &GenerateArgs, quiet: bool) -> Result<Outcome> {
             }
             out.finish()?;
             if !quiet {
-                eprintln!(
-                    "cubesat: generated '{}': {} from seeded solution {} of {}; {}; difficulty {} nodes to the first solution ({} nodes to count); {} uniqueness checks ({:.3} s), {} greedy counts; {:.3} s",
-                    g.instance.puzzle.name,
+                say!(
+                    "generated '{}': {} from seeded solution {} of {}; {}; difficulty {} nodes to the first solution ({} nodes to count); {} uniqueness checks ({:.3} s), {} greedy counts; {:.3} s",
+                    cubesat::echo::echo(&g.instance.puzzle.name),
                     plural(opts.hints as u64, "hint piece"),
                     g.solution_index,
                     g.stats.solutions_drawn,
@@ -153,8 +153,8 @@ pub fn run(args: &GenerateArgs, quiet: bool) -> Result<Outcome> {
             }
             out.finish()?;
             if !quiet {
-                eprintln!(
-                    "cubesat: no puzzle met the request: {} seeded solutions, {} uniqueness checks ({:.3} s), {} greedy counts; {:.3} s",
+                say!(
+                    "no puzzle met the request: {} seeded solutions, {} uniqueness checks ({:.3} s), {} greedy counts; {:.3} s",
                     stats.solutions_drawn,
                     stats.checks,
                     stats.check_time.as_secs_f64(),

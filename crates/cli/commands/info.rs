@@ -6,6 +6,7 @@ use anyhow::Result;
 
 use cubesat::counting::{Reducer, UpTo};
 
+use cubesat::echo::escape;
 use cubesat::report::plural;
 use cubesat::run::Instance;
 
@@ -15,14 +16,13 @@ use super::{Outcome, output};
 
 /// `cubesat info`: the puzzle's description on stdout.
 pub fn run(args: InfoArgs) -> Result<Outcome> {
-    let puzzle = super::load_puzzle(&args.puzzle)?;
+    // Read once: the file may be a FIFO.
+    let source = super::open_puzzle(args.puzzle.puzzle.as_deref())?;
+    let burrtools = source.burrtools().cloned();
+    let puzzle = source.puzzle(args.puzzle.problem.as_deref())?;
     super::warn_same_shapes(&puzzle);
     let mut out = output(None)?;
-    if let Some(path) = args.puzzle.puzzle.as_deref().map(std::path::Path::new)
-        && path.exists()
-        && cubesat::puzzle::burrtools::looks_like_burrtools(path, &head(path))
-    {
-        let file = cubesat::puzzle::burrtools::read_file(path)?;
+    if let Some(file) = burrtools {
         writeln!(
             out,
             "BurrTools file (version {}), {}:",
@@ -34,19 +34,19 @@ pub fn run(args: InfoArgs) -> Result<Outcome> {
         writeln!(out, "problem {i}:")?;
     }
     for n in &puzzle.notes {
-        writeln!(out, "note: {n}")?;
+        writeln!(out, "note: {}", escape(n))?;
     }
     let inst = Instance::new(puzzle)?;
     let p = &inst.puzzle;
     writeln!(out, "{}", p.name)?;
-    if !p.description.is_empty() {
-        writeln!(out, "  {}", p.description)?;
+    for line in p.description.lines() {
+        writeln!(out, "  {}", escape(line))?;
     }
     let t = &p.target;
     writeln!(
         out,
-        "target: {} cells ({} must-fill, {} optional) in {}",
-        t.cells().len(),
+        "target: {} ({} must-fill, {} optional) in {}",
+        plural(t.cells().len() as u64, "cell"),
         t.must_count(),
         t.optional_count(),
         plural(t.containers().len() as u64, "container")
@@ -59,19 +59,19 @@ pub fn run(args: InfoArgs) -> Result<Outcome> {
         };
         writeln!(
             out,
-            "  container {i}: {kind} {}x{}x{}, {} cells",
+            "  container {i}: {kind} {}x{}x{}, {}",
             c.size[0],
             c.size[1],
             c.size[2],
-            c.cells.len()
+            plural(c.cells.len() as u64, "cell")
         )?;
     }
     let partners = p.mirror_partners();
     writeln!(
         out,
-        "pieces: {} ({} copies, volume {})",
+        "pieces: {} ({}, volume {})",
         p.pieces.len(),
-        p.pieces.iter().map(|x| x.count as u64).sum::<u64>(),
+        plural(p.pieces.iter().map(|x| x.count as u64).sum::<u64>(), "copy"),
         p.piece_volume()
     )?;
     let labels: Vec<String> = p
@@ -149,19 +149,9 @@ pub fn run(args: InfoArgs) -> Result<Outcome> {
             show(k.rotation_reflection)
         )?;
         if let Some(s) = &k.source {
-            writeln!(out, "  source: {s}")?;
+            writeln!(out, "  source: {}", escape(s))?;
         }
     }
     out.finish()?;
     Ok(Outcome::Found)
-}
-
-/// The first bytes of a file, for format sniffing.
-fn head(path: &std::path::Path) -> Vec<u8> {
-    let mut buf = vec![0u8; 64];
-    let n = std::fs::File::open(path)
-        .and_then(|mut f| std::io::Read::read(&mut f, &mut buf))
-        .unwrap_or(0);
-    buf.truncate(n);
-    buf
 }

@@ -32,13 +32,31 @@ pub fn run(args: &MergeArgs) -> Result<Outcome> {
     }
     let mut records: Vec<(PathBuf, ShardRecord)> = Vec::with_capacity(files.len());
     for f in files {
-        let text =
-            std::fs::read_to_string(&f).with_context(|| format!("{}: cannot read", f.display()))?;
+        // `-` is stdin; every input is read once, bounded.
+        let text = super::read_input(&f)?;
+        let f = PathBuf::from(super::shown(&f));
+        // An empty file holds no record: typically the shell's `> K.json` of a shard run that
+        // failed before writing (a refused `--shard`). Skipping it cannot change the sum, since
+        // every one of the N shards must still be there.
+        if text.trim().is_empty() {
+            eprintln!(
+                "cubesat: warning: {}: empty (no shard record), skipped",
+                f.display()
+            );
+            continue;
+        }
         let rs = shard::parse_file(&text).map_err(|error| shard::MergeError::Record {
             file: f.clone(),
             error,
         })?;
         records.extend(rs.into_iter().map(|r| (f.clone(), r)));
+    }
+    match &args.seal_key_file {
+        Some(path) => shard::check_seals(&records, &read_key(path)?)?,
+        None if records.iter().any(|(_, r)| r.seal.is_some()) => eprintln!(
+            "cubesat: note: the records are sealed with a key; give it with --seal-key-file to check that no one without it changed them"
+        ),
+        None => {}
     }
     let m = shard::merge(&records)?;
     let mut out = output(None)?;
@@ -72,22 +90,50 @@ fn natural_key(p: &Path) -> (u64, PathBuf) {
 
 /// The command line as typed, with the program called `cubesat` and words quoted for a POSIX
 /// shell where needed: a shard record keeps it so that `merge` can print how to rerun the
-/// missing shards.
+/// missing shards. (A word that is not UTF-8 is kept with its bad bytes replaced.)
 pub(super) fn command_line() -> String {
-    let quote = |w: &str| {
-        let plain = !w.is_empty()
-            && w.bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"-_./:=@%+,{}".contains(&b));
-        if plain {
-            w.to_string()
-        } else {
-            format!("'{}'", w.replace('\'', "'\\''"))
-        }
-    };
     std::iter::once("cubesat".to_string())
-        .chain(std::env::args().skip(1).map(|w| quote(&w)))
+        // args_os: `args` panics on an argument that is not UTF-8 (a file name).
+        .chain(
+            std::env::args_os()
+                .skip(1)
+                .map(|w| shard::shell_quote(&w.to_string_lossy())),
+        )
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// The key in `path` for sealing shard records: its bytes less one trailing newline, at
+/// least [`shard::MIN_KEY_BYTES`] and at most 4 KiB.
+pub(super) fn read_key(path: &Path) -> Result<Vec<u8>> {
+    const MAX: u64 = 4096;
+    let shown = path.display();
+    let mut key = Vec::new();
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(
+            std::fs::File::open(path).with_context(|| format!("{shown}: cannot read the key"))?,
+            MAX + 1,
+        ),
+        &mut key,
+    )
+    .with_context(|| format!("{shown}: cannot read the key"))?;
+    if key.len() as u64 > MAX {
+        bail!("{shown}: a key file holds at most {MAX} bytes");
+    }
+    if key.ends_with(b"\n") {
+        key.pop();
+        if key.ends_with(b"\r") {
+            key.pop();
+        }
+    }
+    if key.len() < shard::MIN_KEY_BYTES {
+        bail!(
+            "{shown}: the key is {} bytes, fewer than the {} a seal needs (make one with: head -c 32 /dev/urandom | base64 > {shown})",
+            key.len(),
+            shard::MIN_KEY_BYTES
+        );
+    }
+    Ok(key)
 }
 
 /// CPU seconds (user and system, every thread) this process has used so far; 0 where the

@@ -4,8 +4,9 @@ use std::io::Write;
 
 use anyhow::{Result, bail};
 
+use cubesat::echo::echo;
 use cubesat::render;
-use cubesat::report::{piece_scene, sheet_scene};
+use cubesat::report::{piece_scene, sheet_scene, target_art};
 use cubesat::run::Instance;
 
 use crate::args::{ShowArgs, ShowFormat};
@@ -20,14 +21,12 @@ pub fn run(args: ShowArgs) -> Result<Outcome> {
     let which: Vec<usize> = match &args.piece {
         Some(name) => match puzzle.piece_index(name) {
             Some(i) => vec![i],
-            None => {
-                let names: Vec<&str> = puzzle.pieces.iter().map(|p| p.name.as_str()).collect();
-                bail!(
-                    "--piece {name}: no piece of that name in '{}' (pieces: {})",
-                    puzzle.name,
-                    names.join(", ")
-                )
-            }
+            None => bail!(
+                "--piece {}: no piece of that name in '{}' (pieces: {})",
+                echo(name),
+                echo(&puzzle.name),
+                cubesat::echo::list(puzzle.pieces.iter().map(|p| &p.name), ", ")
+            ),
         },
         None => (0..puzzle.pieces.len()).collect(),
     };
@@ -41,10 +40,10 @@ pub fn run(args: ShowArgs) -> Result<Outcome> {
             String::new()
         };
         format!(
-            "piece '{}' ({}): {} cells{copies}",
+            "piece '{}' ({}): {}{copies}",
             piece.name,
             piece.letter,
-            piece.shape.len()
+            cubesat::report::plural(piece.shape.len() as u64, "cell")
         )
     };
     let mut out = output(args.out.as_deref())?;
@@ -63,14 +62,9 @@ pub fn run(args: ShowArgs) -> Result<Outcome> {
                 )?;
             }
             if args.piece.is_none() {
-                let target = cubesat::report::scene(
-                    p,
-                    &inst.table,
-                    &hints,
-                    &format!("{}: target", p.name),
-                    true,
-                );
-                write!(out, "\n{}", render::text(&target, color))?;
+                // The target in the file's own symbols, so that it can be pasted back.
+                let art = target_art(p, &inst.table, &hints, &format!("{}: target", p.name));
+                write!(out, "\n{art}")?;
             }
         }
         ShowFormat::Svg | ShowFormat::Html => {
@@ -91,7 +85,7 @@ pub fn run(args: ShowArgs) -> Result<Outcome> {
     }
     out.flush()?;
     for why in inst.table.obstacles(p) {
-        eprintln!("cubesat: no solution: {why}");
+        say!("no solution: {why}");
     }
     Ok(Outcome::Found)
 }

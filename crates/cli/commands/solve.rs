@@ -52,10 +52,21 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
     }
     super::disassemble::refuse_without(&args)?;
     let shard = sharded(&args)?;
+    let key = match &args.seal_key_file {
+        Some(_) if shard.is_none() => {
+            bail!("--seal-key-file seals a shard's record: it goes with --shard")
+        }
+        Some(path) => Some(super::merge::read_key(path)?),
+        None => None,
+    };
+    // Ctrl-C from here on stops the run and reports what it has (nothing found yet while the
+    // puzzle is read and its placements built).
+    let progress = Arc::new(Progress::new());
+    crate::progress::install_interrupt(progress.clone());
     let cap = cubesat_xc::available_cores() * cubesat_xc::MAX_THREADS_PER_CORE;
     if args.threads > cap && (args.count || args.all) && !quiet {
-        eprintln!(
-            "cubesat: note: --threads {} is clamped to {cap} ({} per core)",
+        say!(
+            "note: --threads {} is clamped to {cap} ({} per core)",
             args.threads,
             cubesat_xc::MAX_THREADS_PER_CORE
         );
@@ -64,7 +75,7 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
     super::warn_same_shapes(&puzzle);
     if !quiet {
         for n in &puzzle.notes {
-            eprintln!("cubesat: note: {n}");
+            say!("note: {n}");
         }
     }
     let up_to = args
@@ -72,8 +83,6 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
         .or(puzzle.default_up_to)
         .unwrap_or(UpTo::Rotation);
     let inst = Instance::new(puzzle)?;
-    let progress = Arc::new(Progress::new());
-    crate::progress::install_interrupt(progress.clone());
     let opts = RunOptions {
         progress: Some(progress),
         shard,
@@ -85,27 +94,42 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
     let shows = opts.engine.resolve() != EngineChoice::Dlx;
     let reporter = (!quiet && shows && (args.count || args.all))
         .then(|| {
-            opts.progress
-                .clone()
-                .map(|p| crate::progress::Reporter::start(p, inst.puzzle.name.clone()))
+            opts.progress.clone().map(|p| {
+                crate::progress::Reporter::start(
+                    p,
+                    cubesat::echo::echo(&inst.puzzle.name).to_string(),
+                )
+            })
         })
         .flatten();
     let mut out = output(args.out.as_deref())?;
+    let key = key.as_deref();
     let report = if args.count {
-        count(&args, &inst, &opts, reporter, &mut out)?
+        count(&args, &inst, &opts, reporter, key, &mut out)?
     } else {
-        list(&args, &inst, &opts, reporter, &mut out)?
+        list(&args, &inst, &opts, reporter, key, &mut out)?
     };
-    out.finish()?;
+    // An interrupted run's partial result does not replace the --out file: the README
+    // promises that only a command that succeeds replaces it.
+    let partial = if report.interrupted {
+        out.finish_interrupted()?
+    } else {
+        out.finish()?;
+        None
+    };
+    if let (Some(p), Some(target)) = (&partial, &args.out) {
+        eprintln!(
+            "cubesat: interrupted: {} is left as it was; the partial result is in {}",
+            target.display(),
+            p.display()
+        );
+    }
     if !quiet {
         let shard = opts
             .shard
             .map(|s| format!("shard {s}: "))
             .unwrap_or_default();
-        eprintln!(
-            "cubesat: {shard}{}",
-            stats_line(&inst.puzzle, &inst.table, &report)
-        );
+        say!("{shard}{}", stats_line(&inst.puzzle, &inst.table, &report));
     }
     if opts.shard.is_some() {
         // A finished shard exits 0 even with no solution, so that a job array's dependent
@@ -117,13 +141,13 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
         });
     }
     if let Some(r) = &report.refutation {
-        eprintln!("cubesat: no solution: {r}");
+        say!("no solution: {r}");
     }
     if report.interrupted {
-        eprintln!("cubesat: interrupted by Ctrl-C: the search did not finish");
+        say!("interrupted by Ctrl-C: the search did not finish");
     } else if report.count == 0 && (args.count || args.format != SolutionFormat::Text) {
         for why in inst.table.obstacles(&inst.puzzle) {
-            eprintln!("cubesat: no solution: {why}");
+            say!("no solution: {why}");
         }
     }
     Ok(if report.interrupted {
@@ -169,6 +193,7 @@ fn count(
     inst: &Instance,
     opts: &RunOptions,
     reporter: Option<crate::progress::Reporter>,
+    key: Option<&[u8]>,
     out: &mut dyn Write,
 ) -> Result<RunReport> {
     let report = run::count(inst, opts)
@@ -178,7 +203,7 @@ fn count(
     }
     let report = report?;
     if opts.shard.is_some() {
-        write_shard_record(inst, opts, Job::Count, &report, None, out)?;
+        write_shard_record(inst, opts, Job::Count, &report, None, key, out)?;
         return Ok(report);
     }
     if args.format == SolutionFormat::Json {
@@ -218,6 +243,7 @@ fn list(
     inst: &Instance,
     opts: &RunOptions,
     reporter: Option<crate::progress::Reporter>,
+    key: Option<&[u8]>,
     out: &mut dyn Write,
 ) -> Result<RunReport> {
     let color = use_color(args.color, args.out.is_some());
@@ -249,7 +275,7 @@ fn list(
     match args.format {
         SolutionFormat::Json if opts.shard.is_some() => {
             let summary = summary_json(&inst.puzzle, &report, &opts.up_to.to_string(), false);
-            write_shard_record(inst, opts, Job::List, &report, Some(summary), out)?;
+            write_shard_record(inst, opts, Job::List, &report, Some(summary), key, out)?;
         }
         SolutionFormat::Json => writeln!(
             out,
@@ -286,17 +312,18 @@ fn sharded(args: &SolveArgs) -> Result<Option<Shard>> {
     Ok(Some(shard))
 }
 
-/// Writes a shard's record: on its own for a count, inside the listing's summary object for
-/// a listing.
+/// Writes a shard's record, sealed with `key` if one was given: on its own for a count,
+/// inside the listing's summary object for a listing.
 fn write_shard_record(
     inst: &Instance,
     opts: &RunOptions,
     job: Job,
     report: &RunReport,
     summary: Option<serde_json::Value>,
+    key: Option<&[u8]>,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let record = ShardRecord::new(
+    let mut record = ShardRecord::new(
         &inst.puzzle,
         opts,
         job,
@@ -305,6 +332,9 @@ fn write_shard_record(
         super::merge::command_line(),
     )
     .ok_or_else(|| anyhow!("internal error: a shard run without its shard"))?;
+    if let Some(key) = key {
+        record.seal(key);
+    }
     match summary {
         Some(mut s) => {
             s["shard"] = record.to_json();

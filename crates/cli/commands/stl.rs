@@ -25,21 +25,34 @@ fn file_part(name: &str) -> String {
         .collect()
 }
 
+/// The file of piece `i` (from 0) of `count` copies: `piece-K-NAME.stl`, K = i + 1 (so that
+/// names that differ only in characters a file name cannot hold stay apart), with `-xN`
+/// before the extension when N copies are to be printed.
+fn piece_file(i: usize, name: &str, count: u32) -> String {
+    let copies = if count > 1 {
+        format!("-x{count}")
+    } else {
+        String::new()
+    };
+    format!("piece-{}-{}{copies}.stl", i + 1, file_part(name))
+}
+
 pub fn run(args: StlArgs, quiet: bool) -> Result<Outcome> {
     let puzzle = super::load_puzzle(&args.puzzle)?;
     // Check the sizes before anything is written.
-    polycube(&[[0, 0, 0]], args.cube, args.gap)?;
+    polycube(&[[0, 0, 0]], args.cube, args.gap)
+        .with_context(|| format!("--cube {} --gap {}", args.cube, args.gap))?;
     let inst = Instance::new(puzzle)?;
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("{}: cannot create", args.out.display()))?;
-    let write = |name: &str, mesh: &Mesh| -> Result<()> {
+    let write = |name: &str, what: &str, mesh: &Mesh| -> Result<()> {
         let path = args.out.join(name);
         let mut file = output(Some(&path))?;
-        file.write_all(&binary_stl(mesh, name))?;
+        file.write_all(&binary_stl(mesh, what))?;
         file.finish()?;
         if !quiet {
-            eprintln!(
-                "cubesat: wrote {} ({} triangles, {:.1} mm3)",
+            say!(
+                "wrote {} ({what}; {} triangles, {:.1} mm3)",
                 path.display(),
                 mesh.triangles.len(),
                 mesh.volume()
@@ -49,10 +62,12 @@ pub fn run(args: StlArgs, quiet: bool) -> Result<Outcome> {
     };
     for (i, piece) in inst.puzzle.pieces.iter().enumerate() {
         let mesh = polycube(piece.shape.cells(), args.cube, args.gap)?;
-        write(
-            &format!("piece-{}-{}.stl", i + 1, file_part(&piece.name)),
-            &mesh,
-        )?;
+        // A ranged piece may be used up to its maximum: that many are printed.
+        let what = match piece.count {
+            1 => format!("piece '{}', print 1", piece.name),
+            n => format!("piece '{}', print {n} copies", piece.name),
+        };
+        write(&piece_file(i, &piece.name, piece.count), &what, &mesh)?;
     }
     let mut first: Option<Solution> = None;
     let opts = RunOptions {
@@ -66,7 +81,7 @@ pub fn run(args: StlArgs, quiet: bool) -> Result<Outcome> {
     })?;
     let Some(sol) = first else {
         if !quiet {
-            eprintln!("cubesat: no solution, so no solution.stl");
+            say!("no solution, so no solution.stl");
         }
         return Ok(Outcome::NoneFound);
     };
@@ -77,6 +92,10 @@ pub fn run(args: StlArgs, quiet: bool) -> Result<Outcome> {
         let pos: Vec<[i32; 3]> = pl.cells.iter().map(|&c| cells[c as usize].pos).collect();
         mesh.extend(polycube(&pos, args.cube, args.gap)?);
     }
-    write("solution.stl", &mesh)?;
+    write(
+        "solution.stl",
+        "the first solution assembled, one shell per piece",
+        &mesh,
+    )?;
     Ok(Outcome::Found)
 }

@@ -36,6 +36,7 @@
 //! the largest group the piece set allows. When solutions are listed rather than counted,
 //! `none` searches without any restriction instead.
 
+use crate::echo::{echo, list, plural};
 use crate::error::{Error, Request, Result};
 
 use crate::placements::PlacementTable;
@@ -322,6 +323,8 @@ pub struct BurrMirror {
     pub chiral: Vec<bool>,
     /// The first chiral piece the pass could not pair, if any.
     pub unpaired: Option<usize>,
+    /// The pairs the pass made, in the order first made: (piece, its mirror piece, copies).
+    pub pairs: Vec<(usize, usize, u32)>,
 }
 
 impl BurrMirror {
@@ -347,6 +350,7 @@ impl BurrMirror {
         let mut paired = vec![false; copies.len()];
         let mut registered = vec![0u32; canon.len()];
         let mut unpaired = None;
+        let mut pairs: Vec<(usize, usize, u32)> = Vec::new();
         for a in 0..copies.len() {
             let pa = copies[a];
             if paired[a] || !chiral[pa] {
@@ -359,6 +363,10 @@ impl BurrMirror {
                     paired[b] = true;
                     registered[pa] += 1;
                     registered[copies[b]] += 1;
+                    match pairs.iter_mut().find(|p| (p.0, p.1) == (pa, copies[b])) {
+                        Some(p) => p.2 += 1,
+                        None => pairs.push((pa, copies[b], 1)),
+                    }
                 }
                 None => {
                     unpaired = Some(pa);
@@ -373,7 +381,38 @@ impl BurrMirror {
             registered,
             chiral,
             unpaired,
+            pairs,
         }
+    }
+
+    /// Why an assembly is or is not identified with its mirror image under this pairing, for
+    /// the count line: which copies were paired (the part order decides it, so two problems
+    /// with the same parts in another order can count differently) and where the pass stopped.
+    /// Empty when the set has no chiral piece (only the ranges then decide).
+    pub fn describe_pairing(&self, puzzle: &Puzzle) -> String {
+        if !self.chiral.iter().any(|&c| c) {
+            return String::new();
+        }
+        let name = |p: usize| echo(&puzzle.pieces[p].name).to_string();
+        let paired = if self.pairs.is_empty() {
+            "no copy".to_string()
+        } else {
+            list(
+                self.pairs
+                    .iter()
+                    .map(|&(a, b, n)| format!("{n} '{}' with {n} '{}'", name(a), name(b))),
+                ", ",
+            )
+        };
+        let stop = self.unpaired.map_or(String::new(), |p| {
+            format!(
+                ", then stops at '{}', which has no mirror partner left",
+                name(p)
+            )
+        });
+        format!(
+            "BurrTools pairs chiral copies in part order: {paired}{stop}; an assembly is the same as its mirror image only if it uses no unpaired chiral copy"
+        )
     }
 }
 
@@ -406,6 +445,9 @@ impl Reducer {
         let min: Vec<u32> = puzzle.pieces.iter().map(|p| p.min_count).collect();
         let max: Vec<u32> = puzzle.pieces.iter().map(|p| p.count).collect();
         let mut note = String::new();
+        // Why BurrTools identifies only some assemblies with their mirror images (said only
+        // when the result has a mirror symmetry).
+        let mut pairing = String::new();
         let (reflections, eligibility) = match mode {
             UpTo::None => (counting && partners.is_some(), Eligibility::All),
             UpTo::Rotation => (false, Eligibility::All),
@@ -426,7 +468,7 @@ impl Reducer {
                         Request::UpTo,
                         format!(
                             "counting up to rotation and reflection needs the mirror image of every chiral piece in the set, which '{}' lacks (count up to rotation instead)",
-                            puzzle.name
+                            crate::echo::echo(&puzzle.name)
                         ),
                     ));
                 }
@@ -444,6 +486,7 @@ impl Reducer {
                 let e = if all {
                     Eligibility::All
                 } else {
+                    pairing = bt.describe_pairing(puzzle);
                     Eligibility::BurrTools {
                         parts: parts.clone(),
                         min: min.clone(),
@@ -471,6 +514,8 @@ impl Reducer {
                 .is_some_and(|g| g.reflection.iter().any(|&r| r));
             if !mirrors {
                 note = "the result has no mirror symmetry".to_string();
+            } else {
+                note = pairing;
             }
         }
         // With a partial action, the restriction may only use rotations.
@@ -687,8 +732,8 @@ impl Reducer {
         let mut s = match (self.mode, self.counting) {
             (UpTo::None, true) if self.group_size() > 1 => {
                 format!(
-                    "every placement, derived from {} symmetries (orbit sizes)",
-                    self.group_size()
+                    "every placement, derived from {} (orbit sizes)",
+                    plural(self.group_size() as u64, "symmetry")
                 )
             }
             (UpTo::None, _) => "every placement".to_string(),
@@ -696,10 +741,11 @@ impl Reducer {
                 let g = self.group.as_ref();
                 let rot = g.map_or(1, |g| g.rotations());
                 let refl = self.group_size() - rot;
-                let mut s = format!("up to the result's {rot} rotations");
+                let mut s = format!("up to the result's {}", plural(rot as u64, "rotation"));
                 if refl > 0 {
                     s.push_str(&format!(
-                        " and its {refl} reflections where BurrTools recognises the mirrored assembly"
+                        " and its {} where BurrTools recognises the mirrored assembly",
+                        plural(refl as u64, "reflection")
                     ));
                 }
                 if !self.note.is_empty() {
@@ -707,7 +753,11 @@ impl Reducer {
                 }
                 s
             }
-            (m, _) => format!("{} ({} symmetries)", m.phrase(), self.group_size()),
+            (m, _) => format!(
+                "{} ({})",
+                m.phrase(),
+                plural(self.group_size() as u64, "symmetry")
+            ),
         };
         if let Some(p) = self.restricted_piece {
             s.push_str(&format!(
@@ -719,8 +769,8 @@ impl Reducer {
         if let Some(r) = &self.rule {
             let [x, y, z] = puzzle.target.cells()[r.cell as usize].pos;
             s.push_str(&format!(
-                "; symmetry broken at cell ({x}, {y}, {z}): {} branches, one per placement there",
-                r.branch_count()
+                "; symmetry broken at cell ({x}, {y}, {z}): {}, one per placement there",
+                plural(r.branch_count() as u64, "branch")
             ));
         }
         s

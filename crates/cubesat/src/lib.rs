@@ -10,6 +10,9 @@
 //!          → generate, render, report, interop
 //! ```
 //!
+//! - [`echo`]: how messages repeat user text (escaped, cut to a line).
+//! - [`input`]: any input source read once through a byte bound; UTF-8 and JSON checked
+//!   with the place of a fault (a bad byte, a key given twice).
 //! - [`geometry`]: cells, the 24 proper rotations (and 24 improper ones), shapes and their
 //!   distinct orientations.
 //! - [`puzzle`]: a validated puzzle: pieces with counts, a target of one or more containers
@@ -40,9 +43,11 @@
 
 pub mod counting;
 pub mod disassembly;
+pub mod echo;
 mod error;
 pub mod generate;
 pub mod geometry;
+pub mod input;
 pub mod interop;
 mod mode;
 pub mod placements;

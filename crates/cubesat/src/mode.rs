@@ -56,7 +56,8 @@ impl FromStr for UpTo {
             "rotation+reflection" | "reflection" => UpTo::RotationReflection,
             "burrtools" => UpTo::BurrTools,
             _ => bail!(
-                "unknown counting mode '{s}' (expected none, rotation, rotation+reflection or burrtools)"
+                "unknown counting mode '{}' (expected none, rotation, rotation+reflection or burrtools)",
+                crate::echo::echo(s)
             ),
         })
     }

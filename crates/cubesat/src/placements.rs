@@ -263,15 +263,27 @@ impl PlacementTable {
     /// does not mean a solution exists.
     pub fn obstacles(&self, puzzle: &Puzzle) -> Vec<String> {
         let mut out = Vec::new();
-        for (i, p) in puzzle.pieces.iter().enumerate() {
-            if p.count > 0 && self.by_piece[i].is_empty() {
-                let [x, y, z] = p.shape.size();
-                out.push(format!(
-                    "piece '{}' ({} cells, {x}x{y}x{z}) fits nowhere in the target",
-                    p.name,
-                    p.shape.len()
-                ));
-            }
+        let nowhere: Vec<&crate::puzzle::Piece> = puzzle
+            .pieces
+            .iter()
+            .enumerate()
+            .filter(|&(i, p)| p.count > 0 && self.by_piece[i].is_empty())
+            .map(|(_, p)| p)
+            .collect();
+        // One line each for the first few; the rest are counted (see `crate::echo`).
+        for p in nowhere.iter().take(crate::echo::MAX_ITEMS) {
+            let [x, y, z] = p.shape.size();
+            out.push(format!(
+                "piece '{}' ({}, {x}x{y}x{z}) fits nowhere in the target",
+                p.name,
+                crate::echo::plural(p.shape.len() as u64, "cell")
+            ));
+        }
+        if nowhere.len() > crate::echo::MAX_ITEMS {
+            out.push(format!(
+                "{} more pieces fit nowhere in the target",
+                nowhere.len() - crate::echo::MAX_ITEMS
+            ));
         }
         let target = &puzzle.target;
         if target.containers().len() > 1 {
@@ -296,7 +308,7 @@ impl PlacementTable {
                 let all = c.cells.len();
                 if !(must..=all).any(|v| reach[v]) {
                     let need = if must == all {
-                        format!("{must} cells")
+                        crate::echo::plural(must as u64, "cell")
                     } else {
                         format!("between {must} and {all} cells")
                     };

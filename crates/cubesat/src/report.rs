@@ -1,18 +1,22 @@
 //! Solution output shared by the subcommands: the JSON Lines schema, and the statistics line on stderr.
 //!
 //! JSON Lines schema (`solve --format json`): one object per solution,
-//! `{"type":"solution","index":1,"pieces":[{"piece":"L","letter":"L","hint":false,"container":0,"cells":[[x,y,z],...]}, ...]}`
-//! with cells in their container's local coordinates, then one summary object,
+//! `{"type":"solution","index":1,"pieces":[{"piece":"L","letter":"L","copy":1,"hint":false,"container":0,"cells":[[x,y,z],...]}, ...]}`
+//! with cells in their container's local coordinates (`copy` numbers the copies of one piece
+//! from 1, in the order listed, as the text view's `b1`..`b6` do), then one summary object,
 //! `{"type":"summary","puzzle":{...puzzle file...},"solutions":N,"up_to":"rotation","complete":true,...}`.
 //! The summary carries the whole puzzle, so `cubesat render` needs nothing else.
 
 use serde_json::{Value, json};
 
+use crate::geometry::add;
 use crate::placements::PlacementTable;
 use crate::puzzle::Puzzle;
 use crate::puzzle::json::to_value;
 use crate::run::RunReport;
 use crate::solution::Solution;
+
+pub use crate::echo::{plural, plural_word};
 
 /// One solution as a JSON object (`index` counts from 1).
 pub fn solution_json(
@@ -21,12 +25,14 @@ pub fn solution_json(
     solution: &Solution,
     index: u64,
 ) -> Value {
+    let mut copies = vec![0u32; puzzle.pieces.len()];
     let pieces: Vec<Value> = solution
         .placements
         .iter()
         .map(|&o| {
             let p = &table.placements()[o as usize];
             let piece = &puzzle.pieces[p.piece as usize];
+            copies[p.piece as usize] += 1;
             let mut container = 0;
             let cells: Vec<[i32; 3]> = p
                 .cells
@@ -40,6 +46,7 @@ pub fn solution_json(
             json!({
                 "piece": piece.name,
                 "letter": piece.letter.to_string(),
+                "copy": copies[p.piece as usize],
                 "hint": table.hints().binary_search(&o).is_ok(),
                 "container": container,
                 "cells": cells,
@@ -70,7 +77,7 @@ pub fn summary_json(puzzle: &Puzzle, report: &RunReport, up_to: &str, counted: b
 pub fn stats_line(puzzle: &Puzzle, table: &PlacementTable, report: &RunReport) -> String {
     let mut s = format!(
         "{}: {}, {}; engine {}; {} ({}); {:.3} s",
-        puzzle.name,
+        crate::echo::echo(&puzzle.name),
         plural(puzzle.pieces.len() as u64, "piece"),
         plural(table.len() as u64, "placement"),
         report.engine,
@@ -79,7 +86,7 @@ pub fn stats_line(puzzle: &Puzzle, table: &PlacementTable, report: &RunReport) -
         report.elapsed.as_secs_f64()
     );
     if let Some(n) = report.nodes {
-        s.push_str(&format!(", {n} nodes"));
+        s.push_str(&format!(", {}", plural(n, "node")));
     }
     if report.raw != report.count {
         s.push_str(&format!(", {} found before symmetry filtering", report.raw));
@@ -91,15 +98,6 @@ pub fn stats_line(puzzle: &Puzzle, table: &PlacementTable, report: &RunReport) -
         s.push_str("; interrupted");
     }
     s
-}
-
-/// "1 solution", "2 solutions".
-pub fn plural(n: u64, word: &str) -> String {
-    if n == 1 {
-        format!("{n} {word}")
-    } else {
-        format!("{n} {word}s")
-    }
 }
 
 /// The scene a renderer draws for one solution: every placed piece in global coordinates,
@@ -159,6 +157,7 @@ pub fn scene(
         containers,
         pieces,
         empty,
+        loose: false,
     }
 }
 
@@ -167,18 +166,26 @@ pub fn scene(
 pub fn piece_scene(puzzle: &Puzzle, i: usize, title: &str) -> crate::render::Scene {
     let mut s = crate::render::Scene {
         title: title.to_string(),
+        loose: true,
         ..Default::default()
     };
-    add_piece(&mut s, puzzle, i, [0, 0, 0]);
+    add_piece(&mut s, puzzle, i, puzzle.pieces[i].count, [0, 0, 0]);
     s
 }
 
-/// Adds piece `i` in a box of its own with its lowest corner at `origin`.
-fn add_piece(scene: &mut crate::render::Scene, puzzle: &Puzzle, i: usize, origin: [i32; 3]) {
+/// Adds piece `i` in a box of its own with its lowest corner at `origin`, named with the
+/// number of copies it stands for when that is more than one.
+fn add_piece(
+    scene: &mut crate::render::Scene,
+    puzzle: &Puzzle,
+    i: usize,
+    copies: u32,
+    origin: [i32; 3],
+) {
     use crate::render::{Container, ScenePiece};
     let piece = &puzzle.pieces[i];
-    let name = if piece.count > 1 {
-        format!("{} ({} copies)", piece.name, piece.count)
+    let name = if copies > 1 {
+        format!("{} ({copies} copies)", piece.name)
     } else {
         piece.name.clone()
     };
@@ -220,9 +227,105 @@ pub fn pieces_to_place(
         .collect()
 }
 
+/// A target drawn the way a puzzle file writes it, so that what is shown can be pasted back:
+/// each container's z layers side by side, each row a layer-art string (`#` must be filled,
+/// `+` may stay empty, `.` not part of the target); a cell of a hint piece shows the hint's
+/// letter in lowercase. A container whose bounding box is far larger than its cells is
+/// listed as the file's `cells` instead of being drawn cell by cell.
+pub fn target_art(puzzle: &Puzzle, table: &PlacementTable, hints: &[u32], title: &str) -> String {
+    let t = &puzzle.target;
+    let mut hinted = std::collections::HashMap::new();
+    for &o in hints {
+        let p = &table.placements()[o as usize];
+        let letter = puzzle.pieces[p.piece as usize].letter;
+        for &c in &p.cells {
+            hinted.insert(c, letter.to_lowercase().next().unwrap_or(letter));
+        }
+    }
+    let mut out = format!(
+        "{title}, as in a puzzle file (# = must be filled, + = may stay empty, . = not part of the target{})\n",
+        if hinted.is_empty() {
+            ""
+        } else {
+            "; a lowercase letter is a cell the hint piece of that letter fills"
+        }
+    );
+    let n = t.containers().len();
+    for (k, c) in t.containers().iter().enumerate() {
+        let [sx, sy, sz] = c.size;
+        if n > 1 {
+            out.push_str(&format!(
+                "{}container {k} of {n}: {sx}x{sy}x{sz}\n",
+                if k > 0 { "\n" } else { "" }
+            ));
+        }
+        let volume = c.size.iter().map(|&s| s as u64).product::<u64>();
+        if volume > 64 * c.cells.len() as u64 + 4096 {
+            // Sparse: the cells as the file's "cells" and "optional" lists (local coordinates).
+            let list = |optional: bool| -> String {
+                let cells: Vec<String> = c
+                    .cells
+                    .iter()
+                    .filter(|&&i| t.cells()[i as usize].optional == optional)
+                    .map(|&i| {
+                        let [x, y, z] = t.local(i).1;
+                        format!("[{x},{y},{z}]")
+                    })
+                    .collect();
+                cells.join(", ")
+            };
+            out.push_str(&format!(
+                "{} in a {sx}x{sy}x{sz} box, too sparse to draw: \"cells\": [{}], \"optional\": [{}]\n",
+                plural(c.cells.len() as u64, "cell"),
+                list(false),
+                list(true)
+            ));
+            continue;
+        }
+        let labels: Vec<String> = (0..sz).map(|z| format!("z={z}")).collect();
+        let width = labels
+            .iter()
+            .map(String::len)
+            .max()
+            .unwrap_or(0)
+            .max(sx as usize);
+        let mut line = String::new();
+        for (z, l) in labels.iter().enumerate() {
+            let gap = if z + 1 < labels.len() { 3 } else { 0 };
+            line.push_str(&format!("{l:<w$}", w = width + gap));
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+        for y in 0..sy {
+            let mut line = String::new();
+            for z in 0..sz {
+                let row: String = (0..sx)
+                    .map(|x| match t.cell_at(add(c.origin, [x, y, z])) {
+                        Some(i) => match hinted.get(&i) {
+                            Some(&h) => h,
+                            None if t.cells()[i as usize].optional => '+',
+                            None => '#',
+                        },
+                        None => '.',
+                    })
+                    .collect();
+                let gap = if z + 1 < sz { 3 } else { 0 };
+                line.push_str(&format!("{row:<w$}", w = width + gap));
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+    }
+    out
+}
+
 /// A printable puzzle sheet as one scene: the target with its hint pieces and its empty
-/// cells outlined, and beside it (along x, one cell apart, each in a box of its own) the
-/// pieces still to place.
+/// cells outlined, and beside it, each in a box of its own, the pieces still to place.
+///
+/// The pieces are laid out for the isometric picture (`render::svg`, which draws cell
+/// `(x, y, z)` at lattice point `a = x + y`, `b = x - y - 2z`): each piece's box is measured
+/// there and the boxes are set in rows to the right of the target, apart from each other and
+/// with room below each for its label, so that no two overlap in the picture.
 pub fn sheet_scene(
     puzzle: &Puzzle,
     table: &PlacementTable,
@@ -230,119 +333,284 @@ pub fn sheet_scene(
     title: &str,
 ) -> crate::render::Scene {
     let mut s = scene(puzzle, table, placements, title, true);
-    let mut x = s
-        .containers
-        .iter()
-        .map(|c| c.origin[0] + c.size[0])
-        .max()
-        .unwrap_or(0)
-        + 2;
-    for (i, _) in pieces_to_place(puzzle, table, placements) {
-        add_piece(&mut s, puzzle, i, [x, 0, 0]);
-        x += puzzle.pieces[i].shape.size()[0] + 1;
+    s.loose = true;
+    // The lattice box of a box at `o` of size `n`: (a from, a to, b from, b to).
+    let lattice_box = |o: [i32; 3], n: [i32; 3]| {
+        (
+            o[0] + o[1],
+            o[0] + n[0] + o[1] + n[1],
+            o[0] - o[1] - n[1] - 2 * (o[2] + n[2]),
+            o[0] + n[0] - o[1] - 2 * o[2],
+        )
+    };
+    let (mut a_lo, mut a_hi, mut b_lo) = (i32::MAX, i32::MIN, i32::MAX);
+    for c in &s.containers {
+        let (a0, a1, b0, _) = lattice_box(c.origin, c.size);
+        (a_lo, a_hi, b_lo) = (a_lo.min(a0), a_hi.max(a1), b_lo.min(b0));
+    }
+    if s.containers.is_empty() {
+        (a_lo, a_hi, b_lo) = (0, 0, 0);
+    }
+    // Rows start two lattice units right of the target and are about as wide as the target
+    // (at least 30 units); a row's height leaves four units below its tallest piece for labels.
+    const GAP: i32 = 2;
+    const LABEL: i32 = 4;
+    let start = a_hi + GAP;
+    let row_width = (a_hi - a_lo).max(30);
+    let (mut a, mut b, mut row_bottom) = (start, b_lo, b_lo);
+    for (i, left) in pieces_to_place(puzzle, table, placements) {
+        let [sx, sy, sz] = puzzle.pieces[i].shape.size();
+        let width = sx + sy;
+        if a > start && a + width > start + row_width {
+            (a, b) = (start, row_bottom + LABEL);
+        }
+        // The box's lattice corner (a, b) is reached from an integer origin only when
+        // a + b + sy is even; otherwise the piece goes one unit lower.
+        let b_here = b + (a + b + sy).rem_euclid(2);
+        let x = (a + b_here + sy + 2 * sz) / 2;
+        let origin = [x, a - x, 0];
+        add_piece(&mut s, puzzle, i, left, origin);
+        row_bottom = row_bottom.max(lattice_box(origin, [sx, sy, sz]).3);
+        a += width + GAP;
     }
     s
 }
 
-/// Reads JSON Lines written by `solve --format json` back: the puzzle from the summary
-/// object, and every solution as placement indices, each verified. Errors name the line.
-pub fn read_solutions_jsonl(
-    text: &str,
-) -> crate::error::Result<(crate::run::Instance, Vec<Vec<u32>>)> {
+/// The longest line of a JSON Lines listing that is read: a line is parsed whole, into a
+/// value several times its size, so this bounds the memory one line takes (a solution line
+/// of the largest target is under 2 MiB).
+pub const MAX_JSONL_LINE_BYTES: usize = 32 << 20;
+
+/// Pass one over JSON Lines written by `solve --format json`: the instance of the puzzle its
+/// summary line carries, and how many solution lines there are. Every line must be a JSON
+/// object with `"type": "solution"` or `"summary"` (at most one summary); nothing but the
+/// summary is kept, so memory does not grow with the file. Errors name the line.
+pub fn jsonl_instance(
+    mut reader: impl std::io::BufRead,
+) -> crate::error::Result<(crate::run::Instance, u64)> {
     use crate::error::{Error, bail};
-    let mut puzzle = None;
-    let mut raw = Vec::new();
-    for (i, line) in text.lines().enumerate() {
+    use crate::input::{Line, read_line};
+    let mut buf = Vec::new();
+    let mut summary: Option<(usize, crate::puzzle::Puzzle)> = None;
+    let mut solutions = 0u64;
+    let mut n = 0;
+    while let Line::Text(line) = read_line(&mut reader, &mut buf, n + 1, MAX_JSONL_LINE_BYTES)? {
+        n += 1;
         if line.trim().is_empty() {
             continue;
         }
-        let v: Value = serde_json::from_str(line)
-            .map_err(|e| Error::input(format!("line {}", i + 1), format!("invalid JSON: {e}")))?;
-        match v["type"].as_str() {
-            Some("solution") => raw.push((i + 1, v)),
+        match line_type(&line)
+            .map_err(|e| e.into_error(n - 1))?
+            .as_deref()
+        {
+            Some("solution") => solutions += 1,
             Some("summary") => {
+                if let Some((first, _)) = summary {
+                    bail!(
+                        "line {n}: a second summary line (the first is line {first}): one listing per file"
+                    );
+                }
+                let v = crate::input::json(&line).map_err(|e| e.into_error(n - 1))?;
                 let p = crate::puzzle::json::from_value(&v["puzzle"], "puzzle").map_err(|e| {
                     Error::input(
-                        format!("line {}", i + 1),
+                        format!("line {n}"),
                         format!("summary.puzzle: {}", e.report()),
                     )
                 })?;
-                puzzle = Some(p);
+                summary = Some((n, p));
             }
-            _ => bail!(
-                "line {}: expected an object with \"type\": \"solution\" or \"summary\"",
-                i + 1
-            ),
+            _ => bail!("line {n}: expected an object with \"type\": \"solution\" or \"summary\""),
         }
     }
-    let Some(puzzle) = puzzle else {
+    let Some((_, puzzle)) = summary else {
         bail!(
             "no summary line with the puzzle (write the file with `cubesat solve --format json`)"
         );
     };
-    let inst = crate::run::Instance::new(puzzle)?;
-    let mut solutions = Vec::new();
-    for (line, v) in raw {
-        let Some(pieces) = v["pieces"].as_array() else {
-            crate::error::bail_at!(format!("line {line}"), "solution has no \"pieces\" array");
-        };
-        let mut placements = Vec::new();
-        for (k, p) in pieces.iter().enumerate() {
-            let name = p["piece"].as_str().ok_or_else(|| {
-                Error::input(
-                    format!("line {line}"),
-                    format!("pieces[{k}].piece is not a string"),
-                )
-            })?;
-            let piece = inst.puzzle.piece_index(name).ok_or_else(|| {
-                Error::input(
-                    format!("line {line}"),
-                    format!("pieces[{k}].piece: no piece named '{name}'"),
-                )
-            })?;
-            let container = p["container"].as_u64().unwrap_or(0) as usize;
-            let origin = inst
-                .puzzle
-                .target
-                .containers()
-                .get(container)
-                .ok_or_else(|| {
-                    Error::input(
-                        format!("line {line}"),
-                        format!("pieces[{k}].container: no container {container}"),
-                    )
-                })?
-                .origin;
-            let cells: Vec<[i32; 3]> = serde_json::from_value(p["cells"].clone()).map_err(|e| {
-                Error::input(format!("line {line}"), format!("pieces[{k}].cells: {e}"))
-            })?;
-            let mut ids = Vec::with_capacity(cells.len());
-            for c in cells {
-                let g = crate::geometry::add(origin, c);
-                ids.push(inst.puzzle.target.cell_at(g).ok_or_else(|| {
-                    Error::input(
-                        format!("line {line}"),
-                        format!("pieces[{k}].cells: {c:?} is not a target cell"),
-                    )
-                })?);
-            }
-            ids.sort_unstable();
-            let o = inst.table.find(piece as u32, &ids).ok_or_else(|| {
-                Error::input(
-                    format!("line {line}"),
-                    format!("pieces[{k}]: the cells are not a placement of '{name}'"),
-                )
-            })?;
-            placements.push(o);
+    Ok((crate::run::Instance::new(puzzle)?, solutions))
+}
+
+/// Pass two over the JSON Lines [`jsonl_instance`] read: every solution line, checked
+/// against `inst` and verified, goes to `each` (its number from 1, its placement indices) in
+/// file order, one line held at a time. Errors name the line; `each`'s own errors are passed
+/// on as they are.
+pub fn jsonl_solutions<E: From<crate::Error>>(
+    mut reader: impl std::io::BufRead,
+    inst: &crate::run::Instance,
+    mut each: impl FnMut(u64, Vec<u32>) -> Result<(), E>,
+) -> Result<u64, E> {
+    use crate::input::{Line, read_line};
+    let mut buf = Vec::new();
+    let mut count = 0u64;
+    let mut n = 0;
+    while let Line::Text(line) = read_line(&mut reader, &mut buf, n + 1, MAX_JSONL_LINE_BYTES)? {
+        n += 1;
+        if line.trim().is_empty() {
+            continue;
         }
-        placements.sort_unstable();
-        inst.verifier().verify(&placements).map_err(|e| {
+        let v = crate::input::json(&line).map_err(|e| e.into_error(n - 1))?;
+        match v["type"].as_str() {
+            Some("solution") => {
+                count += 1;
+                each(count, solution_from_json(&v, n, inst)?)?;
+            }
+            Some("summary") => {}
+            _ => {
+                return Err(crate::error::Error::input(
+                    format!("line {n}"),
+                    "expected an object with \"type\": \"solution\" or \"summary\"",
+                )
+                .into());
+            }
+        }
+    }
+    Ok(count)
+}
+
+/// Reads JSON Lines written by `solve --format json` back from memory: the puzzle from the
+/// summary object, and every solution as placement indices, each verified (both passes,
+/// [`jsonl_instance`] and [`jsonl_solutions`]). Errors name the line.
+pub fn read_solutions_jsonl(
+    text: &str,
+) -> crate::error::Result<(crate::run::Instance, Vec<Vec<u32>>)> {
+    let (inst, _) = jsonl_instance(text.as_bytes())?;
+    let mut solutions = Vec::new();
+    jsonl_solutions(text.as_bytes(), &inst, |_, s| {
+        solutions.push(s);
+        Ok::<(), crate::Error>(())
+    })?;
+    Ok((inst, solutions))
+}
+
+/// The `"type"` of a JSON Lines line, read without building the rest of it (pass one reads
+/// every line of a large file): `None` when the line is not an object or has no string
+/// type. The whole line is still checked to be JSON.
+fn line_type(line: &str) -> Result<Option<String>, crate::input::JsonError> {
+    use serde::Deserializer as _;
+    use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
+    struct TypeOf;
+    impl<'de> Visitor<'de> for TypeOf {
+        type Value = Option<String>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a JSON value")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Option<String>, A::Error> {
+            let mut kind = None;
+            while let Some(k) = m.next_key::<std::borrow::Cow<'de, str>>()? {
+                if k == "type" {
+                    kind = m.next_value::<Value>()?.as_str().map(str::to_string);
+                } else {
+                    m.next_value::<IgnoredAny>()?;
+                }
+            }
+            Ok(kind)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Option<String>, A::Error> {
+            while s.next_element::<IgnoredAny>()?.is_some() {}
+            Ok(None)
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<Option<String>, E> {
+            Ok(None)
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<Option<String>, E> {
+            Ok(None)
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<Option<String>, E> {
+            Ok(None)
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Option<String>, E> {
+            Ok(None)
+        }
+        fn visit_str<E>(self, _: &str) -> Result<Option<String>, E> {
+            Ok(None)
+        }
+        fn visit_unit<E>(self) -> Result<Option<String>, E> {
+            Ok(None)
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(line);
+    de.deserialize_any(TypeOf)
+        .and_then(|t| de.end().map(|()| t))
+        .map_err(|_| match crate::input::json(line) {
+            // The checked parse gives the same error with its place (or a repeated key).
+            Err(e) => e,
+            Ok(_) => crate::input::JsonError {
+                line: 1,
+                column: 1,
+                path: None,
+                message: "not JSON".to_string(),
+            },
+        })
+}
+
+/// One solution line's placements (sorted), each piece's cells checked to be a placement of
+/// `inst` and the whole verified; `line` is its line in the file, for messages.
+fn solution_from_json(
+    v: &Value,
+    line: usize,
+    inst: &crate::run::Instance,
+) -> crate::error::Result<Vec<u32>> {
+    use crate::error::Error;
+    let Some(pieces) = v["pieces"].as_array() else {
+        crate::error::bail_at!(format!("line {line}"), "solution has no \"pieces\" array");
+    };
+    let mut placements = Vec::new();
+    for (k, p) in pieces.iter().enumerate() {
+        let name = p["piece"].as_str().ok_or_else(|| {
             Error::input(
                 format!("line {line}"),
-                format!("not a solution: {}", e.report()),
+                format!("pieces[{k}].piece is not a string"),
             )
         })?;
-        solutions.push(placements);
+        let piece = inst.puzzle.piece_index(name).ok_or_else(|| {
+            Error::input(
+                format!("line {line}"),
+                format!(
+                    "pieces[{k}].piece: no piece named '{}'",
+                    crate::echo::echo(name)
+                ),
+            )
+        })?;
+        let container = p["container"].as_u64().unwrap_or(0) as usize;
+        let origin = inst
+            .puzzle
+            .target
+            .containers()
+            .get(container)
+            .ok_or_else(|| {
+                Error::input(
+                    format!("line {line}"),
+                    format!("pieces[{k}].container: no container {container}"),
+                )
+            })?
+            .origin;
+        let cells: Vec<[i32; 3]> = serde_json::from_value(p["cells"].clone())
+            .map_err(|e| Error::input(format!("line {line}"), format!("pieces[{k}].cells: {e}")))?;
+        let mut ids = Vec::with_capacity(cells.len());
+        for c in cells {
+            let g = crate::geometry::add(origin, c);
+            ids.push(inst.puzzle.target.cell_at(g).ok_or_else(|| {
+                Error::input(
+                    format!("line {line}"),
+                    format!("pieces[{k}].cells: {c:?} is not a target cell"),
+                )
+            })?);
+        }
+        ids.sort_unstable();
+        let o = inst.table.find(piece as u32, &ids).ok_or_else(|| {
+            Error::input(
+                format!("line {line}"),
+                format!("pieces[{k}]: the cells are not a placement of '{name}'"),
+            )
+        })?;
+        placements.push(o);
     }
-    Ok((inst, solutions))
+    placements.sort_unstable();
+    inst.verifier().verify(&placements).map_err(|e| {
+        Error::input(
+            format!("line {line}"),
+            format!("not a solution: {}", e.report()),
+        )
+    })?;
+    Ok(placements)
 }

@@ -69,7 +69,10 @@ impl FromStr for EngineChoice {
             "exact" => EngineChoice::Exact,
             "dlx" => EngineChoice::Dlx,
             "sat" => EngineChoice::Sat,
-            _ => bail!("unknown engine '{s}' (expected auto, exact, dlx or sat)"),
+            _ => bail!(
+                "unknown engine '{}' (expected auto, exact, dlx or sat)",
+                crate::echo::echo(s)
+            ),
         })
     }
 }

@@ -10,9 +10,12 @@
 //!
 //! Record schema (`"type":"shard"`): `shard` ("K/N"), `job` ("count" or "list"), `count`,
 //! `raw`, `nodes` (null for engines that do not count them), `up_to`, `engine`, `puzzle`,
-//! `puzzle_digest`, `digest`, `version`, `cpu_seconds`, `seconds`, `complete`, `command`, and
-//! `check`: a digest of all the other fields, so that a record edited by hand is refused. The
-//! digests are 128-bit FNV-1a: they catch mix-ups and edits, not a forger.
+//! `puzzle_digest`, `digest`, `version`, `cpu_seconds`, `seconds`, `complete`, `command`, with
+//! a key `seal` ([`ShardRecord::seal`]), and `check`: a digest of all the other fields, so that
+//! a record edited by hand is refused. The digests are 128-bit FNV-1a, with no key: they catch
+//! accidents (a truncated or edited file, records of different runs mixed up), not a forger,
+//! who can change a count and compute `check` again. Only the seal, an HMAC-SHA256 under a key
+//! the user gives every shard and the merge ([`check_seals`]), stops a forger without the key.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -119,6 +122,9 @@ pub struct ShardRecord {
     pub complete: bool,
     /// The command line that ran the shard, for rerunning missing ones.
     pub command: String,
+    /// A keyed seal of the other fields ([`ShardRecord::seal`]), when the run was given a
+    /// key: `hmac-sha256:` and 64 hex digits.
+    pub seal: Option<String>,
 }
 
 impl ShardRecord {
@@ -147,12 +153,60 @@ impl ShardRecord {
             seconds: report.elapsed.as_secs_f64(),
             complete: !report.interrupted && !report.limited,
             command,
+            seal: None,
         })
     }
 
-    /// The fields other than `check`. Times are rounded to microseconds: a short decimal
-    /// reads back as exactly the same number, so that a record written again is unchanged.
+    /// The keyed seal of the record's fields (not `seal` or `check`): HMAC-SHA256 under
+    /// `key`, as `hmac-sha256:` and 64 hex digits. Unlike `check`, which anyone can compute
+    /// again, it can be made only with the key, so [`check_seals`] with the same key refuses a
+    /// record whose fields were changed by someone without it.
+    pub fn seal_with(&self, key: &[u8]) -> String {
+        use hmac::{Hmac, Mac};
+        let mut mac =
+            Hmac::<sha2::Sha256>::new_from_slice(key).expect("HMAC takes a key of any length");
+        mac.update(Value::Object(self.sealed_fields()).to_string().as_bytes());
+        let tag = mac.finalize().into_bytes();
+        let hex: String = tag.iter().map(|b| format!("{b:02x}")).collect();
+        format!("{SEAL_PREFIX}{hex}")
+    }
+
+    /// Seals the record with `key` ([`ShardRecord::seal_with`]).
+    pub fn seal(&mut self, key: &[u8]) {
+        self.seal = Some(self.seal_with(key));
+    }
+
+    /// Whether the record carries the seal `key` gives its fields (compared in constant
+    /// time).
+    pub fn seal_matches(&self, key: &[u8]) -> bool {
+        use hmac::{Hmac, Mac};
+        let Some(hex) = self
+            .seal
+            .as_deref()
+            .and_then(|s| s.strip_prefix(SEAL_PREFIX))
+        else {
+            return false;
+        };
+        let Some(tag) = unhex(hex) else { return false };
+        let mut mac =
+            Hmac::<sha2::Sha256>::new_from_slice(key).expect("HMAC takes a key of any length");
+        mac.update(Value::Object(self.sealed_fields()).to_string().as_bytes());
+        mac.verify_slice(&tag).is_ok()
+    }
+
+    /// The fields other than `check`: the sealed ones and the seal.
     fn fields(&self) -> serde_json::Map<String, Value> {
+        let mut m = self.sealed_fields();
+        if let Some(seal) = &self.seal {
+            m.insert("seal".into(), Value::String(seal.clone()));
+        }
+        m
+    }
+
+    /// The fields other than `check` and `seal`. Times are rounded to microseconds: a short
+    /// decimal reads back as exactly the same number, so that a record written again is
+    /// unchanged.
+    fn sealed_fields(&self) -> serde_json::Map<String, Value> {
         let micro = |x: f64| (x * 1e6).round() / 1e6;
         let v = json!({
             "type": "shard",
@@ -239,6 +293,17 @@ impl ShardRecord {
                 .and_then(Value::as_bool)
                 .ok_or(bad("complete", "true or false"))?,
             command: s("command")?,
+            seal: match obj.get("seal") {
+                None => None,
+                Some(Value::String(x))
+                    if x.strip_prefix(SEAL_PREFIX).is_some_and(|h| {
+                        h.len() == 64 && h.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+                    }) =>
+                {
+                    Some(x.clone())
+                }
+                Some(_) => return Err(bad("seal", "hmac-sha256: and 64 hex digits")),
+            },
         };
         s("check")?;
         // Written again, the record must be the same object: same fields, none added, and
@@ -248,6 +313,45 @@ impl ShardRecord {
         }
         Ok(record)
     }
+}
+
+/// How a keyed seal starts.
+const SEAL_PREFIX: &str = "hmac-sha256:";
+
+/// Bytes from lowercase hex digits.
+fn unhex(hex: &str) -> Option<Vec<u8>> {
+    if !hex.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok())
+        .collect()
+}
+
+/// The shortest seal key, in bytes, that the binary accepts from a key file (a shorter one is
+/// too easy to guess).
+pub const MIN_KEY_BYTES: usize = 16;
+
+/// With a key, checks that every record carries the seal the key gives it: a record without
+/// one, or whose fields were changed after it was sealed, is refused. Without a key, nothing
+/// is checked here (the unkeyed `check` catches accidents, not forgery).
+pub fn check_seals(records: &[(PathBuf, ShardRecord)], key: &[u8]) -> Result<(), MergeError> {
+    for (file, r) in records {
+        if r.seal.is_none() {
+            return Err(MergeError::Seal {
+                file: file.clone(),
+                what: "has no seal (run without the key?)",
+            });
+        }
+        if !r.seal_matches(key) {
+            return Err(MergeError::Seal {
+                file: file.clone(),
+                what: "does not carry the seal of this key: sealed with another key, or changed after it was sealed",
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Why a shard file is not a valid record.
@@ -434,6 +538,23 @@ pub enum MergeError {
         /// The other.
         second: PathBuf,
     },
+    /// A record refused by the key given to check the seals ([`check_seals`]).
+    #[error("{file}: the shard record {what}")]
+    Seal {
+        /// The file.
+        file: PathBuf,
+        /// What is wrong.
+        what: &'static str,
+    },
+    /// The records' counts add up to more than a 64-bit count holds.
+    #[error(
+        "the shards' \"{field}\" values add up to more than {}, the largest number cubesat counts to (64 bits): edited records, or a run too large to add up",
+        u64::MAX
+    )]
+    Overflow {
+        /// The field that overflowed.
+        field: &'static str,
+    },
     /// Some shards are missing or were interrupted.
     #[error("{}", missing_message(.missing, .interrupted, *.shards, .command))]
     Missing {
@@ -486,29 +607,104 @@ fn missing_message(missing: &[u32], interrupted: &[u32], shards: u32, command: &
         "; rerun exactly those: sbatch --array={} JOB_SCRIPT",
         ranges(missing, ",")
     ));
-    if let Some(cmd) = rerun_command(command, shards) {
-        let list: Vec<String> = missing.iter().map(u32::to_string).collect();
-        s.push_str(&format!(
-            ", or: parallel '{cmd} > {{}}.json' ::: {}",
-            list.join(" ")
-        ));
+    match rerun_command(command, shards) {
+        Some(cmd) => {
+            let list: Vec<String> = missing.iter().map(u32::to_string).collect();
+            s.push_str(&format!(
+                ", or: parallel {} ::: {}",
+                shell_quote(&format!("{cmd} > {{}}.json")),
+                list.join(" ")
+            ));
+        }
+        None => s.push_str(
+            " (the records' command line is not one cubesat writes, so it is not repeated here)",
+        ),
     }
     s
 }
 
-/// `command` with its shard argument replaced by `{}/N` (GNU parallel's placeholder).
+/// `word` quoted for a POSIX shell where needed: as it is when it holds only characters no
+/// shell treats specially, else in single quotes (a quote inside written `'\''`).
+pub fn shell_quote(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./:=@%+,{}".contains(&b));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+/// The words of a command line written with [`shell_quote`]: `None` unless `line` is exactly
+/// such words, one space apart (plain characters, single-quoted text, `\'`), so that nothing
+/// else a record holds (a `;`, a `$(...)`) is ever repeated to a shell.
+fn shell_words(line: &str) -> Option<Vec<String>> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut chars = line.chars();
+    let mut started = false;
+    while let Some(c) = chars.next() {
+        match c {
+            ' ' if started => {
+                words.push(std::mem::take(&mut word));
+                started = false;
+            }
+            '\'' => {
+                loop {
+                    match chars.next()? {
+                        '\'' => break,
+                        c if c.is_control() => return None,
+                        c => word.push(c),
+                    }
+                }
+                started = true;
+            }
+            '\\' => {
+                if chars.next()? != '\'' {
+                    return None;
+                }
+                word.push('\'');
+                started = true;
+            }
+            c if c.is_ascii_alphanumeric() || "-_./:=@%+,{}".contains(c) => {
+                word.push(c);
+                started = true;
+            }
+            _ => return None,
+        }
+    }
+    if !started {
+        return None;
+    }
+    words.push(word);
+    Some(words)
+}
+
+/// A record's `command` with its shard argument replaced by `{}/N` (GNU parallel's
+/// placeholder), each word quoted again; `None` when it is not a cubesat command line as
+/// cubesat writes it.
 fn rerun_command(command: &str, shards: u32) -> Option<String> {
-    let words: Vec<&str> = command.split(' ').collect();
+    let mut words = shell_words(command)?;
+    if words.first().map(String::as_str) != Some("cubesat") {
+        return None;
+    }
     let at = words
         .iter()
-        .position(|w| *w == "--shard" || w.starts_with("--shard="))?;
-    let mut out: Vec<String> = words.iter().map(|w| w.to_string()).collect();
-    if out[at] == "--shard" {
-        *out.get_mut(at + 1)? = format!("{{}}/{shards}");
+        .position(|w| w == "--shard" || w.starts_with("--shard="))?;
+    if words[at] == "--shard" {
+        *words.get_mut(at + 1)? = format!("{{}}/{shards}");
     } else {
-        out[at] = format!("--shard={{}}/{shards}");
+        words[at] = format!("--shard={{}}/{shards}");
     }
-    Some(out.join(" "))
+    Some(
+        words
+            .iter()
+            .map(|w| shell_quote(w))
+            .collect::<Vec<_>>()
+            .join(" "),
+    )
 }
 
 /// Checks that `records` (with the files they came from) are the shards of one run, each
@@ -598,14 +794,26 @@ pub fn merge(records: &[(PathBuf, ShardRecord)]) -> Result<Merged, MergeError> {
         });
     }
     let used: Vec<&ShardRecord> = seen.iter().flatten().map(|(_, r)| *r).collect();
-    let nodes: Option<u64> = used.iter().map(|r| r.nodes).sum();
+    // Sums are checked: past 2^64 - 1 a wrapped sum would be a wrong count, so the merge is
+    // refused instead.
+    let total = |field: &'static str, of: &dyn Fn(&ShardRecord) -> u64| {
+        used.iter()
+            .try_fold(0u64, |t, r| t.checked_add(of(r)))
+            .ok_or(MergeError::Overflow { field })
+    };
+    let count = total("count", &|r| r.count)?;
+    let raw = total("raw", &|r| r.raw)?;
+    let nodes = match used.iter().all(|r| r.nodes.is_some()) {
+        true => Some(total("nodes", &|r| r.nodes.unwrap_or(0))?),
+        false => None,
+    };
     let balance = nodes.filter(|&t| t > 0).map(|t| {
         let max = used.iter().filter_map(|r| r.nodes).max().unwrap_or(0);
         max as f64 / (t as f64 / f64::from(n))
     });
     Ok(Merged {
-        count: used.iter().map(|r| r.count).sum(),
-        raw: used.iter().map(|r| r.raw).sum(),
+        count,
+        raw,
         nodes,
         shards: n,
         up_to: first.up_to,
@@ -624,7 +832,7 @@ struct Quoted<'a>(&'a str);
 
 impl fmt::Display for Quoted<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "'{}'", self.0)
+        write!(f, "'{}'", crate::echo::echo(self.0))
     }
 }
 
@@ -649,6 +857,7 @@ mod tests {
             seconds: 0.5,
             complete: true,
             command: format!("cubesat solve soma --count --shard {k}/{n}"),
+            seal: None,
         }
     }
 
@@ -744,5 +953,75 @@ mod tests {
         cut.swap(1, 4);
         assert_eq!(merge(&cut).unwrap().count, 46);
         assert_eq!(ranges(&[0, 1, 2, 3, 5, 7, 8], ","), "0-3,5,7,8");
+    }
+
+    #[test]
+    fn keyed_seals_refuse_a_record_resealed_without_the_key() {
+        let key = b"0123456789abcdef-shard-key";
+        let mut r = record(1, 2, 42);
+        r.seal(key);
+        let text = r.to_json().to_string();
+        let back = parse_file(&text).unwrap();
+        assert_eq!(back, vec![r.clone()]);
+        let at = |r: ShardRecord| vec![(PathBuf::from("1.json"), r)];
+        assert_eq!(check_seals(&at(r.clone()), key), Ok(()));
+        // A forger changes the count and computes the unkeyed check again: the record reads,
+        // but its seal no longer matches.
+        let mut forged = r.clone();
+        forged.count = 43;
+        let forged = parse_file(&forged.to_json().to_string()).unwrap().remove(0);
+        assert!(matches!(
+            check_seals(&at(forged), key),
+            Err(MergeError::Seal { .. })
+        ));
+        assert!(check_seals(&at(r.clone()), b"another key, long enough").is_err());
+        assert!(check_seals(&at(record(1, 2, 42)), key).is_err());
+        let bad = text.replace("hmac-sha256:", "hmac-sha256:zz");
+        assert!(matches!(
+            parse_file(&bad),
+            Err(RecordError::Field { field: "seal", .. })
+        ));
+    }
+
+    #[test]
+    fn sums_past_64_bits_are_refused() {
+        let mut big = files((0..2).map(|k| record(k, 2, 1 << 63)).collect());
+        assert_eq!(merge(&big), Err(MergeError::Overflow { field: "count" }));
+        big[1].1.count = (1 << 63) - 1;
+        big[1].1.raw = (1 << 63) - 1;
+        assert_eq!(merge(&big).unwrap().count, u64::MAX);
+    }
+
+    #[test]
+    fn rerun_commands_are_quoted_and_only_cubesats_own() {
+        for w in ["plain", "a b", "it's", "\"q\"", "", "$(x)", "{}/4", "é"] {
+            let line = format!("cubesat {}", shell_quote(w));
+            assert_eq!(
+                shell_words(&line),
+                Some(vec!["cubesat".to_string(), w.to_string()]),
+                "{line}"
+            );
+        }
+        assert_eq!(shell_quote("it's"), "'it'\\''s'");
+        let cmd = "cubesat solve 'my file.json' --count --shard 3/8";
+        assert_eq!(
+            rerun_command(cmd, 8).as_deref(),
+            Some("cubesat solve 'my file.json' --count --shard {}/8")
+        );
+        assert_eq!(
+            rerun_command("cubesat solve x --shard=3/8", 8).as_deref(),
+            Some("cubesat solve x --shard={}/8")
+        );
+        for bad in [
+            "cubesat solve x --shard 0/3; rm -rf ~",
+            "cubesat solve $(x) --shard 0/3",
+            "cubesat solve 'unclosed --shard 0/3",
+            "cubesat  solve x --shard 0/3",
+            "sh -c x --shard 0/3",
+            "cubesat solve x --shard 0/3 \\n",
+            "cubesat solve 'a\nb' --shard 0/3",
+        ] {
+            assert_eq!(rerun_command(bad, 3), None, "{bad}");
+        }
     }
 }

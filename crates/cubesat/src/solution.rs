@@ -152,9 +152,9 @@ impl<'a> Verifier<'a> {
         for (p, piece) in self.puzzle.pieces.iter().enumerate() {
             ensure_valid!(
                 piece.min_count <= used[p] && used[p] <= piece.count,
-                "piece '{}' used {} times, its count is {}",
+                "piece '{}' used {}, its count is {}",
                 piece.name,
-                used[p],
+                crate::echo::plural(used[p] as u64, "time"),
                 if piece.is_ranged() {
                     format!("{}..{}", piece.min_count, piece.count)
                 } else {

@@ -37,14 +37,17 @@ pub enum ShardError {
     /// `N` is zero.
     #[error("a search cannot be split into 0 shards (N must be at least 1)")]
     NoShards,
-    /// `N` is over [`MAX_SHARDS`].
+    /// `N` is over [`MAX_SHARDS`] (the number as written: it may not fit 64 bits).
     #[error("{0} shards is too many (at most {MAX_SHARDS})")]
-    TooMany(u32),
+    TooMany(String),
     /// `K` is not below `N`.
-    #[error("shard index {index} is out of range for {count} shards (0 <= K < {count})")]
+    #[error(
+        "there is no shard {index}/{count}: shards are numbered from 0, so the {count} shards are 0/{count} to {}/{count}",
+        count - 1
+    )]
     OutOfRange {
-        /// The index asked for.
-        index: u32,
+        /// The index asked for, as written (it may not fit 64 bits).
+        index: String,
         /// The number of shards.
         count: u32,
     },
@@ -57,10 +60,13 @@ impl Shard {
             return Err(ShardError::NoShards);
         }
         if count > MAX_SHARDS {
-            return Err(ShardError::TooMany(count));
+            return Err(ShardError::TooMany(count.to_string()));
         }
         if index >= count {
-            return Err(ShardError::OutOfRange { index, count });
+            return Err(ShardError::OutOfRange {
+                index: index.to_string(),
+                count,
+            });
         }
         Ok(Shard { index, count })
     }
@@ -87,15 +93,31 @@ impl FromStr for Shard {
     fn from_str(s: &str) -> Result<Shard, ShardError> {
         let syntax = || ShardError::Syntax(s.to_string());
         let (k, n) = s.split_once('/').ok_or_else(syntax)?;
-        let number = |t: &str| -> Result<u32, ShardError> {
+        let (k, n) = (k.trim(), n.trim());
+        for t in [k, n] {
             if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
                 return Err(syntax());
             }
-            // All digits: too long to fit is the only failure left.
-            t.parse().map_err(|_| ShardError::TooMany(u32::MAX))
+        }
+        // All digits: a number too long for u32 is out of range, and is shown as written.
+        let written = |t: &str| match t.trim_start_matches('0') {
+            "" => "0".to_string(),
+            d => d.to_string(),
         };
-        let (k, n) = (number(k.trim())?, number(n.trim())?);
-        Shard::new(k, n)
+        let n = n
+            .parse::<u32>()
+            .map_err(|_| ShardError::TooMany(written(n)))?;
+        match k.parse::<u32>() {
+            Ok(k) => Shard::new(k, n),
+            Err(_) => {
+                // N's own faults first.
+                Shard::new(0, n)?;
+                Err(ShardError::OutOfRange {
+                    index: written(k),
+                    count: n,
+                })
+            }
+        }
     }
 }
 
@@ -162,10 +184,13 @@ mod tests {
         assert_eq!("0/0".parse::<Shard>(), Err(ShardError::NoShards));
         assert_eq!(
             "5/4".parse::<Shard>(),
-            Err(ShardError::OutOfRange { index: 5, count: 4 })
+            Err(ShardError::OutOfRange {
+                index: "5".to_string(),
+                count: 4
+            })
         );
         assert_eq!("4/4".parse::<Shard>().unwrap_err().to_string(), {
-            "shard index 4 is out of range for 4 shards (0 <= K < 4)"
+            "there is no shard 4/4: shards are numbered from 0, so the 4 shards are 0/4 to 3/4"
         });
         assert!(matches!(
             "1/99999999999999999999".parse::<Shard>(),
@@ -175,6 +200,22 @@ mod tests {
             format!("0/{}", MAX_SHARDS + 1).parse::<Shard>(),
             Err(ShardError::TooMany(_))
         ));
+        // Numbers past u32 are shown as written, not as u32::MAX.
+        assert_eq!(
+            "0/4294967296".parse::<Shard>().unwrap_err().to_string(),
+            "4294967296 shards is too many (at most 65536)"
+        );
+        assert_eq!(
+            "099999999999999999999/4"
+                .parse::<Shard>()
+                .unwrap_err()
+                .to_string(),
+            "there is no shard 99999999999999999999/4: shards are numbered from 0, so the 4 shards are 0/4 to 3/4"
+        );
+        assert_eq!(
+            "99999999999999999999/0".parse::<Shard>(),
+            Err(ShardError::NoShards)
+        );
     }
 
     #[test]

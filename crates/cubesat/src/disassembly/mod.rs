@@ -5,7 +5,7 @@
 //! whatever its length. A move that takes a group out for good (it can slide on without end)
 //! separates the pieces into two parts, each of which is then taken apart on its own, until
 //! every part is one piece or a set of pieces of one BurrTools piece group. The search is
-//! breadth-first, so the first separation uses the fewest moves. [`search`] holds the
+//! breadth-first, so the first separation uses the fewest moves. The `search` module holds the
 //! details, read from BurrTools 0.7.1's disassembler; [`Mode`] the two rules for what counts.
 //!
 //! - [`Disassembler::analyse`] analyses one assembly (pieces in the order the analysis uses,
@@ -46,7 +46,7 @@ pub const MAX_SEARCH_BYTES: u64 = 2 << 30;
 ///
 /// Both accept exactly the assemblies that come apart and give the same plans: BurrTools'
 /// rule stops at the first separation whose part fails, and that is never wrong (the proof is
-/// in [`search`]'s documentation, and the tests check it against a search that tries every
+/// in the `search` module's documentation, and the tests check it against a search that tries every
 /// separation). They differ in bookkeeping only.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Mode {
@@ -122,10 +122,7 @@ pub enum Halt {
 impl fmt::Display for Halt {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Halt::TooManyStates(n) => write!(
-                f,
-                "the disassembly search passed {n} states"
-            ),
+            Halt::TooManyStates(n) => write!(f, "the disassembly search passed {n} states"),
             Halt::TooMuchMemory(b) => write!(
                 f,
                 "the disassembly search's states would take more than {} MiB",

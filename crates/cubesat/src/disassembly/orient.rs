@@ -328,13 +328,12 @@ impl Orienter {
             v
         };
         let all = transformations();
-        let mut best: Option<(Vec<Placement>, usize, Vec<usize>, Vec<Vec<(Cell, u8)>>)> = None;
+        let mut best: Option<Candidate> = None;
         let mut fallback = None;
         for &(t, shift) in &self.moves {
             let m = &all[t];
             // Each piece turned, with its placement.
-            let mut turned: Vec<(usize, Placement, usize, Vec<(Cell, u8)>)> =
-                Vec::with_capacity(listed.len());
+            let mut turned: Vec<Turned> = Vec::with_capacity(listed.len());
             let mut mirrored = false;
             for (i, (part, pc)) in listed.iter().enumerate() {
                 let moved: Vec<(Cell, u8)> = pc
@@ -418,13 +417,23 @@ impl Orienter {
     }
 }
 
+/// A piece's cells, each with its colour.
+type MarkedCells = Vec<(Cell, u8)>;
+
+/// One piece under a symmetry: its part, BurrTools placement, index in the listing, cells.
+type Turned = (usize, Placement, usize, MarkedCells);
+
+/// The best image of an assembly so far: BurrTools' placement list, the symmetry, the
+/// listing's piece order and the pieces' cells.
+type Candidate = (Vec<Placement>, usize, Vec<usize>, Vec<MarkedCells>);
+
 /// BurrTools' comparison of two assemblies: the pivot's placement first, then the others in
 /// order; true when `a` is smaller.
 fn smaller(a: &[Placement], b: &[Placement], pivot: Option<usize>) -> bool {
-    if let Some(p) = pivot.filter(|&p| p < a.len()) {
-        if a[p] != b[p] {
-            return a[p] < b[p];
-        }
+    if let Some(p) = pivot.filter(|&p| p < a.len())
+        && a[p] != b[p]
+    {
+        return a[p] < b[p];
     }
     for i in 0..a.len() {
         if Some(i) != pivot && a[i] != b[i] {

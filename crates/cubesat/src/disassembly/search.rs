@@ -440,15 +440,15 @@ impl Searcher<'_> {
         start: &[[i32; 3]],
     ) -> Result<Option<Separation>, Halt> {
         let key = self.memo.as_ref().map(|_| memo_key(pieces, start));
-        if let (Some(memo), Some(key)) = (&self.memo, &key) {
-            if let Some((found, origin)) = memo.get(key) {
-                let shift = [
-                    start[0][0] - origin[0],
-                    start[0][1] - origin[1],
-                    start[0][2] - origin[2],
-                ];
-                return Ok(found.as_ref().map(|s| s.shifted(shift)));
-            }
+        if let (Some(memo), Some(key)) = (&self.memo, &key)
+            && let Some((found, origin)) = memo.get(key)
+        {
+            let shift = [
+                start[0][0] - origin[0],
+                start[0][1] - origin[1],
+                start[0][2] - origin[2],
+            ];
+            return Ok(found.as_ref().map(|s| s.shifted(shift)));
         }
         let found = self.bfs(pieces, start)?;
         if let (Some(memo), Some(key)) = (&mut self.memo, key) {

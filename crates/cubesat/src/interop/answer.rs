@@ -50,6 +50,9 @@ pub struct Decoded {
     /// ([`Reducer::weight`]): 1 for the one counted solution of each class, 0 for the other
     /// members of its class the export still admits. All 1 for mode `none`.
     pub weights: Vec<u64>,
+    /// Models of a SAT answer left out because they repeat an earlier model's placements
+    /// (they differ only in auxiliary variables).
+    pub repeats: u64,
 }
 
 impl Decoded {
@@ -96,13 +99,13 @@ pub fn decode(instance_text: &str, answer_text: &str) -> Result<Decoded> {
     ensure!(
         prov.prefix == expected_prefix,
         "instance: provenance lines behind '{}' in a {kind:?} file",
-        prov.prefix.trim()
+        crate::echo::echo(prov.prefix.trim())
     );
     let table = prov.placement_table().context("instance")?;
     let parsed = match kind {
         InstanceKind::Dlx => dlx::parse_answer(answer_text, &prov.puzzle, &table),
         InstanceKind::Asp => asp::parse_answer(answer_text, table.len()),
-        InstanceKind::Dimacs => sat_answer(answer_text, table.len()),
+        InstanceKind::Dimacs => sat_answer(answer_text, table.len(), cnf_variables(instance_text)?),
     }
     .context("answer")?;
     finish(kind, prov, table, parsed)
@@ -116,6 +119,27 @@ fn finish(
 ) -> Result<Decoded> {
     let verifier = Verifier::new(&prov.puzzle, &table);
     verifier.check_placements()?;
+    // A solution listed twice would be counted twice: no solver lists one twice, so the
+    // answer is refused (SAT models that differ only in auxiliary variables were merged
+    // before, where the models are known).
+    let mut first: std::collections::HashMap<&[u32], usize> = std::collections::HashMap::new();
+    for (i, s) in parsed.solutions.iter().enumerate() {
+        if let Some(&j) = first.get(s.as_slice()) {
+            let at = |k: usize| {
+                parsed
+                    .places
+                    .get(k)
+                    .cloned()
+                    .unwrap_or_else(|| format!("solution {}", k + 1))
+            };
+            bail!(
+                "answer: {}: this solution repeats the one at {} (a solver lists each solution once)",
+                at(i),
+                at(j)
+            );
+        }
+        first.insert(s, i);
+    }
     for (i, s) in parsed.solutions.iter().enumerate() {
         verifier
             .verify(s)
@@ -151,21 +175,56 @@ fn finish(
         reported_count: parsed.reported_count,
         complete: parsed.complete,
         weights,
+        repeats: parsed.repeats,
     })
 }
 
-/// Reads SAT-solver output with [`crate::interop::sat`] and maps the true placement variables of each model (variable `v` is placement `v - 1`; variables above
-/// `option_count` are auxiliaries) to a solution.
-fn sat_answer(text: &str, option_count: usize) -> Result<ParsedAnswer> {
-    use crate::interop::sat::parse;
-    let out = parse(text)?;
-    let status = out.status;
-    let solutions = out.models.iter().map(|m| m.options(option_count)).collect();
+/// The variable count `V` of a DIMACS instance's `p cnf V C` line, if it has one.
+fn cnf_variables(instance_text: &str) -> Result<Option<u32>> {
+    for (i, line) in instance_text.lines().enumerate() {
+        let mut words = line.split_whitespace();
+        if words.next() == Some("p") && words.next() == Some("cnf") {
+            let v = words.next().and_then(|w| w.parse::<u32>().ok());
+            return match v {
+                Some(v) => Ok(Some(v)),
+                None => crate::error::bail_at!(
+                    format!("instance: line {}", i + 1),
+                    "the 'p cnf' line has no variable count"
+                ),
+            };
+        }
+    }
+    Ok(None)
+}
+
+/// Reads SAT-solver output with [`crate::interop::sat`] (literals above the instance's
+/// `variables` refused) and maps the true placement variables of each model (variable `v` is
+/// placement `v - 1`; variables above `option_count` are auxiliaries) to a solution. Models
+/// that give the same placements as an earlier one (they differ only in auxiliaries, as an
+/// unprojected enumeration lists them) are one solution, kept once.
+fn sat_answer(text: &str, option_count: usize, variables: Option<u32>) -> Result<ParsedAnswer> {
+    use crate::interop::sat::parse_for;
+    let out = parse_for(text, variables)?;
+    let mut seen = std::collections::HashSet::new();
+    let mut solutions = Vec::new();
+    let mut places = Vec::new();
+    let mut repeats = 0;
+    for m in &out.models {
+        let s = m.options(option_count);
+        if seen.insert(s.clone()) {
+            solutions.push(s);
+            places.push(format!("line {}", m.line));
+        } else {
+            repeats += 1;
+        }
+    }
     Ok(ParsedAnswer {
-        status,
+        status: out.status,
         solutions,
         reported_count: out.reported_solutions,
         complete: out.complete,
+        places,
+        repeats,
     })
 }
 

@@ -153,11 +153,12 @@ fn place_atom(atom: &str, option_count: usize) -> Result<Option<u32>> {
     else {
         return Ok(None);
     };
-    let o: u32 = arg
-        .parse()
-        .map_err(|_| crate::error::Error::input("", format!("'{atom}' is not place(PLACEMENT)")))?;
+    let shown = crate::echo::echo(atom);
+    let o: u32 = arg.parse().map_err(|_| {
+        crate::error::Error::input("", format!("'{shown}' is not place(PLACEMENT)"))
+    })?;
     if o as usize >= option_count {
-        bail!("'{atom}' names a placement that does not exist");
+        bail!("'{shown}' names a placement that does not exist");
     }
     Ok(Some(o))
 }
@@ -183,6 +184,7 @@ pub(crate) fn parse_answer(text: &str, option_count: usize) -> Result<ParsedAnsw
     }
     let mut status = None;
     let mut solutions = Vec::new();
+    let mut places = Vec::new();
     let mut reported = None;
     let mut complete = None;
     let mut expect_atoms = false;
@@ -194,6 +196,7 @@ pub(crate) fn parse_answer(text: &str, option_count: usize) -> Result<ParsedAnsw
             expect_atoms = false;
             let atoms: Vec<&str> = line.split_whitespace().collect();
             solutions.push(solution(&atoms, option_count).with_context(|| format!("line {n}"))?);
+            places.push(format!("line {n}"));
             continue;
         }
         if line.starts_with("Answer:") {
@@ -219,7 +222,10 @@ pub(crate) fn parse_answer(text: &str, option_count: usize) -> Result<ParsedAnsw
                 None => (v, false),
             };
             reported = Some(num.parse::<u64>().map_err(|_| {
-                crate::error::Error::input(format!("line {n}"), format!("bad model count '{v}'"))
+                crate::error::Error::input(
+                    format!("line {n}"),
+                    format!("bad model count '{}'", crate::echo::echo(v)),
+                )
             })?);
             complete = Some(!more);
         }
@@ -230,6 +236,7 @@ pub(crate) fn parse_answer(text: &str, option_count: usize) -> Result<ParsedAnsw
     if expect_atoms {
         // An `Answer:` line at the very end with an empty atom line cut off.
         solutions.push(Vec::new());
+        places.push(format!("line {}", text.lines().count()));
     }
     if !seen_clingo {
         bail!(
@@ -246,6 +253,8 @@ pub(crate) fn parse_answer(text: &str, option_count: usize) -> Result<ParsedAnsw
         solutions,
         reported_count: reported,
         complete,
+        places,
+        repeats: 0,
     })
 }
 
@@ -257,6 +266,7 @@ fn parse_json(text: &str, option_count: usize) -> Result<ParsedAnswer> {
         Some(_) | None => Status::Unknown,
     };
     let mut solutions = Vec::new();
+    let mut places = Vec::new();
     let calls = v.get("Call").and_then(Value::as_array);
     for (ci, call) in calls.into_iter().flatten().enumerate() {
         let witnesses = call.get("Witnesses").and_then(Value::as_array);
@@ -270,6 +280,7 @@ fn parse_json(text: &str, option_count: usize) -> Result<ParsedAnswer> {
                 solution(&atoms, option_count)
                     .with_context(|| format!("Call[{ci}].Witnesses[{wi}]"))?,
             );
+            places.push(format!("Call[{ci}].Witnesses[{wi}]"));
         }
     }
     let models = v.get("Models");
@@ -283,6 +294,8 @@ fn parse_json(text: &str, option_count: usize) -> Result<ParsedAnswer> {
         solutions,
         reported_count: reported,
         complete,
+        places,
+        repeats: 0,
     })
 }
 

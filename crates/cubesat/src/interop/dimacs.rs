@@ -94,7 +94,12 @@ impl std::str::FromStr for Projection {
         Projection::ALL
             .into_iter()
             .find(|p| p.name() == s)
-            .ok_or_else(|| format!("unknown projection '{s}' (show, ind, both or none)"))
+            .ok_or_else(|| {
+                format!(
+                    "unknown projection '{}' (show, ind, both or none)",
+                    crate::echo::echo(s)
+                )
+            })
     }
 }
 
@@ -144,6 +149,37 @@ pub fn puzzle_header(
     )?;
     let text = String::from_utf8(text).context("DIMACS header is not UTF-8")?;
     Ok(text.lines().map(str::to_string).collect())
+}
+
+/// One label per placement for the variable map of [`write()`]: the piece, its orientation
+/// and its cells in container coordinates (`piece=L orient=3 cells=0,0,0 1,0,0 ...`, a
+/// container index before each cell when the target has several).
+pub fn placement_labels(puzzle: &Puzzle, table: &PlacementTable) -> Vec<String> {
+    let t = &puzzle.target;
+    table
+        .placements()
+        .iter()
+        .map(|p| {
+            let cells: Vec<String> = p
+                .cells
+                .iter()
+                .map(|&c| {
+                    let (ci, l) = t.local(c);
+                    if t.containers().len() > 1 {
+                        format!("{ci}:{},{},{}", l[0], l[1], l[2])
+                    } else {
+                        format!("{},{},{}", l[0], l[1], l[2])
+                    }
+                })
+                .collect();
+            format!(
+                "piece={} orient={} cells={}",
+                puzzle.pieces[p.piece as usize].name,
+                p.orientation,
+                cells.join(" ")
+            )
+        })
+        .collect()
 }
 
 /// Encodes `model` as a self-contained formula: forced options as positive units, `excluded`

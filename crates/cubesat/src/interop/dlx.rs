@@ -303,7 +303,7 @@ fn option_placement(
                 }
             }
             Some(Name::Hint) => {}
-            None => bail!("'{t}' is not an item of this export"),
+            None => bail!("'{}' is not an item of this export", crate::echo::echo(t)),
         }
     }
     let Some(piece) = piece else {
@@ -343,12 +343,15 @@ pub(crate) fn parse_answer(
     let names = DlxNames::new(puzzle, table);
     let index = name_index(&names);
     let mut solutions: Vec<Vec<u32>> = Vec::new();
+    let mut places: Vec<String> = Vec::new();
     let mut current: Vec<u32> = Vec::new();
+    let mut since = 0;
     let mut reported = None;
-    let mut finish = |current: &mut Vec<u32>, line: usize| -> Result<()> {
+    let mut finish = |current: &mut Vec<u32>, since: usize, line: usize| -> Result<()> {
         if current.is_empty() {
             return Ok(());
         }
+        places.push(format!("line {since}"));
         let mut s = std::mem::take(current);
         s.sort_unstable();
         if s.windows(2).any(|w| w[0] == w[1]) {
@@ -364,14 +367,14 @@ pub(crate) fn parse_answer(
         let n = i + 1;
         let line = raw.trim();
         if line.is_empty() {
-            finish(&mut current, n)?;
+            finish(&mut current, since, n)?;
             continue;
         }
         if let Some(num) = line.strip_suffix(':')
             && !num.is_empty()
             && num.chars().all(|c| c.is_ascii_digit())
         {
-            finish(&mut current, n)?;
+            finish(&mut current, since, n)?;
             continue;
         }
         if line.starts_with('|') {
@@ -389,11 +392,14 @@ pub(crate) fn parse_answer(
             continue;
         }
         let o = option_placement(&tokens, &index, puzzle, table)
-            .with_context(|| format!("line {n}: option '{line}'"))?;
+            .with_context(|| format!("line {n}: option '{}'", crate::echo::echo(line)))?;
+        if current.is_empty() {
+            since = n;
+        }
         current.push(o);
     }
     let end = text.lines().count() + 1;
-    finish(&mut current, end)?;
+    finish(&mut current, since, end)?;
     if solutions.is_empty() && reported.is_none() {
         bail!(
             "no DLX solution found in the answer (expected the output of `dlx1 m1`: 'N:' lines followed by option lines)"
@@ -411,6 +417,8 @@ pub(crate) fn parse_answer(
         solutions,
         reported_count: reported,
         complete: None,
+        places,
+        repeats: 0,
     })
 }
 
@@ -450,7 +458,7 @@ pub fn read_dlx_file(text: &str) -> Result<DlxFile> {
                             let k: u32 = hi.parse().map_err(|_| {
                                 crate::error::Error::input(
                                     format!("line {n}"),
-                                    format!("bad multiplicity in '{tok}'"),
+                                    format!("bad multiplicity in '{}'", crate::echo::echo(tok)),
                                 )
                             })?;
                             (k, name)
@@ -458,13 +466,21 @@ pub fn read_dlx_file(text: &str) -> Result<DlxFile> {
                         None => (1, tok),
                     };
                     if name.is_empty() || name.len() > MAX_NAME || name.contains(':') {
-                        crate::error::bail_at!(format!("line {n}"), "bad item name '{name}'");
+                        crate::error::bail_at!(
+                            format!("line {n}"),
+                            "bad item name '{}'",
+                            crate::echo::echo(name)
+                        );
                     }
                     list.push((name.to_string(), (!secondary).then_some(mult)));
                 }
                 let mut seen = HashSet::new();
                 if let Some((dup, _)) = list.iter().find(|(nm, _)| !seen.insert(nm.clone())) {
-                    crate::error::bail_at!(format!("line {n}"), "item '{dup}' is listed twice");
+                    crate::error::bail_at!(
+                        format!("line {n}"),
+                        "item '{}' is listed twice",
+                        crate::echo::echo(dup)
+                    );
                 }
                 items = Some(list);
             }
@@ -472,7 +488,11 @@ pub fn read_dlx_file(text: &str) -> Result<DlxFile> {
                 let opt: Vec<String> = line.split_whitespace().map(str::to_string).collect();
                 for t in &opt {
                     if !list.iter().any(|(nm, _)| nm == t) {
-                        crate::error::bail_at!(format!("line {n}"), "'{t}' is not an item");
+                        crate::error::bail_at!(
+                            format!("line {n}"),
+                            "'{}' is not an item",
+                            crate::echo::echo(t)
+                        );
                     }
                 }
                 options.push(opt);

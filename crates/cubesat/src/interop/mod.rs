@@ -62,4 +62,9 @@ pub struct ParsedAnswer {
     pub reported_count: Option<u64>,
     /// Whether the solver says it enumerated everything (`Some(false)` for clingo's `N+`).
     pub complete: Option<bool>,
+    /// Where each solution is in the answer (`line 12`, `Call[0].Witnesses[3]`), for messages.
+    pub places: Vec<String>,
+    /// Models left out because they give the same placements as an earlier model (SAT models
+    /// that differ only in auxiliary variables: one solution, counted once).
+    pub repeats: u64,
 }

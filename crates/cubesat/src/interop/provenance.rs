@@ -229,7 +229,9 @@ pub(crate) fn read_provenance(text: &str) -> Result<Provenance> {
             Some(q) if q != p => {
                 crate::error::bail_at!(
                     format!("line {n}"),
-                    "provenance line behind '{p}' after lines behind '{q}'"
+                    "provenance line behind '{}' after lines behind '{}'",
+                    crate::echo::echo(p),
+                    crate::echo::echo(q)
                 )
             }
             _ => {}
@@ -241,7 +243,8 @@ pub(crate) fn read_provenance(text: &str) -> Result<Provenance> {
                 let v = value.split_whitespace().next().unwrap_or("");
                 ensure!(
                     v == VERSION,
-                    "line {n}: provenance version '{v}' is not {VERSION}; the file was written by another cubesat version"
+                    "line {n}: provenance version '{}' is not {VERSION}; the file was written by another cubesat version",
+                    crate::echo::echo(v)
                 );
                 version = Some(n);
             }
@@ -268,7 +271,8 @@ pub(crate) fn read_provenance(text: &str) -> Result<Provenance> {
                     (Some(c), Some(d)) => options = Some((c, d, n)),
                     _ => crate::error::bail_at!(
                         format!("line {n}"),
-                        "expected 'cubesat-options COUNT fnv1a64=HEX', found '{value}'"
+                        "expected 'cubesat-options COUNT fnv1a64=HEX', found '{}'",
+                        crate::echo::echo(value)
                     ),
                 }
             }
@@ -276,7 +280,10 @@ pub(crate) fn read_provenance(text: &str) -> Result<Provenance> {
                 let c: usize = value.parse().map_err(|_| {
                     crate::error::Error::input(
                         format!("line {n}"),
-                        format!("'{value}' is not a count of excluded placements"),
+                        format!(
+                            "'{}' is not a count of excluded placements",
+                            crate::echo::echo(value)
+                        ),
                     )
                 })?;
                 excluded_count = Some(c);
@@ -286,7 +293,7 @@ pub(crate) fn read_provenance(text: &str) -> Result<Provenance> {
                     let e: u32 = tok.parse().map_err(|_| {
                         crate::error::Error::input(
                             format!("line {n}"),
-                            format!("'{tok}' is not a placement index"),
+                            format!("'{}' is not a placement index", crate::echo::echo(tok)),
                         )
                     })?;
                     excluded.push(e);

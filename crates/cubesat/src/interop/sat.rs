@@ -21,6 +21,8 @@ use crate::interop::Status;
 pub struct SatModel {
     /// True variables, 1-based.
     pub true_vars: BTreeSet<u32>,
+    /// The line the model starts on (its first value line), from 1.
+    pub line: usize,
 }
 
 impl SatModel {
@@ -52,21 +54,42 @@ pub struct SatOutput {
 /// Parses either style: a first non-blank line `SAT`, `UNSAT` or `INDET` means a MiniSat
 /// result file, anything else SAT-competition output.
 pub fn parse(text: &str) -> Result<SatOutput> {
+    parse_for(text, None)
+}
+
+/// [`parse`] for the answer to a formula of `variables` variables (its `p cnf` line): a
+/// literal above them is refused with its line, since the answer is then for another formula.
+pub fn parse_for(text: &str, variables: Option<u32>) -> Result<SatOutput> {
     let first = text.lines().map(str::trim).find(|l| !l.is_empty());
     match first {
-        Some("SAT" | "UNSAT" | "INDET") => parse_minisat(text),
-        _ => parse_competition(text),
+        Some("SAT" | "UNSAT" | "INDET") => parse_minisat(text, variables),
+        _ => parse_competition(text, variables),
     }
 }
 
+/// The model being read: its true variables and the ones given false so far, to refuse a
+/// variable given both ways.
+#[derive(Default)]
+struct Open {
+    model: SatModel,
+    false_vars: BTreeSet<u32>,
+}
+
 /// Adds the literals of one value line to `current`; returns true when the line ends the
-/// model with `0`.
+/// model with `0`. A variable given both true and false, or above `variables`, is refused.
 fn add_literals(
     words: &mut dyn Iterator<Item = &str>,
-    current: &mut Option<SatModel>,
+    current: &mut Option<Open>,
     lineno: usize,
+    variables: Option<u32>,
 ) -> Result<bool> {
-    let model = current.get_or_insert_with(SatModel::default);
+    let open = current.get_or_insert_with(|| Open {
+        model: SatModel {
+            line: lineno,
+            ..SatModel::default()
+        },
+        false_vars: BTreeSet::new(),
+    });
     let mut ended = false;
     for w in words {
         if ended {
@@ -81,27 +104,71 @@ fn add_literals(
         };
         if lit == 0 {
             ended = true;
-        } else if lit > 0 {
-            let Ok(v) = u32::try_from(lit) else {
-                crate::error::bail_at!(format!("line {lineno}"), "variable {lit} is out of range");
-            };
-            model.true_vars.insert(v);
-        } else if u32::try_from(-lit).is_err() {
+            continue;
+        }
+        let Ok(v) = u32::try_from(lit.unsigned_abs()) else {
             crate::error::bail_at!(
                 format!("line {lineno}"),
                 "variable {} is out of range",
-                -lit
+                lit.unsigned_abs()
+            );
+        };
+        if let Some(n) = variables
+            && v > n
+        {
+            crate::error::bail_at!(
+                format!("line {lineno}"),
+                "literal {lit}: the formula has only {n} variables (an answer to another formula?)"
             );
         }
+        let (this, other) = if lit > 0 {
+            (&mut open.model.true_vars, &open.false_vars)
+        } else {
+            (&mut open.false_vars, &open.model.true_vars)
+        };
+        if other.contains(&v) {
+            crate::error::bail_at!(
+                format!("line {lineno}"),
+                "variable {v} is given both true and false in the model starting on line {}",
+                open.model.line
+            );
+        }
+        this.insert(v);
     }
     Ok(ended)
 }
 
+/// Adds a finished model to `models`, refusing one identical to an earlier model (an
+/// enumeration lists each model once; a repeat means the output was doubled or is not one
+/// solver's enumeration). `seen` maps a hash of each model's true variables to its index.
+fn push_model(
+    models: &mut Vec<SatModel>,
+    seen: &mut std::collections::HashMap<u64, Vec<usize>>,
+    open: Open,
+) -> Result<()> {
+    use std::hash::{Hash, Hasher};
+    let m = open.model;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    m.true_vars.hash(&mut h);
+    let same = seen.entry(h.finish()).or_default();
+    if let Some(&k) = same.iter().find(|&&k| models[k].true_vars == m.true_vars) {
+        crate::error::bail_at!(
+            format!("line {}", m.line),
+            "this model repeats the model of line {} (an enumeration lists each model once)",
+            models[k].line
+        );
+    }
+    same.push(models.len());
+    models.push(m);
+    Ok(())
+}
+
 /// Parses SAT-competition output.
-pub(crate) fn parse_competition(text: &str) -> Result<SatOutput> {
+pub(crate) fn parse_competition(text: &str, variables: Option<u32>) -> Result<SatOutput> {
     let mut status: Option<(Status, usize)> = None;
     let mut models = Vec::new();
-    let mut current: Option<SatModel> = None;
+    let mut seen = std::collections::HashMap::new();
+    let mut current: Option<Open> = None;
     let mut open_since = 0;
     let mut reported = None;
     let mut complete = None;
@@ -121,7 +188,7 @@ pub(crate) fn parse_competition(text: &str) -> Result<SatOutput> {
                     ["UNKNOWN"] => Status::Unknown,
                     ["SOLUTIONS", n] => {
                         match n.parse() {
-                            Ok(n) => reported = Some(n),
+                            Ok(n) => reported = Some((n, lineno)),
                             Err(_) => crate::error::bail_at!(
                                 format!("line {lineno}"),
                                 "bad solution count {n:?}"
@@ -166,8 +233,10 @@ pub(crate) fn parse_competition(text: &str) -> Result<SatOutput> {
                 if current.is_none() {
                     open_since = lineno;
                 }
-                if add_literals(&mut words, &mut current, lineno)? {
-                    models.extend(current.take());
+                if add_literals(&mut words, &mut current, lineno, variables)?
+                    && let Some(open) = current.take()
+                {
+                    push_model(&mut models, &mut seen, open)?;
                 }
             }
             _ => crate::error::bail_at!(
@@ -183,7 +252,18 @@ pub(crate) fn parse_competition(text: &str) -> Result<SatOutput> {
         );
     }
     let status = status.map_or(Status::Unknown, |(s, _)| s);
-    finish(status, models, reported, complete)
+    // picosat --all closes a whole enumeration with `s SOLUTIONS n`.
+    if let Some((n, at)) = reported {
+        if n != models.len() as u64 {
+            crate::error::bail_at!(
+                format!("line {at}"),
+                "the output reports {n} solutions but lists {} models",
+                models.len()
+            );
+        }
+        complete = Some(true);
+    }
+    finish(status, models, reported.map(|(n, _)| n), complete)
 }
 
 fn finish(
@@ -204,9 +284,10 @@ fn finish(
 }
 
 /// Parses a MiniSat result file (`minisat in.cnf out.txt`).
-pub(crate) fn parse_minisat(text: &str) -> Result<SatOutput> {
+pub(crate) fn parse_minisat(text: &str, variables: Option<u32>) -> Result<SatOutput> {
     let mut status = None;
     let mut models = Vec::new();
+    let mut seen = std::collections::HashMap::new();
     let mut current = None;
     let mut open_since = 0;
     for (i, raw) in text.lines().enumerate() {
@@ -227,8 +308,14 @@ pub(crate) fn parse_minisat(text: &str) -> Result<SatOutput> {
                 if current.is_none() {
                     open_since = lineno;
                 }
-                if add_literals(&mut line.split_whitespace(), &mut current, lineno)? {
-                    models.extend(current.take());
+                if add_literals(
+                    &mut line.split_whitespace(),
+                    &mut current,
+                    lineno,
+                    variables,
+                )? && let Some(open) = current.take()
+                {
+                    push_model(&mut models, &mut seen, open)?;
                 }
             }
             (Some(_), _) => {

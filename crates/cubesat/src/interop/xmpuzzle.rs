@@ -11,6 +11,7 @@ use std::io::Write;
 use crate::error::{Result, bail};
 
 use crate::puzzle::Puzzle;
+use crate::puzzle::burrtools::{MAX_VOXELS, MAX_XML_BYTES};
 
 /// Escapes text for an XML attribute or element.
 fn esc(s: &str) -> String {
@@ -46,26 +47,50 @@ fn voxel_string(size: [i32; 3], voxel: impl Fn([i32; 3]) -> Option<(char, u8)>) 
     s
 }
 
-/// The puzzle as BurrTools XML (one problem).
+/// The puzzle as BurrTools XML (one problem). A shape's voxel string has one character per
+/// voxel of its box, so a box of more than [`MAX_VOXELS`] voxels (a sparse target in a large
+/// box), or shapes of more than [`MAX_XML_BYTES`] voxels in all, are refused before anything is
+/// written: cubesat's reader would refuse the file.
 pub fn to_xml(puzzle: &Puzzle) -> Result<String> {
     let t = &puzzle.target;
     if t.containers().len() != 1 {
         bail!(
-            "'{}' has {} containers; a BurrTools problem has one result shape",
-            puzzle.name,
+            "the target has {} containers; a BurrTools problem has one result shape",
             t.containers().len()
         );
     }
     if !puzzle.hints.is_empty() {
-        bail!(
-            "'{}' has hints, which a BurrTools file cannot express",
-            puzzle.name
-        );
+        bail!("the puzzle has hints, which a BurrTools file cannot express");
     }
     if puzzle.mirror {
         bail!(
-            "'{}' allows mirrored pieces (\"mirror\": true); BurrTools only rotates pieces",
-            puzzle.name
+            "the puzzle allows mirrored pieces (\"mirror\": true); BurrTools only rotates pieces"
+        );
+    }
+    let boxes = puzzle
+        .pieces
+        .iter()
+        .map(|p| (format!("piece '{}'", p.name), p.shape.size()))
+        .chain(std::iter::once((
+            "the target".to_string(),
+            t.containers()[0].size,
+        )));
+    let mut total: u64 = 0;
+    for (what, size) in boxes {
+        let voxels: u64 = size.iter().map(|&s| s.max(0) as u64).product();
+        if voxels > MAX_VOXELS {
+            bail!(
+                "{what} spans a {}x{}x{} box, {voxels} voxels, more than the {MAX_VOXELS} of a BurrTools shape cubesat reads (a voxel string has one character per voxel); write .json instead",
+                size[0],
+                size[1],
+                size[2]
+            );
+        }
+        total += voxels;
+    }
+    if total > MAX_XML_BYTES {
+        bail!(
+            "the shapes' boxes hold {total} voxels in all, more than the {MAX_XML_BYTES} bytes of BurrTools XML cubesat reads; write .json instead"
         );
     }
     let mut max_colour: u8 = 0;

@@ -1,11 +1,13 @@
 //! The bundled puzzle library, embedded in the binary so puzzles can be named instead of given as paths (`cubesat solve soma`).
 
+use std::ffi::OsStr;
 use std::path::Path;
 
 use crate::error::{Context, Result, bail};
 
-use crate::puzzle::json::{parse_puzzle, read_puzzle_file};
-use crate::puzzle::{Puzzle, burrtools};
+use crate::puzzle::burrtools::BurrFile;
+use crate::puzzle::json::parse_puzzle;
+use crate::puzzle::{MAX_FILE_BYTES, Puzzle, burrtools};
 
 /// The bundled puzzles: (name, file contents), in the order `cubesat list` shows them.
 pub const BUNDLED: &[(&str, &str)] = &[
@@ -58,7 +60,8 @@ pub fn bundled(name: &str) -> Result<Puzzle> {
     match BUNDLED.iter().find(|(n, _)| *n == key) {
         Some((n, text)) => parse_puzzle(text, n).with_context(|| format!("bundled puzzle {n}")),
         None => bail!(
-            "'{name}' is neither a file nor a bundled puzzle (bundled: {})",
+            "'{}' is neither a file nor a bundled puzzle (bundled: {})",
+            crate::echo::echo(name),
             BUNDLED
                 .iter()
                 .map(|(n, _)| *n)
@@ -68,44 +71,106 @@ pub fn bundled(name: &str) -> Result<Puzzle> {
     }
 }
 
+/// A puzzle file as read, once: a cubesat JSON puzzle, or a BurrTools file with all its
+/// problems.
+#[derive(Clone, Debug)]
+pub enum PuzzleFile {
+    /// A cubesat JSON puzzle (a file or a bundled one), with the name shown in messages.
+    Json(Box<Puzzle>, String),
+    /// A BurrTools file.
+    BurrTools(BurrFile),
+}
+
+impl PuzzleFile {
+    /// Opens and reads a puzzle file once, at most [`MAX_FILE_BYTES`] (a regular file, a
+    /// FIFO, `/dev/fd/N` from a process substitution).
+    pub fn read(path: &Path) -> Result<PuzzleFile> {
+        let bytes = crate::input::read_file(path, MAX_FILE_BYTES)?;
+        PuzzleFile::parse(&bytes, path)
+    }
+
+    /// A puzzle file's bytes: BurrTools by `name`'s extension (`.xmpuzzle`, `.xml`) or by the
+    /// content (gzip magic, XML), else cubesat JSON. `name` names the input in messages, and
+    /// its stem names a JSON puzzle without a `name`.
+    pub fn parse(bytes: &[u8], name: &Path) -> Result<PuzzleFile> {
+        let shown = name.display().to_string();
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            bail!(
+                "{shown}: {} bytes, more than the {MAX_FILE_BYTES} bytes cubesat reads",
+                bytes.len()
+            );
+        }
+        if burrtools::looks_like_burrtools(name, bytes) {
+            return Ok(PuzzleFile::BurrTools(burrtools::parse(bytes, &shown)?));
+        }
+        let stem = name
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let text = crate::input::text(bytes).map_err(|e| e.in_file(&shown))?;
+        let puzzle = parse_puzzle(text, &stem).map_err(|e| e.in_file(&shown))?;
+        Ok(PuzzleFile::Json(Box::new(puzzle), shown))
+    }
+
+    /// The BurrTools file, for a BurrTools input.
+    pub fn burrtools(&self) -> Option<&BurrFile> {
+        match self {
+            PuzzleFile::BurrTools(f) => Some(f),
+            PuzzleFile::Json(..) => None,
+        }
+    }
+
+    /// The puzzle: a JSON file's, or the BurrTools problem `problem` selects (by index from
+    /// 0 or by name; the first when `None`). A selector for a JSON puzzle is an error.
+    pub fn puzzle(self, problem: Option<&str>) -> Result<Puzzle> {
+        match self {
+            PuzzleFile::BurrTools(file) => {
+                let index = file.select(problem)?;
+                file.puzzle(index)
+            }
+            PuzzleFile::Json(_, shown) if problem.is_some() => {
+                bail!("{shown}: --problem selects a problem of a BurrTools file (.xmpuzzle)")
+            }
+            PuzzleFile::Json(puzzle, _) => Ok(*puzzle),
+        }
+    }
+}
+
 /// Resolves what the user typed: an existing file path, else a bundled name, else the
-/// default puzzle when nothing was given.
-pub fn load(arg: Option<&str>) -> Result<Puzzle> {
+/// default puzzle when nothing was given. A path need not be UTF-8.
+pub fn open(arg: Option<&OsStr>) -> Result<PuzzleFile> {
+    let Some(a) = arg else {
+        return Ok(PuzzleFile::Json(
+            Box::new(bundled(DEFAULT_PUZZLE)?),
+            DEFAULT_PUZZLE.to_string(),
+        ));
+    };
+    let path = Path::new(a);
+    if path.exists() {
+        return PuzzleFile::read(path);
+    }
+    match a.to_str() {
+        Some(name) if !name.contains('/') && !name.contains('\\') => {
+            Ok(PuzzleFile::Json(Box::new(bundled(name)?), name.to_string()))
+        }
+        _ => bail!("{}: no such file", crate::echo::path(path)),
+    }
+}
+
+/// Resolves what the user typed (see [`open`]) and returns its puzzle.
+pub fn load(arg: Option<&OsStr>) -> Result<Puzzle> {
     load_with(arg, None)
 }
 
 /// Like [`load`], with a BurrTools problem selector (`--problem N|NAME`; the first problem
 /// when `None`). A selector for a puzzle that has one problem only is an error.
-pub fn load_with(arg: Option<&str>, problem: Option<&str>) -> Result<Puzzle> {
-    match arg {
-        Some(a) if Path::new(a).exists() => read_path(Path::new(a), problem),
-        _ if problem.is_some() => {
-            bail!("--problem selects a problem of a BurrTools file (.xmpuzzle)")
-        }
-        None => bundled(DEFAULT_PUZZLE),
-        Some(a) if a.contains('/') || a.contains('\\') => bail!("{a}: no such file"),
-        Some(a) => bundled(a),
-    }
+pub fn load_with(arg: Option<&OsStr>, problem: Option<&str>) -> Result<Puzzle> {
+    open(arg)?.puzzle(problem)
 }
 
 /// Reads a puzzle file: BurrTools (by extension or content: gzip magic, XML) or cubesat JSON.
 pub fn read_path(path: &Path, problem: Option<&str>) -> Result<Puzzle> {
-    let mut head = [0u8; 64];
-    let n = std::fs::File::open(path)
-        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
-        .unwrap_or(0);
-    if burrtools::looks_like_burrtools(path, &head[..n]) {
-        let file = burrtools::read_file(path)?;
-        let index = file.select(problem)?;
-        return file.puzzle(index);
-    }
-    if problem.is_some() {
-        bail!(
-            "{}: --problem selects a problem of a BurrTools file (.xmpuzzle)",
-            path.display()
-        );
-    }
-    read_puzzle_file(path)
+    PuzzleFile::read(path)?.puzzle(problem)
 }
 
 #[cfg(test)]

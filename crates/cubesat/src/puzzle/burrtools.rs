@@ -15,6 +15,7 @@
 use std::io::Read;
 use std::path::Path;
 
+use crate::echo::echo;
 use crate::error::{Error, Result, bail};
 
 use crate::geometry::{Cell, Shape};
@@ -24,8 +25,7 @@ use crate::puzzle::{
     MAX_TARGET_CELLS, Piece, Puzzle, Target,
 };
 
-/// Files larger than this are refused before they are read.
-pub const MAX_FILE_BYTES: u64 = 8 << 20;
+pub use crate::puzzle::MAX_FILE_BYTES;
 /// Inflated XML larger than this is refused (a gzip bomb stops here).
 pub const MAX_XML_BYTES: u64 = 32 << 20;
 /// The largest voxel box (x*y*z) of one shape.
@@ -125,45 +125,147 @@ pub fn looks_like_burrtools(path: &Path, head: &[u8]) -> bool {
     text.is_some_and(|i| head[i] == b'<')
 }
 
-/// Reads a BurrTools file from disk.
+/// Reads a BurrTools file from disk (opened and read once, at most [`MAX_FILE_BYTES`]).
 pub fn read_file(path: &Path) -> Result<BurrFile> {
-    let shown = path.display().to_string();
-    let meta = std::fs::metadata(path).map_err(|e| Error::read(&shown, e))?;
-    if meta.len() > MAX_FILE_BYTES {
-        bail!(
-            "{shown}: file is {} bytes, more than the {MAX_FILE_BYTES} bytes cubesat reads",
-            meta.len()
-        );
-    }
-    let bytes = std::fs::read(path).map_err(|e| Error::read(&shown, e))?;
-    parse(&bytes, &shown)
+    let bytes = crate::input::read_file(path, MAX_FILE_BYTES)?;
+    parse(&bytes, &path.display().to_string())
 }
 
-/// Inflates gzip data (or passes plain bytes through), refusing more than
-/// [`MAX_XML_BYTES`]: first by the size the gzip trailer announces, then while inflating.
+/// Inflates gzip data (or passes plain bytes through), refusing more than [`MAX_XML_BYTES`]
+/// while inflating (a gzip bomb stops there). The gzip trailer's size field is not trusted:
+/// in a truncated file or one with bytes appended it is garbage. Several gzip members one
+/// after another (RFC 1952, 2.2) are inflated in turn.
 fn inflate(bytes: &[u8], shown: &str) -> Result<Vec<u8>> {
-    if !bytes.starts_with(&[0x1f, 0x8b]) {
+    const MAGIC: [u8; 2] = [0x1f, 0x8b];
+    if !bytes.starts_with(&MAGIC) {
         return Ok(bytes.to_vec());
     }
-    if bytes.len() < 18 {
-        bail!("{shown}: gzip data is truncated ({} bytes)", bytes.len());
-    }
-    // ISIZE: the uncompressed size modulo 2^32, little endian, in the last four bytes.
-    let n = bytes.len();
-    let isize = u32::from_le_bytes([bytes[n - 4], bytes[n - 3], bytes[n - 2], bytes[n - 1]]);
-    if isize as u64 > MAX_XML_BYTES {
-        bail!(
-            "{shown}: gzip data inflates to {isize} bytes, more than the {MAX_XML_BYTES} bytes cubesat reads"
-        );
-    }
     let mut out = Vec::new();
-    let mut dec = flate2::read::MultiGzDecoder::new(bytes).take(MAX_XML_BYTES + 1);
-    dec.read_to_end(&mut out)
-        .map_err(|e| Error::input("", format!("bad gzip data: {e}")).in_file(shown))?;
-    if out.len() as u64 > MAX_XML_BYTES {
-        bail!("{shown}: gzip data inflates to more than the {MAX_XML_BYTES} bytes cubesat reads");
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        let at = bytes.len() - rest.len();
+        if !rest.starts_with(&MAGIC) {
+            bail!(
+                "{shown}: {} bytes that are not gzip data follow the gzip data (from byte offset {at}): a damaged or appended-to file",
+                rest.len()
+            );
+        }
+        let mut member = flate2::bufread::GzDecoder::new(rest);
+        let room = MAX_XML_BYTES + 1 - out.len() as u64;
+        (&mut member)
+            .take(room)
+            .read_to_end(&mut out)
+            .map_err(|e| {
+                match e.kind() {
+                    std::io::ErrorKind::UnexpectedEof => Error::input(
+                        "",
+                        format!(
+                            "the gzip data is truncated (the file ends inside it, after {} bytes)",
+                            bytes.len()
+                        ),
+                    ),
+                    _ => Error::input(
+                        "",
+                        format!(
+                            "the gzip data is corrupt (in the part from byte offset {at}: {e})"
+                        ),
+                    ),
+                }
+                .in_file(shown)
+            })?;
+        if out.len() as u64 > MAX_XML_BYTES {
+            bail!(
+                "{shown}: gzip data inflates to more than the {MAX_XML_BYTES} bytes cubesat reads"
+            );
+        }
+        rest = member.into_inner();
     }
     Ok(out)
+}
+
+/// The deepest nesting of XML elements read. roxmltree 0.20 parses an element's content by
+/// recursion, one call per level and with no bound of its own (RazrFalcon/roxmltree#154),
+/// so a file of 20,000 nested elements (140 KB) overflows the stack; BurrTools files nest
+/// about six deep. 256 is libxml2's default bound.
+pub const MAX_XML_DEPTH: usize = 256;
+
+/// Refuses XML whose elements nest deeper than [`MAX_XML_DEPTH`], before roxmltree reads it.
+/// The scan never fails and never counts less than the nesting roxmltree would recurse
+/// through: comments, CDATA sections and processing instructions are skipped to their ends
+/// (roxmltree does the same or reports an error), a start tag counts unless it ends with
+/// `/>` (quoted attribute values skipped, as roxmltree skips them to the quote or a `<`),
+/// and an end tag closes one level. On malformed XML it may count more, which only matters
+/// past the bound, where the file is refused either way.
+fn check_depth(text: &str, shown: &str) -> Result<()> {
+    let b = text.as_bytes();
+    let find = |from: usize, pat: &[u8]| -> usize {
+        b[from.min(b.len())..]
+            .windows(pat.len())
+            .position(|w| w == pat)
+            .map_or(b.len(), |i| from + i + pat.len())
+    };
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'<' {
+            i += 1;
+            continue;
+        }
+        let rest = &b[i..];
+        if rest.starts_with(b"<!--") {
+            i = find(i + 4, b"-->");
+        } else if rest.starts_with(b"<![CDATA[") {
+            i = find(i + 9, b"]]>");
+        } else if rest.starts_with(b"<?") {
+            i = find(i + 2, b"?>");
+        } else if rest.starts_with(b"</") {
+            depth = depth.saturating_sub(1);
+            i += 2;
+        } else if rest.starts_with(b"<!") {
+            // A DOCTYPE: roxmltree refuses DTDs unless told otherwise.
+            i += 2;
+        } else {
+            let start = i;
+            let mut j = i + 1;
+            let mut open = true;
+            while j < b.len() {
+                match b[j] {
+                    q @ (b'"' | b'\'') => {
+                        j += 1;
+                        while j < b.len() && b[j] != q && b[j] != b'<' {
+                            j += 1;
+                        }
+                        if j < b.len() && b[j] == b'<' {
+                            break;
+                        }
+                        j += 1;
+                    }
+                    b'>' => {
+                        open = b[j - 1] != b'/';
+                        j += 1;
+                        break;
+                    }
+                    b'<' => break,
+                    _ => j += 1,
+                }
+            }
+            i = j;
+            if open {
+                depth += 1;
+                if depth > MAX_XML_DEPTH {
+                    let line = b[..start].iter().filter(|&&c| c == b'\n').count() + 1;
+                    return Err(Error::Input {
+                        file: Some(shown.to_string()),
+                        place: format!("line {line}"),
+                        message: format!(
+                            "elements nest more than {MAX_XML_DEPTH} deep, more than cubesat reads (a BurrTools file nests about 6 deep)"
+                        ),
+                    });
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A positioned element for error messages.
@@ -190,10 +292,14 @@ impl At<'_, '_> {
             Some(v) => match v.trim().parse::<u64>() {
                 Ok(x) if x <= max => Ok(Some(x)),
                 Ok(x) => Err(self.err(n, what, format!("{attr}=\"{x}\" is above {max}"))),
+                // Digits only, too many for 64 bits: a number out of range, not a non-number.
+                Err(_) if !v.trim().is_empty() && v.trim().bytes().all(|c| c.is_ascii_digit()) => {
+                    Err(self.err(n, what, format!("{attr}=\"{}\" is above {max}", v.trim())))
+                }
                 Err(_) => Err(self.err(
                     n,
                     what,
-                    format!("{attr}=\"{v}\" is not a non-negative integer"),
+                    format!("{attr}=\"{}\" is not a non-negative integer", echo(v)),
                 )),
             },
         }
@@ -218,6 +324,7 @@ pub fn parse(bytes: &[u8], shown: &str) -> Result<BurrFile> {
         )
         .in_file(shown)
     })?;
+    check_depth(text, shown)?;
     let doc = roxmltree::Document::parse(text)
         .map_err(|e| Error::input("", format!("bad XML: {e}")).in_file(shown))?;
     let at = At { doc: &doc, shown };
@@ -225,7 +332,7 @@ pub fn parse(bytes: &[u8], shown: &str) -> Result<BurrFile> {
     if root.tag_name().name() != "puzzle" {
         return Err(at.err(
             root,
-            &format!("<{}>", root.tag_name().name()),
+            &format!("<{}>", echo(root.tag_name().name())),
             "the top element is not <puzzle>, so this is not a BurrTools file",
         ));
     }
@@ -563,14 +670,16 @@ impl BurrFile {
         match self.problems.iter().position(|p| p.name == s) {
             Some(i) => Ok(i),
             None => bail!(
-                "{}: no problem named '{s}' (problems: {})",
+                "{}: no problem named '{}' (problems: {})",
                 self.shown,
-                self.problems
-                    .iter()
-                    .enumerate()
-                    .map(|(i, p)| format!("{i} '{}'", p.name))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                echo(s),
+                crate::echo::list(
+                    self.problems
+                        .iter()
+                        .enumerate()
+                        .map(|(i, p)| format!("{i} '{}'", echo(&p.name))),
+                    ", "
+                )
             ),
         }
     }
@@ -593,7 +702,7 @@ impl BurrFile {
                 .parts
                 .iter()
                 .map(|pt| {
-                    let n = self.shape_name(pt.shape);
+                    let n = echo(&self.shape_name(pt.shape)).to_string();
                     match (pt.min, pt.max) {
                         (1, 1) => n,
                         (a, b) if a == b => format!("{n} x{a}"),
@@ -604,9 +713,9 @@ impl BurrFile {
             let r = &self.shapes[p.result];
             out.push_str(&format!(
                 "  {i}: '{}': {} -> {} ({}x{}x{}, {} voxels){}\n",
-                p.name,
+                echo(&p.name),
                 parts.join(", "),
-                self.shape_name(p.result),
+                echo(&self.shape_name(p.result)),
                 r.size[0],
                 r.size[1],
                 r.size[2],
@@ -626,7 +735,7 @@ impl BurrFile {
             if prob.name.is_empty() {
                 String::new()
             } else {
-                format!(" '{}'", prob.name)
+                format!(" '{}'", echo(&prob.name))
             }
         );
         let mut notes: Vec<String> = self.notes.clone();
@@ -673,7 +782,7 @@ impl BurrFile {
             if part.max == 0 {
                 notes.push(format!(
                     "part {k} ('{}') has at most 0 copies and is left out",
-                    self.shape_name(part.shape)
+                    echo(&self.shape_name(part.shape))
                 ));
                 continue;
             }
@@ -681,7 +790,7 @@ impl BurrFile {
             if sh.voxels.iter().any(|v| v.1 == State::Variable) {
                 notes.push(format!(
                     "shape '{}' has variable voxels; as in BurrTools they are not part of the piece",
-                    self.shape_name(part.shape)
+                    echo(&self.shape_name(part.shape))
                 ));
             }
             let cells: Vec<(Cell, u8)> = sh
@@ -765,10 +874,12 @@ impl BurrFile {
             bail!("{here}: <shapes>: the problem has no parts");
         }
         let mut puzzle = Puzzle {
+            // The name titles pictures and messages: characters that act on a terminal are
+            // escaped (a cubesat JSON file may not hold them at all).
             name: if prob.name.is_empty() {
                 format!("problem {index}")
             } else {
-                prob.name.clone()
+                crate::echo::escape(&prob.name).into_owned()
             },
             description: self.comment.clone(),
             pieces,

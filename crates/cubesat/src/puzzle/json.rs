@@ -13,12 +13,11 @@ use serde_json::{Map, Value, json};
 
 use crate::geometry::{Cell, Shape, add, is_face_connected};
 use crate::puzzle::{
-    ContainerSpec, Hint, KnownCounts, MAX_COORD, MAX_GROUP, MAX_PIECE_CELLS, MAX_PIECE_COPIES,
-    MAX_TARGET_CELLS, Piece, Puzzle, Target,
+    ContainerSpec, Hint, KnownCounts, MAX_ART_CELLS, MAX_COORD, MAX_GROUP, MAX_PIECE_CELLS,
+    MAX_PIECE_COPIES, MAX_TARGET_CELLS, Piece, Puzzle, Target,
 };
 
-/// Puzzle files larger than this are refused before they are read.
-pub const MAX_FILE_BYTES: u64 = 8 << 20;
+pub use crate::puzzle::MAX_FILE_BYTES;
 
 /// A JSON path such as `pieces[2].cells[0]`, used in error messages.
 #[derive(Clone, Debug, Default)]
@@ -26,6 +25,8 @@ struct JsonPath(String);
 
 impl JsonPath {
     fn key(&self, k: &str) -> JsonPath {
+        // A key is user text: an unknown one may be anything (see `crate::echo`).
+        let k = crate::echo::echo(k);
         if self.0.is_empty() {
             JsonPath(k.to_string())
         } else {
@@ -53,27 +54,22 @@ macro_rules! fail {
     };
 }
 
-/// Reads and validates a puzzle file; errors name the file and the JSON path.
+/// Reads and validates a puzzle file (opened and read once, at most [`MAX_FILE_BYTES`]);
+/// errors name the file and the JSON path.
 pub fn read_puzzle_file(path: &Path) -> Result<Puzzle> {
     let shown = path.display().to_string();
-    let meta = std::fs::metadata(path).map_err(|e| Error::read(&shown, e))?;
-    if meta.len() > MAX_FILE_BYTES {
-        bail!(
-            "{shown}: file is {} bytes, more than the {} bytes cubesat reads",
-            meta.len(),
-            MAX_FILE_BYTES
-        );
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| Error::read(&shown, e))?;
+    let bytes = crate::input::read_file(path, MAX_FILE_BYTES)?;
+    let text = crate::input::text(&bytes).map_err(|e| e.in_file(&shown))?;
     let stem = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    parse_puzzle(&text, &stem).map_err(|e| e.in_file(shown))
+    parse_puzzle(text, &stem).map_err(|e| e.in_file(shown))
 }
 
 /// Parses and validates a puzzle from JSON text. `default_name` names a puzzle whose file has
-/// no `name`. Errors carry the JSON path (the caller adds the file name).
+/// no `name`. Errors carry the JSON path (the caller adds the file name); a key given twice
+/// in one object is refused at its path.
 pub fn parse_puzzle(text: &str, default_name: &str) -> Result<Puzzle> {
     if text.len() as u64 > MAX_FILE_BYTES {
         bail!(
@@ -82,27 +78,10 @@ pub fn parse_puzzle(text: &str, default_name: &str) -> Result<Puzzle> {
             MAX_FILE_BYTES
         );
     }
-    let value: Value = serde_json::from_str(text).map_err(|e| {
-        Error::input(
-            "",
-            format!(
-                "line {}, column {}: invalid JSON: {}",
-                e.line(),
-                e.column(),
-                strip_position(&e)
-            ),
-        )
-    })?;
+    // Text is UTF-8 already; this refuses a byte order mark, with its place.
+    crate::input::text(text.as_bytes())?;
+    let value = crate::input::json(text).map_err(|e| e.into_error(0))?;
     from_value(&value, default_name)
-}
-
-/// serde_json appends " at line L column C" to its messages; the position is already shown.
-fn strip_position(e: &serde_json::Error) -> String {
-    let s = e.to_string();
-    match s.rfind(" at line ") {
-        Some(i) => s[..i].to_string(),
-        None => s,
-    }
 }
 
 fn object<'a>(v: &'a Value, path: &JsonPath, what: &str) -> Result<&'a Map<String, Value>> {
@@ -137,7 +116,28 @@ fn integer(v: &Value, path: &JsonPath, lo: i64, hi: i64) -> Result<i64> {
     match v.as_i64() {
         Some(i) if (lo..=hi).contains(&i) => Ok(i),
         Some(i) => fail!(path, "{i} is out of range ({lo} to {hi})"),
-        None => fail!(path, "expected an integer, found {}", kind(v)),
+        None if too_large(v) => fail!(path, "{v} is out of range ({lo} to {hi})"),
+        None => fail!(path, "expected an integer, found {}", found(v)),
+    }
+}
+
+/// True for a whole number beyond the 64-bit integers (serde_json reads one as a float).
+fn too_large(v: &Value) -> bool {
+    match v {
+        Value::Number(n) => {
+            n.as_u64().is_some()
+                || n.as_f64()
+                    .is_some_and(|f| f.fract() == 0.0 && f.abs() >= 2f64.powi(63))
+        }
+        _ => false,
+    }
+}
+
+/// What a value is, in a message: a number is shown (`2.5`), anything else named by kind.
+fn found(v: &Value) -> String {
+    match v {
+        Value::Number(n) => n.to_string(),
+        _ => kind(v).to_string(),
     }
 }
 
@@ -156,11 +156,16 @@ fn check_keys(m: &Map<String, Value>, path: &JsonPath, allowed: &[&str]) -> Resu
     for k in m.keys() {
         if !allowed.contains(&k.as_str()) {
             if let Some(near) = allowed.iter().find(|a| edit_distance(a, k) <= 2) {
-                fail!(path.key(k), "unknown key '{k}' (did you mean '{near}'?)");
+                fail!(
+                    path.key(k),
+                    "unknown key '{}' (did you mean '{near}'?)",
+                    crate::echo::echo(k)
+                );
             }
             fail!(
                 path.key(k),
-                "unknown key '{k}' (expected one of: {})",
+                "unknown key '{}' (expected one of: {})",
+                crate::echo::echo(k),
                 allowed.join(", ")
             );
         }
@@ -195,7 +200,7 @@ fn cell(v: &Value, path: &JsonPath, lo: i64) -> Result<Cell> {
     }
     let mut c = [0i32; 3];
     for (k, x) in a.iter().enumerate() {
-        c[k] = integer(x, &path.index(k), lo, MAX_COORD as i64)? as i32;
+        c[k] = integer(x, &path.index(k), lo, MAX_COORD as i64 - 1)? as i32;
     }
     Ok(c)
 }
@@ -262,7 +267,8 @@ fn layer_art<T: Copy>(
                             symbols.iter().map(|(c, _)| format!("'{c}'")).collect();
                         fail!(
                             rp,
-                            "unexpected character '{ch}' at column {} (expected {})",
+                            "unexpected character '{}' at column {} (expected {})",
+                            crate::echo::escape(ch.encode_utf8(&mut [0; 4])),
                             x + 1,
                             expected.join(", ")
                         );
@@ -466,7 +472,8 @@ fn piece(v: &Value, path: &JsonPath) -> Result<RawPiece> {
     {
         fail!(
             path.key("name"),
-            "piece name '{name}' must be 1 to 32 characters without spaces"
+            "piece name '{}' must be 1 to 32 characters without spaces",
+            crate::echo::echo(&name)
         );
     }
     let letter = match m.get("letter") {
@@ -477,7 +484,8 @@ fn piece(v: &Value, path: &JsonPath) -> Result<RawPiece> {
                 (Some(c), None) if c.is_ascii_graphic() && c != '.' && c != '+' => Some(c),
                 _ => fail!(
                     path.key("letter"),
-                    "'{s}' is not a single printable ASCII character other than '.' and '+'"
+                    "'{}' is not a single printable ASCII character other than '.' and '+'",
+                    crate::echo::echo(s)
                 ),
             }
         }
@@ -504,7 +512,12 @@ fn piece(v: &Value, path: &JsonPath) -> Result<RawPiece> {
         None => (1, 1),
     };
     let cells = match (m.get("cells"), m.get("layers")) {
-        (Some(c), None) => cell_list(c, &path.key("cells"), -(MAX_COORD as i64), MAX_PIECE_CELLS)?,
+        (Some(c), None) => cell_list(
+            c,
+            &path.key("cells"),
+            -(MAX_COORD as i64 - 1),
+            MAX_PIECE_CELLS,
+        )?,
         (None, Some(l)) => layer_art(
             l,
             &path.key("layers"),
@@ -518,6 +531,18 @@ fn piece(v: &Value, path: &JsonPath) -> Result<RawPiece> {
     };
     if cells.is_empty() {
         fail!(path, "piece '{name}' has no cells");
+    }
+    for (axis, a) in ["x", "y", "z"].into_iter().enumerate() {
+        let (lo, hi) = cells.iter().fold((i32::MAX, i32::MIN), |(lo, hi), c| {
+            (lo.min(c[axis]), hi.max(c[axis]))
+        });
+        if hi - lo >= MAX_COORD {
+            fail!(
+                path.key("cells"),
+                "piece '{name}' spans {} cells along {a}, more than the {MAX_COORD} cubesat accepts",
+                hi - lo + 1
+            );
+        }
     }
     let colours = match m.get("colours") {
         None => Vec::new(),
@@ -606,10 +631,13 @@ fn known_counts(v: &Value, path: &JsonPath) -> Result<KnownCounts> {
             None | Some(Value::Null) => Ok(None),
             Some(x) => match x.as_u64() {
                 Some(n) => Ok(Some(n)),
+                None if too_large(x) && x.as_f64().is_some_and(|f| f > 0.0) => {
+                    fail!(path.key(k), "{x} is out of range (0 to {})", u64::MAX)
+                }
                 None => fail!(
                     path.key(k),
                     "expected a non-negative integer or null, found {}",
-                    kind(x)
+                    found(x)
                 ),
             },
         }
@@ -648,9 +676,22 @@ pub fn from_value(v: &Value, default_name: &str) -> Result<Puzzle> {
             "comment",
         ],
     )?;
+    // The name titles every picture and message, so it may not hold characters that act on
+    // a terminal; a name taken from the file's name has them escaped instead.
     let name = match m.get("name") {
-        Some(n) => string(n, &root.key("name"), "a puzzle name")?.to_string(),
-        None => default_name.to_string(),
+        Some(n) => {
+            let name = string(n, &root.key("name"), "a puzzle name")?;
+            if let Some(c) = name.chars().find(|&c| crate::echo::is_unsafe(c)) {
+                fail!(
+                    root.key("name"),
+                    "the puzzle name '{}' holds the control character {}",
+                    crate::echo::echo(name),
+                    c.escape_default()
+                );
+            }
+            name.to_string()
+        }
+        None => crate::echo::escape(default_name).into_owned(),
     };
     let description = match m.get("description") {
         Some(d) => string(d, &root.key("description"), "a description")?.to_string(),
@@ -886,7 +927,7 @@ fn colour_rule(
             }
             let mut c = [0i32; 3];
             for k in 0..3 {
-                c[k] = integer(&a[k], &xp.index(k), 0, MAX_COORD as i64)? as i32;
+                c[k] = integer(&a[k], &xp.index(k), 0, MAX_COORD as i64 - 1)? as i32;
             }
             let k = integer(&a[3], &xp.index(3), 0, MAX_COLOUR)? as u8;
             match target.cell_at(add(origin, c)) {
@@ -914,7 +955,11 @@ fn hints(v: &Value, path: &JsonPath, puzzle: &Puzzle) -> Result<Vec<Hint>> {
             None => fail!(hp, "hint has no 'piece'"),
         };
         let Some(piece) = puzzle.piece_index(name) else {
-            fail!(hp.key("piece"), "no piece named '{name}'");
+            fail!(
+                hp.key("piece"),
+                "no piece named '{}'",
+                crate::echo::echo(name)
+            );
         };
         let containers = puzzle.target.containers();
         let ci = match m.get("container") {
@@ -973,13 +1018,43 @@ fn hints(v: &Value, path: &JsonPath, puzzle: &Puzzle) -> Result<Vec<Hint>> {
 }
 
 /// Writes a puzzle as JSON in the format [`parse_puzzle`] reads (boxes as `box`, other
-/// containers as layer art, pieces as cell lists).
+/// containers as layer art, pieces as cell lists). Containers whose layer art would be larger
+/// than [`MAX_ART_CELLS`] cells in all (a sparse target in a large box) are written as
+/// `cells` and `optional` lists instead, so the file grows with the cells, not with the box,
+/// and reads back as the same puzzle.
 pub fn to_value(puzzle: &Puzzle) -> Value {
     let t = &puzzle.target;
+    let art_cells: i64 = (0..t.containers().len())
+        .filter(|&ci| !t.is_full_box(ci))
+        .map(|ci| {
+            t.containers()[ci]
+                .size
+                .iter()
+                .map(|&s| i64::from(s))
+                .product::<i64>()
+        })
+        .sum();
+    let as_art = art_cells <= MAX_ART_CELLS
+        && t.containers()
+            .iter()
+            .all(|c| crate::puzzle::fits_art(c.size));
     let container_value = |ci: usize| -> Value {
         let c = &t.containers()[ci];
         if t.is_full_box(ci) {
             return json!({ "box": c.size });
+        }
+        if !as_art {
+            let (optional, must): (Vec<u32>, Vec<u32>) = c
+                .cells
+                .iter()
+                .partition(|&&i| t.cells()[i as usize].optional);
+            let local =
+                |ids: Vec<u32>| -> Vec<Cell> { ids.iter().map(|&i| t.local(i).1).collect() };
+            let mut o = json!({ "cells": local(must) });
+            if !optional.is_empty() {
+                o["optional"] = json!(local(optional));
+            }
+            return o;
         }
         let mut layers = Vec::new();
         for z in 0..c.size[2] {
@@ -1106,11 +1181,15 @@ pub fn to_file_string(puzzle: &Puzzle) -> String {
     out
 }
 
-/// [`to_value`] with every piece in layer art, as people write pieces.
+/// [`to_value`] with every piece in layer art, as people write pieces (a piece whose box is
+/// too large for art, a disconnected one spread out, keeps its cell list).
 pub fn to_file_value(puzzle: &Puzzle) -> Value {
     let mut v = to_value(puzzle);
     if let Some(pieces) = v["pieces"].as_array_mut() {
         for (piece, p) in pieces.iter_mut().zip(&puzzle.pieces) {
+            if !crate::puzzle::fits_art(p.shape.size()) {
+                continue;
+            }
             if let Some(o) = piece.as_object_mut() {
                 o.remove("cells");
                 o.insert("layers".into(), shape_layers(&p.shape));

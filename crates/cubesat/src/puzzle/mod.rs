@@ -11,19 +11,36 @@ pub mod json;
 
 use std::collections::HashMap;
 
-pub use bundled::{BUNDLED, DEFAULT_PUZZLE, bundled, load, load_with, read_path};
+pub use bundled::{BUNDLED, DEFAULT_PUZZLE, PuzzleFile, bundled, load, load_with, open, read_path};
 
 use crate::geometry::{Cell, Shape, Transform, add, min_corner, sub, zyx};
 use crate::mode::UpTo;
 
+/// Puzzle files (JSON or BurrTools) larger than this are refused, a regular file before it
+/// is read, any other source (stdin, a FIFO) when reading reaches it.
+pub const MAX_FILE_BYTES: u64 = 8 << 20;
 /// The largest number of target cells cubesat accepts.
 pub const MAX_TARGET_CELLS: usize = 1 << 16;
-/// The largest box side or coordinate accepted in a target.
+/// The largest box side, and the most cells a target or a piece spans along an axis: target
+/// coordinates run from 0 to `MAX_COORD - 1`, piece coordinates (before they are moved to the
+/// origin) from `-(MAX_COORD - 1)` to `MAX_COORD - 1`.
 pub const MAX_COORD: i32 = 1024;
 /// The largest number of cells in one piece.
 pub const MAX_PIECE_CELLS: usize = 4096;
 /// The largest number of piece copies in one puzzle (sum of counts).
 pub const MAX_PIECE_COPIES: u64 = 4096;
+/// The largest bounding box (in cells) written or drawn cell by cell, as layer art or one
+/// character per cell: a sparser shape (two cells at opposite corners of a 1024-cube) is
+/// written and drawn as a list of its cells, so that no output grows with the box rather than
+/// with the cells.
+pub const MAX_ART_CELLS: i64 = MAX_TARGET_CELLS as i64;
+
+/// Whether a box of `size` cells is small enough to be written or drawn cell by cell
+/// ([`MAX_ART_CELLS`]; each side also within the `MAX_COORD` that layer art is read back with).
+pub fn fits_art(size: [i32; 3]) -> bool {
+    size.iter().all(|&s| s <= MAX_COORD)
+        && size.iter().map(|&s| i64::from(s.max(0))).product::<i64>() <= MAX_ART_CELLS
+}
 
 /// A piece: a polycube with a name, a one-character label for text output, and how many
 /// identical copies the puzzle has.

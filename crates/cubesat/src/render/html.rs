@@ -20,16 +20,21 @@
 //! shade of that piece's colour).
 //!
 //! Data format (`<script id="data" type="application/json">`), kept small for thousands of
-//! solutions: `{"legend": [[name, letter, hint, "#rrggbb"], ...], "scenes": [{"t": title,
+//! solutions: `{"legend": [[name, mark, hint, "#rrggbb"], ...], "scenes": [{"t": title,
 //! "c": [[ox, oy, oz, sx, sy, sz], ...], "g": [grid per container], "k": [legend index per
-//! piece], "o": [insertion order], "f": complete, "x": [piece, x, y, z, ...], and with a
-//! disassembly plan "p": [[dx, dy, dz, piece, ...] per move], "pl": [assembly label per move],
-//! "pt": plan title}]}`. A grid is a
+//! piece], "o": [insertion order], "f": complete, "a": 0 for loose pieces (no assembly to step
+//! through; absent otherwise), "x": [piece, x, y, z, ...], and with a disassembly plan "p":
+//! [[dx, dy, dz, piece, ...] per move], "pl": [assembly label per move], "pt": plan
+//! title}]}`. A mark is the piece's letter, with its copy number for one of several copies
+//! (`b3`, drawn in a shade of its own). A grid is a
 //! string with one character per cell of its container, index `x + sx·(y + sy·z)`: `' '`
-//! outside the target, `'.'` empty, otherwise the character with code 48 + piece index. Cells
-//! outside every container (which a well-formed scene does not have) go to `"x"`.
+//! outside the target, `'.'` empty, otherwise the character with code 48 + piece index. A
+//! container too large to draw cell by cell ([`super::drawn_cell_by_cell`]: a sparse shape in
+//! a large box) has instead a list `[piece, x, y, z, ...]` of its cells (piece -1 for an empty
+//! one), so the page grows with the cells, not with the box. Cells outside every container
+//! (which a well-formed scene does not have) go to `"x"`, in the same form.
 
-use super::{Occupant, Scene, ScenePlan, assembly_order, piece_color};
+use super::{Occupant, Scene, ScenePlan, assembly_order};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 
@@ -46,17 +51,20 @@ pub fn html(scenes: &[Scene]) -> String {
 /// assembly steps are then the plan played backwards instead of the slide-in order.
 pub fn html_with_plans(scenes: &[Scene], plans: &[Option<ScenePlan>]) -> String {
     let mut legend: Vec<Value> = Vec::new();
-    let mut legend_index: HashMap<(String, char, bool, String), usize> = HashMap::new();
+    let mut legend_index: HashMap<(String, String, bool, String), usize> = HashMap::new();
     let mut out_scenes = Vec::with_capacity(scenes.len());
     for scene in scenes {
+        let copies = scene.copies();
         let keys: Vec<usize> = scene
             .pieces
             .iter()
-            .map(|p| {
-                let colour = piece_color(p.color).hex();
-                let key = (p.name.clone(), p.letter, p.hint, colour.clone());
+            .enumerate()
+            .map(|(i, p)| {
+                let colour = scene.colour(i, copies[i]).hex();
+                let mark = scene.mark(i, copies[i]);
+                let key = (p.name.clone(), mark.clone(), p.hint, colour.clone());
                 *legend_index.entry(key).or_insert_with(|| {
-                    legend.push(json!([p.name, p.letter.to_string(), p.hint, colour]));
+                    legend.push(json!([p.name, mark, p.hint, colour]));
                     legend.len() - 1
                 })
             })
@@ -74,11 +82,26 @@ pub fn html_with_plans(scenes: &[Scene], plans: &[Option<ScenePlan>]) -> String 
                 stray.extend([tag, c[0] as i64, c[1] as i64, c[2] as i64]);
             }
         }
-        let grids: Vec<String> = scene
+        let grids: Vec<Value> = scene
             .containers
             .iter()
             .enumerate()
             .map(|(k, cont)| {
+                if !super::drawn_cell_by_cell(cont) {
+                    // Too large a box for one character per cell: its cells as a flat list
+                    // of [tag, x, y, z], as for stray cells.
+                    let mut list: Vec<i64> = Vec::new();
+                    for (c, o) in &cells {
+                        if scene.container_of(**c) == Some(k) {
+                            let tag = match o {
+                                Occupant::Piece(i) => *i as i64,
+                                Occupant::Empty => -1,
+                            };
+                            list.extend([tag, c[0] as i64, c[1] as i64, c[2] as i64]);
+                        }
+                    }
+                    return json!(list);
+                }
                 let [ox, oy, oz] = cont.origin;
                 let [sx, sy, sz] = cont.size;
                 let mut g = String::new();
@@ -97,7 +120,7 @@ pub fn html_with_plans(scenes: &[Scene], plans: &[Option<ScenePlan>]) -> String 
                         }
                     }
                 }
-                g
+                Value::String(g)
             })
             .collect();
         let assembly = assembly_order(scene);
@@ -113,6 +136,9 @@ pub fn html_with_plans(scenes: &[Scene], plans: &[Option<ScenePlan>]) -> String 
         });
         if !stray.is_empty() {
             s["x"] = json!(stray);
+        }
+        if scene.loose {
+            s["a"] = json!(0);
         }
         if let Some(Some(plan)) = plans.get(out_scenes.len()) {
             // Moves in disassembly order: [dx, dy, dz, piece, piece, ...].
@@ -210,7 +236,7 @@ window.addEventListener('error', function (e) { window.cubesatNote(e.message || 
 <div id="bar">
 <h1 id="title"></h1>
 <span id="solnav"><button id="sprev" title="previous solution">&laquo;</button> <span id="sinfo"></span> <button id="snext" title="next solution">&raquo;</button></span>
-<span>assembly <button id="aprev">prev</button> <button id="aplay">play</button> <button id="anext">next</button> <span id="ainfo"></span></span>
+<span id="asm">assembly <button id="aprev">prev</button> <button id="aplay">play</button> <button id="anext">next</button> <span id="ainfo"></span></span>
 <label>layers z &le; <span id="lval"></span> <input id="layer" type="range" min="0" max="0" value="0"></label>
 <label>explode <input id="explode" type="range" min="0" max="100" value="0"></label>
 <span id="msg"></span>

@@ -45,6 +45,10 @@ pub struct Scene {
     /// hints-only puzzle view. Cells of a container in neither `pieces` nor `empty` are outside
     /// the target (drawn as blank).
     pub empty: Vec<[i32; 3]>,
+    /// The pieces are laid out on their own (a puzzle sheet's pieces to place, `show`), not
+    /// assembled: the SVG labels each piece alone in its container with its name, and the HTML
+    /// page offers no assembly order to step through.
+    pub loose: bool,
 }
 
 /// A container's bounding box in global coordinates: cells `origin + [0..size)` per axis.
@@ -84,6 +88,13 @@ impl Container {
     }
 }
 
+/// Whether a container is small enough to draw cell by cell (text layers, the 3D page's cell
+/// grid): at most [`crate::puzzle::MAX_ART_CELLS`] cells in its box. Larger boxes, which only a
+/// sparse shape can have, are drawn from their cells alone.
+pub fn drawn_cell_by_cell(c: &Container) -> bool {
+    crate::puzzle::fits_art(c.size)
+}
+
 /// What occupies a cell of a scene.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Occupant {
@@ -104,6 +115,55 @@ impl Scene {
             map.entry(c).or_insert(Occupant::Empty);
         }
         map
+    }
+
+    /// Which copy each piece is: `Some((k, n))` for copy `k` (from 1, in scene order) of the
+    /// `n` pieces of the scene that are copies of one puzzle piece (the same name, letter and
+    /// colour index), `None` for a piece that appears once. Renderers mark copies with `k`
+    /// (`b1`..`b6`) and draw them in shades of their piece's colour, so that they can be told
+    /// apart.
+    pub fn copies(&self) -> Vec<Option<(u32, u32)>> {
+        let key = |p: &ScenePiece| (p.color, p.name.clone(), p.letter);
+        let mut total: HashMap<(usize, String, char), u32> = HashMap::new();
+        for p in &self.pieces {
+            *total.entry(key(p)).or_default() += 1;
+        }
+        let mut seen: HashMap<(usize, String, char), u32> = HashMap::new();
+        self.pieces
+            .iter()
+            .map(|p| {
+                let n = total[&key(p)];
+                let k = seen.entry(key(p)).or_default();
+                *k += 1;
+                (n > 1).then_some((*k, n))
+            })
+            .collect()
+    }
+
+    /// The colour piece `i` is drawn in: its palette colour, or for one of several copies
+    /// ([`Scene::copies`]) a shade of it, from darker (the first copy) to lighter (the last).
+    pub fn colour(&self, i: usize, copy: Option<(u32, u32)>) -> Rgb {
+        let base = piece_color(self.pieces[i].color);
+        match copy {
+            Some((k, n)) if n > 1 => {
+                let t = -0.4 + 0.8 * (k - 1) as f64 / (n - 1) as f64;
+                if t < 0.0 {
+                    base.scaled(1.0 + t)
+                } else {
+                    base.lightened(t)
+                }
+            }
+            _ => base,
+        }
+    }
+
+    /// The mark of piece `i` in text and legends: its letter, and its copy number when it is
+    /// one of several copies (`b3`).
+    pub fn mark(&self, i: usize, copy: Option<(u32, u32)>) -> String {
+        match copy {
+            Some((k, _)) => format!("{}{k}", self.pieces[i].letter),
+            None => self.pieces[i].letter.to_string(),
+        }
     }
 
     /// Index of the container holding `cell`, if any.

@@ -73,6 +73,7 @@ fn from_layers(
         }],
         pieces,
         empty,
+        loose: false,
     }
 }
 
@@ -155,6 +156,7 @@ pub fn two_boxes() -> Scene {
         containers: vec![a.containers[0], b.containers[0]],
         pieces,
         empty: Vec::new(),
+        loose: false,
     }
 }
 

@@ -46,16 +46,32 @@ impl Mesh {
 /// bed is well under a metre.
 pub const MAX_CUBE_MM: f64 = 1000.0;
 
+/// The largest gap accepted, as a fraction of the cube edge: a gap `g` leaves a part of a
+/// piece one cube wide `cube - g` thick, so a quarter keeps every part at least three
+/// quarters of a cube thick (printers want clearances of a few percent).
+pub const MAX_GAP_FRACTION: f64 = 0.25;
+
 /// The mesh of a polycube: `cells` in cube units, `cube` the edge length (mm), `gap` the
-/// clearance (mm, below `cube`).
+/// clearance (mm, at most [`MAX_GAP_FRACTION`] of `cube`).
 pub fn polycube(cells: &[Cell], cube: f64, gap: f64) -> Result<Mesh> {
     if !(cube > 0.0 && cube <= MAX_CUBE_MM) {
         bail!(
             "the cube size must be a positive number of millimetres up to {MAX_CUBE_MM}, not {cube}"
         );
     }
-    if !(gap >= 0.0 && gap < cube) {
-        bail!("the gap must be at least 0 and below the cube size ({cube} mm), not {gap}");
+    let max_gap = cube * MAX_GAP_FRACTION;
+    if !(gap >= 0.0 && gap <= max_gap) {
+        bail!(
+            "the gap must be at least 0 and at most a quarter of the cube size ({max_gap} mm for {cube} mm cubes), not {gap}{}",
+            if gap > max_gap && gap < cube {
+                format!(
+                    ": it would leave a part of a piece one cube wide {} mm thick",
+                    (cube - gap) as f32
+                )
+            } else {
+                String::new()
+            }
+        );
     }
     let full: HashSet<Cell> = cells.iter().copied().collect();
     let d = gap / 2.0 / cube;
@@ -205,6 +221,7 @@ mod tests {
         let m = polycube(&[[0, 0, 0], [1, 0, 0]], 10.0, 1.0).unwrap();
         assert!((m.volume() - 19.0 * 81.0).abs() < 1e-6);
         assert!(polycube(&l, 10.0, 10.0).is_err());
+        assert!(polycube(&l, 10.0, 2.5).is_ok() && polycube(&l, 10.0, 2.6).is_err());
         assert_eq!(binary_stl(&m, "x").len(), 84 + 50 * m.triangles.len());
     }
 }

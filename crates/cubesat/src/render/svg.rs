@@ -20,7 +20,7 @@
 //! faint lines between the cubes of one piece. The output is deterministic (fixed number
 //! formatting, ordered maps) and self-contained: no external references, generic font family.
 
-use super::{Occupant, Scene, centroid, piece_color, xml_escape};
+use super::{Occupant, Scene, centroid, xml_escape};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
@@ -105,7 +105,8 @@ pub fn svg(scene: &Scene, explode: bool) -> String {
     let edges = edges(&faces, &visible);
     let floors = floors(scene, explode);
     let legend = Legend::new(scene);
-    let layout = Layout::new(scene, &edges, &floors, &legend);
+    let labels = labels(scene, explode);
+    let layout = Layout::new(scene, &edges, &floors, &legend, &labels);
     let mut groups = face_groups(scene, &faces, &visible, &layout);
     let strokes = EdgeStrokes::new(&faces, &edges, &layout);
     // Ghost outlines belong to the ghost cubes' own group, so they come and go with it.
@@ -120,6 +121,7 @@ pub fn svg(scene: &Scene, explode: bool) -> String {
     let mut s = String::new();
     write_head(&mut s, scene, explode, &layout, &floors);
     write_groups(&mut s, scene, &groups, &strokes);
+    write_labels(&mut s, &labels, &layout);
     legend.write(&mut s, &layout);
     let _ = writeln!(s, "</svg>");
     s
@@ -305,7 +307,85 @@ fn extent(edges: &Edges, floors: &[[Lattice; 4]]) -> (Lattice, Lattice) {
     (lo, hi)
 }
 
-/// The legend: one row per piece (its letter, its name unless that is just the letter, and
+/// A label under a loose piece: the lattice point its text is centred on (the baseline) and
+/// the text.
+struct Label {
+    a: f64,
+    b: f64,
+    text: String,
+}
+
+/// Approximate width of a label character, in pixels (12 px sans-serif).
+const LABEL_WIDTH_PER_CHAR: f64 = 6.8;
+
+/// The labels of a scene whose pieces are laid out on their own ([`Scene::loose`]): every
+/// piece alone in its container (no other piece, no empty cell there) gets its mark and name
+/// centred under its container, so the pieces of a sheet can be told apart without colour.
+fn labels(scene: &Scene, explode: bool) -> Vec<Label> {
+    if !scene.loose || explode {
+        return Vec::new();
+    }
+    let copies = scene.copies();
+    let mut pieces_in = vec![0usize; scene.containers.len()];
+    for p in &scene.pieces {
+        if let Some(k) = p.cells.first().and_then(|&c| scene.container_of(c)) {
+            pieces_in[k] += 1;
+        }
+    }
+    for &c in &scene.empty {
+        if let Some(k) = scene.container_of(c) {
+            pieces_in[k] += 1;
+        }
+    }
+    let mut out = Vec::new();
+    for (i, p) in scene.pieces.iter().enumerate() {
+        let Some(k) = p.cells.first().and_then(|&c| scene.container_of(c)) else {
+            continue;
+        };
+        if pieces_in[k] != 1 || p.cells.iter().any(|&c| scene.container_of(c) != Some(k)) {
+            continue;
+        }
+        let c = &scene.containers[k];
+        let [x, y, z] = c.origin;
+        let [sx, sy, _] = c.size;
+        let mark = scene.mark(i, copies[i]);
+        let text = if p.name == mark {
+            mark
+        } else {
+            format!("{mark}  {}", p.name)
+        };
+        out.push(Label {
+            a: (2 * (x + y) + sx + sy) as f64 / 2.0,
+            b: (x + sx - y - 2 * z) as f64 + 2.0,
+            text,
+        });
+    }
+    out
+}
+
+/// The labels' group (nothing when there are none).
+fn write_labels(s: &mut String, labels: &[Label], layout: &Layout) {
+    if labels.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        s,
+        r##"<g id="labels" font-size="12" fill="#222222" text-anchor="middle">"##
+    );
+    for l in labels {
+        let (x, y) = layout.xy(l.a, l.b);
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{}">{}</text>"#,
+            num(x),
+            num(y),
+            xml_escape(&l.text)
+        );
+    }
+    let _ = writeln!(s, "</g>");
+}
+
+/// The legend: one row per piece (its mark, its name unless that is just the letter, and
 /// "(hint)" for hints), then a row for the ghost cubes when cells are empty, sized so the page
 /// can make room for it beside the picture.
 struct Legend {
@@ -316,18 +396,21 @@ struct Legend {
 
 impl Legend {
     fn new(scene: &Scene) -> Legend {
+        let copies = scene.copies();
         let mut rows: Vec<(String, super::Rgb)> = scene
             .pieces
             .iter()
-            .map(|p| {
+            .enumerate()
+            .map(|(i, p)| {
                 let hint = if p.hint { " (hint)" } else { "" };
+                let mark = scene.mark(i, copies[i]);
                 (
                     if p.name.chars().eq(std::iter::once(p.letter)) {
-                        format!("{}{hint}", p.letter)
+                        format!("{mark}{hint}")
                     } else {
-                        format!("{}  {}{hint}", p.letter, p.name)
+                        format!("{mark}  {}{hint}", p.name)
                     },
-                    piece_color(p.color),
+                    scene.colour(i, copies[i]),
                 )
             })
             .collect();
@@ -387,10 +470,23 @@ struct Layout {
 }
 
 impl Layout {
-    fn new(scene: &Scene, edges: &Edges, floors: &[[Lattice; 4]], legend: &Legend) -> Layout {
-        let (lo, hi) = extent(edges, floors);
+    fn new(
+        scene: &Scene,
+        edges: &Edges,
+        floors: &[[Lattice; 4]],
+        legend: &Legend,
+        labels: &[Label],
+    ) -> Layout {
+        let (mut lo, mut hi) = extent(edges, floors);
         let sx = UNIT * 3f64.sqrt() / 2.0;
         let sy = UNIT / 2.0;
+        // Room for the labels: half their width either side, and a unit below the baseline.
+        for l in labels {
+            let half = l.text.chars().count() as f64 * LABEL_WIDTH_PER_CHAR / 2.0 / sx;
+            lo.0 = lo.0.min((l.a - half).floor() as i32);
+            hi.0 = hi.0.max((l.a + half).ceil() as i32);
+            hi.1 = hi.1.max(l.b.ceil() as i32 + 1);
+        }
         let pic_w = (hi.0 - lo.0) as f64 * sx;
         let pic_h = (hi.1 - lo.1) as f64 * sy;
         let title_w = scene.title.chars().count() as f64 * 9.0;
@@ -407,13 +503,15 @@ impl Layout {
         }
     }
 
+    /// The page coordinates of lattice coordinates (a, b), which may be fractional.
+    fn xy(&self, a: f64, b: f64) -> (f64, f64) {
+        (a * self.sx + self.tx, b * self.sy + self.ty)
+    }
+
     /// The page coordinates `"X Y"` of lattice coordinates (a, b), which may be fractional.
     fn at(&self, a: f64, b: f64) -> String {
-        format!(
-            "{} {}",
-            num(a * self.sx + self.tx),
-            num(b * self.sy + self.ty)
-        )
+        let (x, y) = self.xy(a, b);
+        format!("{} {}", num(x), num(y))
     }
 
     /// The page coordinates `"X Y"` of a lattice point.
@@ -430,29 +528,36 @@ fn face_groups(
     visible: &[[bool; 2]],
     layout: &Layout,
 ) -> Vec<(Occupant, String)> {
+    let copies = scene.copies();
     (0..scene.pieces.len())
         .map(Occupant::Piece)
         .chain([Occupant::Empty])
-        .map(|owner| (owner, group_body(scene, owner, faces, visible, layout)))
+        .map(|owner| {
+            let colour = match owner {
+                Occupant::Piece(i) => scene.colour(i, copies[i]),
+                Occupant::Empty => GHOST,
+            };
+            let body = group_body(scene, owner, colour, faces, visible, layout);
+            (owner, body)
+        })
         .collect()
 }
 
 /// The faces of one owner: a path per shade (top, front, right) outlining the visible part of
 /// each face (the whole quadrilateral, or the triangle that shows), and for a hint a white dot
-/// on each fully visible face, so hints stand out in a still picture.
+/// on each fully visible face, so hints stand out in a still picture. `base` is the owner's
+/// colour.
 fn group_body(
     scene: &Scene,
     owner: Occupant,
+    base: super::Rgb,
     faces: &[Face],
     visible: &[[bool; 2]],
     layout: &Layout,
 ) -> String {
-    let (base, extra) = match owner {
-        Occupant::Piece(_) => (
-            piece_color_of(scene, owner),
-            r#" stroke-width="0.6" stroke-linejoin="round""#,
-        ),
-        Occupant::Empty => (GHOST, r#" fill-opacity="0.55" stroke="none""#),
+    let extra = match owner {
+        Occupant::Piece(_) => r#" stroke-width="0.6" stroke-linejoin="round""#,
+        Occupant::Empty => r#" fill-opacity="0.55" stroke="none""#,
     };
     let hint = matches!(owner, Occupant::Piece(i) if scene.pieces[i].hint);
     let mut body = String::new();
@@ -620,13 +725,6 @@ fn write_groups(
     }
 }
 
-fn piece_color_of(scene: &Scene, owner: Occupant) -> super::Rgb {
-    match owner {
-        Occupant::Piece(i) => piece_color(scene.pieces[i].color),
-        Occupant::Empty => GHOST,
-    }
-}
-
 fn tri_key(face: &Face, tri: [usize; 3]) -> Lattice {
     tri.iter().fold((0, 0), |acc, &v| {
         let (a, b) = lattice(face.verts[v]);
@@ -669,6 +767,7 @@ mod tests {
                 },
             ],
             empty: vec![],
+            loose: false,
         }
     }
 

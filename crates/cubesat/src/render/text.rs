@@ -19,11 +19,20 @@
 //! - With `color`, each piece's cells get its palette colour (24-bit ANSI background, black or
 //!   white text by luminance), the space between two horizontally adjacent cells of one piece is
 //!   coloured too so pieces read as blocks, and hint cells are additionally bold and underlined.
-//! - A legend follows: `legend: A = name, b = name (hint), . = empty`, wrapped at 78 columns.
+//! - Copies of one piece ([`Scene::copies`]) carry their copy number after the letter
+//!   (`b1 b1 b2`; every cell of such a scene is then as wide as the widest mark), and with
+//!   colour each copy has its own shade of the piece's colour.
+//! - A legend follows: `legend: A = name, b = name (hint), b1..b6 = name, . = empty`, wrapped
+//!   at 78 columns.
+//!
+//! A container whose box is too large to draw cell by cell ([`super::drawn_cell_by_cell`]: two
+//! cells at opposite corners of a 1024-cube) is listed instead: a line saying so, then one line
+//! per piece with its cells as `(x, y, z)` in the container's coordinates (`.` for the empty
+//! ones), so the text grows with the cells, not with the box.
 //!
 //! Trailing blanks are trimmed from every line; the output ends with a newline.
 
-use super::{Occupant, Scene, piece_color};
+use super::{Occupant, Scene};
 
 /// Gap between two layers.
 const LAYER_GAP: usize = 3;
@@ -41,12 +50,27 @@ enum Style {
 /// `--color auto|always|never` and whether stdout is a terminal).
 pub fn text(scene: &Scene, color: bool) -> String {
     let occ = scene.occupancy();
+    let copies = scene.copies();
+    let marks: Vec<String> = (0..scene.pieces.len())
+        .map(|i| shown_mark(scene, i, copies[i]))
+        .collect();
+    // Every cell as wide as the widest mark, so columns stay aligned.
+    let cell = marks
+        .iter()
+        .map(|m| m.chars().count())
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let colours: Vec<String> = (0..scene.pieces.len())
+        .map(|i| sgr(scene, i, copies[i]))
+        .collect();
     let mut out = String::new();
     if !scene.title.is_empty() {
         out.push_str(&scene.title);
         out.push('\n');
     }
     let n = scene.containers.len();
+    let listed = sparse_cells(scene);
     for (k, cont) in scene.containers.iter().enumerate() {
         if n > 1 {
             if k > 0 {
@@ -61,10 +85,14 @@ pub fn text(scene: &Scene, color: bool) -> String {
                 cont.size[2]
             ));
         }
+        if !super::drawn_cell_by_cell(cont) {
+            out.push_str(&cell_list(scene, k, &listed[k], color));
+            continue;
+        }
         let [ox, oy, oz] = cont.origin;
         let [sx, sy, sz] = cont.size;
         let labels: Vec<String> = (0..sz).map(|z| format!("z={}", oz + z)).collect();
-        let grid_width = (2 * sx.max(1) - 1) as usize;
+        let grid_width = (cell + 1) * sx.max(1) as usize - 1;
         let widths: Vec<usize> = labels.iter().map(|l| l.len().max(grid_width)).collect();
 
         let mut label_line: Vec<(char, Style)> = Vec::new();
@@ -75,7 +103,7 @@ pub fn text(scene: &Scene, color: bool) -> String {
             label_line.extend(label.chars().map(|c| (c, Style::Plain)));
             push_blank(&mut label_line, widths[z] - label.len());
         }
-        emit_line(&mut out, label_line, scene, color);
+        emit_line(&mut out, label_line, &colours, color);
 
         for y in 0..sy {
             let mut line: Vec<(char, Style)> = Vec::new();
@@ -95,20 +123,96 @@ pub fn text(scene: &Scene, color: bool) -> String {
                             _ => line.push((' ', Style::Plain)),
                         }
                     }
-                    line.push(match here {
-                        Some(Occupant::Piece(i)) => (shown_letter(scene, i), Style::Piece(i)),
-                        Some(Occupant::Empty) => ('.', Style::Plain),
-                        None => (' ', Style::Plain),
-                    });
+                    let (shown, style) = match here {
+                        Some(Occupant::Piece(i)) => (marks[i].as_str(), Style::Piece(i)),
+                        Some(Occupant::Empty) => (".", Style::Plain),
+                        None => (" ", Style::Plain),
+                    };
+                    let used = shown.chars().count();
+                    line.extend(shown.chars().map(|c| (c, style)));
+                    push_styled(&mut line, cell - used, style);
                     prev = here;
                 }
                 let used = line.len() - start;
                 push_blank(&mut line, widths[z as usize] - used);
             }
-            emit_line(&mut out, line, scene, color);
+            emit_line(&mut out, line, &colours, color);
         }
     }
-    out.push_str(&legend(scene, color));
+    out.push_str(&legend(scene, &copies, &colours, color));
+    out
+}
+
+/// For each container too large to draw as layers ([`super::drawn_cell_by_cell`]), its cells:
+/// piece index (`None` for an empty cell) and position, pieces in scene order; an empty list
+/// for the others. One pass over the scene's cells.
+fn sparse_cells(scene: &Scene) -> Vec<Vec<(Option<usize>, [i32; 3])>> {
+    let sparse: Vec<bool> = scene
+        .containers
+        .iter()
+        .map(|c| !super::drawn_cell_by_cell(c))
+        .collect();
+    let mut out = vec![Vec::new(); scene.containers.len()];
+    if !sparse.contains(&true) {
+        return out;
+    }
+    let cells = scene
+        .pieces
+        .iter()
+        .enumerate()
+        .flat_map(|(i, p)| p.cells.iter().map(move |&c| (Some(i), c)));
+    for (who, c) in cells.chain(scene.empty.iter().map(|&c| (None, c))) {
+        if let Some(k) = scene.container_of(c).filter(|&k| sparse[k]) {
+            out[k].push((who, c));
+        }
+    }
+    out
+}
+
+/// Container `k`, too large to draw as layers: a line saying so, then each piece's cells in it
+/// (and the empty ones) as `(x, y, z)` in the container's own coordinates, wrapped at [`WRAP`]
+/// columns.
+fn cell_list(scene: &Scene, k: usize, cells: &[(Option<usize>, [i32; 3])], color: bool) -> String {
+    let cont = &scene.containers[k];
+    let [sx, sy, sz] = cont.size;
+    let mut out = format!(
+        "a {sx}x{sy}x{sz} box with {} cells, too sparse to draw as layers; its cells (x, y, z) by piece:\n",
+        cells.len()
+    );
+    let copies = scene.copies();
+    let mut at = 0;
+    while at < cells.len() {
+        let who = cells[at].0;
+        let label = match who {
+            Some(i) if color => format!(
+                "{}{}\x1b[0m:",
+                sgr(scene, i, copies[i]),
+                shown_mark(scene, i, copies[i])
+            ),
+            Some(i) => format!("{}:", shown_mark(scene, i, copies[i])),
+            None => ".:".to_string(),
+        };
+        out.push_str(&label);
+        let mut col = 2;
+        while at < cells.len() && cells[at].0 == who {
+            let c = cells[at].1;
+            let shown = format!(
+                "({}, {}, {})",
+                c[0] - cont.origin[0],
+                c[1] - cont.origin[1],
+                c[2] - cont.origin[2]
+            );
+            if col + 1 + shown.len() > WRAP && col > 2 {
+                out.push_str("\n  ");
+                col = 2;
+            }
+            out.push(' ');
+            out.push_str(&shown);
+            col += 1 + shown.len();
+            at += 1;
+        }
+        out.push('\n');
+    }
     out
 }
 
@@ -122,12 +226,26 @@ fn shown_letter(scene: &Scene, i: usize) -> char {
     }
 }
 
-fn push_blank(line: &mut Vec<(char, Style)>, n: usize) {
-    line.extend(std::iter::repeat_n((' ', Style::Plain), n));
+/// What a cell of piece `i` shows: its letter ([`shown_letter`]) and its copy number.
+fn shown_mark(scene: &Scene, i: usize, copy: Option<(u32, u32)>) -> String {
+    let letter = shown_letter(scene, i);
+    match copy {
+        Some((k, _)) => format!("{letter}{k}"),
+        None => letter.to_string(),
+    }
 }
 
-/// Trim trailing plain blanks, then write the line with escapes around runs of one style.
-fn emit_line(out: &mut String, mut line: Vec<(char, Style)>, scene: &Scene, color: bool) {
+fn push_blank(line: &mut Vec<(char, Style)>, n: usize) {
+    push_styled(line, n, Style::Plain);
+}
+
+fn push_styled(line: &mut Vec<(char, Style)>, n: usize, style: Style) {
+    line.extend(std::iter::repeat_n((' ', style), n));
+}
+
+/// Trim trailing plain blanks, then write the line with escapes around runs of one style
+/// (`colours[i]` starts a run of piece `i`).
+fn emit_line(out: &mut String, mut line: Vec<(char, Style)>, colours: &[String], color: bool) {
     while line.last() == Some(&(' ', Style::Plain)) {
         line.pop();
     }
@@ -138,7 +256,7 @@ fn emit_line(out: &mut String, mut line: Vec<(char, Style)>, scene: &Scene, colo
                 out.push_str("\x1b[0m");
             }
             if let Style::Piece(i) = style {
-                out.push_str(&sgr(scene, i));
+                out.push_str(&colours[i]);
             }
             current = style;
         }
@@ -150,9 +268,9 @@ fn emit_line(out: &mut String, mut line: Vec<(char, Style)>, scene: &Scene, colo
     out.push('\n');
 }
 
-/// The SGR escape that starts a run of piece `i`'s cells.
-fn sgr(scene: &Scene, i: usize) -> String {
-    let bg = piece_color(scene.pieces[i].color);
+/// The SGR escape that starts a run of piece `i`'s cells (copy `copy` of its piece).
+fn sgr(scene: &Scene, i: usize, copy: Option<(u32, u32)>) -> String {
+    let bg = scene.colour(i, copy);
     let fg = if bg.luminance() > 0.5 {
         (0, 0, 0)
     } else {
@@ -165,22 +283,47 @@ fn sgr(scene: &Scene, i: usize) -> String {
     )
 }
 
-fn legend(scene: &Scene, color: bool) -> String {
+fn legend(scene: &Scene, copies: &[Option<(u32, u32)>], colours: &[String], color: bool) -> String {
     let mut entries: Vec<(String, usize)> = Vec::new(); // (text, visible width)
-    let mut seen = std::collections::HashSet::new();
+    // Copies of a piece share an entry (`b1..b6 = name`), hint copies apart from the others.
+    // (shown letter, name, hint) and the pieces of that entry.
+    type Entry<'a> = ((char, &'a str, bool), Vec<usize>);
+    let mut groups: Vec<Entry> = Vec::new();
     for (i, p) in scene.pieces.iter().enumerate() {
-        let letter = shown_letter(scene, i);
-        // A name that is just the letter says nothing new; copies of a piece share an entry.
-        let trivial = p.name.chars().eq(std::iter::once(p.letter)) && !p.hint;
-        if trivial || !seen.insert((letter, p.name.clone(), p.hint)) {
+        let key = (shown_letter(scene, i), p.name.as_str(), p.hint);
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, members)) => members.push(i),
+            None => groups.push((key, vec![i])),
+        }
+    }
+    for ((letter, name, hint), members) in groups {
+        let numbers: Vec<u32> = members
+            .iter()
+            .filter_map(|&i| copies[i].map(|(k, _)| k))
+            .collect();
+        // A name that is just the letter says nothing new, unless copies are numbered.
+        let trivial = name.chars().eq(std::iter::once(letter)) && !hint && numbers.is_empty();
+        if trivial {
             continue;
         }
-        let rest = format!(" = {}{}", p.name, if p.hint { " (hint)" } else { "" });
-        let width = 1 + rest.chars().count();
+        let key = match numbers.as_slice() {
+            [] => letter.to_string(),
+            [k] => format!("{letter}{k}"),
+            [first, .., last] if numbers.windows(2).all(|w| w[1] == w[0] + 1) => {
+                format!("{letter}{first}..{letter}{last}")
+            }
+            _ => numbers
+                .iter()
+                .map(|k| format!("{letter}{k}"))
+                .collect::<Vec<_>>()
+                .join(" "),
+        };
+        let rest = format!(" = {name}{}", if hint { " (hint)" } else { "" });
+        let width = key.chars().count() + rest.chars().count();
         let shown = if color {
-            format!("{}{letter}\x1b[0m{rest}", sgr(scene, i))
+            format!("{}{key}\x1b[0m{rest}", colours[members[0]])
         } else {
-            format!("{letter}{rest}")
+            format!("{key}{rest}")
         };
         entries.push((shown, width));
     }
@@ -237,6 +380,7 @@ mod tests {
                 piece("ell", 'b', true, &[[0, 1, 0], [0, 1, 1], [1, 1, 1]]),
             ],
             empty: vec![[1, 1, 0], [0, 0, 1]],
+            loose: false,
         }
     }
 

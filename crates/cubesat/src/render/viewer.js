@@ -33,6 +33,11 @@
     sc.c.forEach(function (c, ci) {
       var g = sc.g[ci];
       grow([c[0], c[1], c[2]], 0); grow([c[0] + c[3] - 1, c[1] + c[4] - 1, c[2] + c[5] - 1], 1);
+      if (typeof g !== 'string') {
+        // A box too large for a grid: its cells as [piece, x, y, z, ...].
+        for (var j = 0; j + 3 < g.length; j += 4) put(g[j], [g[j + 1], g[j + 2], g[j + 3]], ci);
+        return;
+      }
       for (var z = 0; z < c[5]; z++) for (var y = 0; y < c[4]; y++) for (var x = 0; x < c[3]; x++) {
         var ch = g.charCodeAt(x + c[3] * (y + c[4] * z));
         var p = [c[0] + x, c[1] + y, c[2] + z];
@@ -307,11 +312,13 @@
     else if (st.step > 0) info += ': ' + legend[sc.k[d.seq[st.step - 1]]][1];
     $('ainfo').textContent = info;
     $('aplay').textContent = st.timer ? 'pause' : 'play';
+    // Loose pieces (a puzzle sheet) are no assembly: nothing to step through.
+    $('asm').style.display = sc.a === 0 ? 'none' : '';
     var layer = $('layer');
     layer.min = String(d.lo[2]); layer.max = String(d.hi[2] - 1); layer.value = String(st.layer);
     $('lval').textContent = String(st.layer);
     $('msg').textContent = d.plan ? (sc.pt || '') + ': the disassembly played backwards' :
-      sc.f ? '' : 'No full slide-in order exists: only ' + sc.o.length + ' of ' + d.n +
+      sc.f || sc.a === 0 ? '' : 'No full slide-in order exists: only ' + sc.o.length + ' of ' + d.n +
       ' pieces can be lowered into place from above, one after another.';
     $('msg').style.color = d.plan ? '#333' : '';
     var shown = {};
@@ -389,6 +396,7 @@
   }, { passive: false });
   window.addEventListener('resize', redraw);
   window.addEventListener('keydown', function (e) {
+    if (scenes[st.scene].a === 0) return;
     if (e.key === 'ArrowRight') $('anext').onclick();
     else if (e.key === 'ArrowLeft') $('aprev').onclick();
   });

@@ -396,6 +396,11 @@ pub struct ConquerStats {
     pub cubes_exact: u64,
     /// Search nodes the exact engine spent on cubes, closed or not.
     pub exact_nodes: u64,
+    /// Cubes the exact engine could not close and that were cut one choice deeper (each is
+    /// replaced by its children, which are counted in the other figures instead).
+    pub cubes_split: u64,
+    /// The children those cuts made.
+    pub cubes_added: u64,
     /// Calls to `solve`.
     pub solve_calls: u64,
     /// Solutions reported.
@@ -417,6 +422,8 @@ impl ConquerStats {
         self.cubes_refuted += o.cubes_refuted;
         self.cubes_exact += o.cubes_exact;
         self.exact_nodes += o.exact_nodes;
+        self.cubes_split += o.cubes_split;
+        self.cubes_added += o.cubes_added;
         self.solve_calls += o.solve_calls;
         self.solutions += o.solutions;
         self.build_time += o.build_time;
@@ -471,6 +478,8 @@ fn conquer_one(run: &Conquering, cube: &Subproblem) -> Result<CubeResult> {
             _ => None,
         };
         if let Some(children) = children {
+            st.cubes_split = 1;
+            st.cubes_added = children.len() as u64;
             let mut found = Vec::new();
             for child in &children {
                 let (sols, cst) = conquer_one(run, child)?;
@@ -757,11 +766,11 @@ impl<'m> CubeAndConquer<'m> {
             solutions,
             outcome,
             format!(
-                "sat ({} at-most-one, {} variables, {} clauses, 1 cube(s), {} solve calls)",
+                "sat ({} at-most-one, one instance with blocking clauses: {} variables, {} clauses, {})",
                 self.config.amo.name(),
                 st.variables,
                 st.clauses,
-                st.solve_calls
+                counted(st.solve_calls, "solve call", "solve calls")
             ),
         ))
     }
@@ -819,7 +828,7 @@ impl Engine for CubeAndConquer<'_> {
             };
             if let Some(ended) = ended {
                 let summary = format!(
-                    "sat (the exact engine's first attempt at the whole query ended it in {root_nodes} nodes (budget {}): no cube cut, varisat solved 0)",
+                    "sat (the exact engine's first attempt at the whole query ended it in {root_nodes} nodes, within its budget of {}: no cube was cut and varisat was not needed; an exact budget of 0 gives every cube to varisat)",
                     self.exact_budget
                 );
                 return Ok(stats(query, solutions, ended, summary));
@@ -892,32 +901,85 @@ impl Engine for CubeAndConquer<'_> {
                 ControlFlow::Continue(())
             },
         )?;
+        let budget = if self.lookahead { self.exact_budget } else { 0 };
+        let first = if root_nodes > 0 {
+            format!(
+                "the exact engine's first attempt at the whole query gave up after {root_nodes} nodes with {}; ",
+                counted(delivered.len() as u64, "solution", "solutions")
+            )
+        } else {
+            String::new()
+        };
         Ok(stats(
             query,
             solutions,
             outcome,
             format!(
-                "sat ({} at-most-one, the exact engine's first attempt at the whole query gave up after {} nodes with {} solutions, {} cubes: the lookahead refuted {} and dropped {} options, the exact engine closed {} in {} nodes (budget {} each), varisat solved {}: {} residual CNFs of {} clauses in all, largest {}, {} solve calls; CPU {:.1} s building and {:.1} s solving, summed over threads; {:.1} s wall for the cubes)",
+                "sat ({} at-most-one; {first}{}; {:.1} s wall for the cubes)",
                 self.config.amo.name(),
-                root_nodes,
-                delivered.len(),
-                cubes.len(),
-                st.cubes_refuted,
-                st.lookahead_removed,
-                st.cubes_exact,
-                st.exact_nodes,
-                if self.lookahead { self.exact_budget } else { 0 },
-                st.cubes_solved,
-                st.cubes_solved,
-                st.clauses,
-                st.largest_clauses,
-                st.solve_calls,
-                st.build_time.as_secs_f64(),
-                st.solve_time.as_secs_f64(),
+                describe_cubes(cubes.len() as u64, &st, self.lookahead, budget),
                 wall.elapsed().as_secs_f64()
             ),
         ))
     }
+}
+
+/// What happened to the cubes, in figures that add up: the cubes cut, how many there were to
+/// solve after cutting some deeper, and which method closed how many of those.
+fn describe_cubes(cut: u64, st: &ConquerStats, lookahead: bool, budget: u64) -> String {
+    let mut s = counted(cut, "cube", "cubes");
+    if st.cubes_split > 0 {
+        s.push_str(&format!(
+            ", {} after cutting {} of them one choice deeper",
+            cut - st.cubes_split + st.cubes_added,
+            st.cubes_split
+        ));
+    }
+    s.push_str(": ");
+    let mut parts = Vec::new();
+    if budget > 0 {
+        parts.push(format!(
+            "the exact engine closed {} within its budget of {} each ({} in all)",
+            st.cubes_exact,
+            counted(budget, "node", "nodes"),
+            counted(st.exact_nodes, "node", "nodes")
+        ));
+    }
+    if lookahead {
+        parts.push(format!(
+            "the lookahead refuted {} (and dropped {} from the others)",
+            st.cubes_refuted,
+            counted(st.lookahead_removed, "option", "options")
+        ));
+    }
+    if st.cubes_empty > 0 {
+        parts.push(format!("{} had conflicting choices", st.cubes_empty));
+    }
+    if st.cubes_solved > 0 {
+        parts.push(format!(
+            "varisat solved {}: residual CNFs of {} in all, largest {}, {}; CPU {:.1} s building and {:.1} s solving, summed over threads",
+            st.cubes_solved,
+            counted(st.clauses, "clause", "clauses"),
+            st.largest_clauses,
+            counted(st.solve_calls, "solve call", "solve calls"),
+            st.build_time.as_secs_f64(),
+            st.solve_time.as_secs_f64()
+        ));
+    } else if budget > 0 {
+        parts.push(
+            "varisat solved none (it gets only the cubes the exact engine cannot close within its budget; a budget of 0 gives it every cube)"
+                .to_string(),
+        );
+    } else {
+        parts.push("varisat solved none".to_string());
+    }
+    s.push_str(&parts.join(", "));
+    s
+}
+
+/// `n` and the noun in its number.
+fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// The statistics of a run that delivered `solutions` and ended so.

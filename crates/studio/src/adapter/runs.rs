@@ -1,0 +1,315 @@
+//! The runs behind the studio's jobs: a request's settings read and checked, resolved into
+//! the library's run options (the `TODO(plan)` below), run with live counters, and
+//! summarised for the page as `cubesat solve` and `cubesat generate` report them.
+
+use std::sync::Arc;
+
+use cubesat::puzzle::json as puzzle_json;
+use cubesat::report;
+use cubesat::run::{self, EngineChoice, Instance, RunOptions, RunReport};
+use cubesat::solution::Solution;
+use cubesat::{Puzzle, UpTo};
+use cubesat_xc::Progress;
+use cubesat_xc::encoding::AtMostOne;
+use serde_json::{Value, json};
+
+use super::{Failure, MAX_LISTED, number, parse, parse_up_to, setting};
+
+/// What a job does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// List solutions (up to a limit, or all), keeping them for the browser.
+    Solve,
+    /// Count solutions.
+    Count,
+    /// Generate a puzzle with hint pieces.
+    Generate,
+}
+
+impl Action {
+    /// The action's name in requests.
+    pub fn name(self) -> &'static str {
+        match self {
+            Action::Solve => "solve",
+            Action::Count => "count",
+            Action::Generate => "generate",
+        }
+    }
+}
+
+/// A run as the page asks for it, settings checked but not yet resolved into a plan.
+#[derive(Clone, Debug)]
+pub struct RunRequest {
+    /// What to do.
+    pub action: Action,
+    /// The counting mode asked for (`None`: the puzzle's or the default).
+    pub up_to: Option<UpTo>,
+    /// The engine.
+    pub engine: EngineChoice,
+    /// Threads asked for (0 = one per core).
+    pub threads: usize,
+    /// At most this many solutions (listing or counting); `None` = all.
+    pub limit: Option<u64>,
+    /// The SAT engine's at-most-one encoding.
+    pub amo: AtMostOne,
+    /// The SAT engine's cubes.
+    pub cubes: Option<usize>,
+    /// The SAT engine's exact budget.
+    pub exact_budget: Option<u64>,
+    /// Generate: hint pieces, seed, uniqueness.
+    pub generate: cubesat::generate::GenerateOptions,
+}
+
+/// Reads a run request's settings: `action`, `up_to` (`default` or a mode), `engine`,
+/// `threads`, `limit`, `amo`, `cubes`, `exact_budget`, `hints`, `seed`, `unique`.
+pub fn run_request(v: &Value) -> Result<RunRequest, Failure> {
+    let action = match setting(v, "action", "count")? {
+        "solve" => Action::Solve,
+        "count" => Action::Count,
+        "generate" => Action::Generate,
+        other => {
+            return Err(Failure::new(format!(
+                "unknown action '{other}' (solve, count or generate)"
+            )));
+        }
+    };
+    let up_to = match setting(v, "up_to", "default")? {
+        "default" | "" => None,
+        s => Some(parse_up_to(s)?),
+    };
+    let engine = setting(v, "engine", "auto")?.parse::<EngineChoice>()?;
+    let amo = setting(v, "amo", AtMostOne::default().name())?
+        .parse()
+        .map_err(|e: cubesat_xc::Error| Failure::new(e.to_string()))?;
+    let limit = match number(v, "limit", u64::MAX)? {
+        Some(0) => return Err(Failure::new("setting 'limit' must be at least 1")),
+        l => l,
+    };
+    let unique = match v.get("unique") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(Failure::new("setting 'unique' must be true or false")),
+    };
+    Ok(RunRequest {
+        action,
+        up_to,
+        engine,
+        threads: number(v, "threads", u32::MAX as u64)?.unwrap_or(0) as usize,
+        limit,
+        amo,
+        cubes: number(v, "cubes", cubesat_xc::sat::MAX_CUBES as u64)?.map(|c| c as usize),
+        exact_budget: number(v, "exact_budget", u64::MAX)?,
+        generate: cubesat::generate::GenerateOptions {
+            hints: number(v, "hints", u32::MAX as u64)?.unwrap_or(0) as usize,
+            seed: number(v, "seed", u64::MAX)?.unwrap_or(0),
+            unique,
+            ..Default::default()
+        },
+    })
+}
+
+/// Where a run's solutions go while it runs.
+pub trait Keep {
+    /// The instance the solutions belong to, once it is built.
+    fn instance(&mut self, inst: Arc<Instance>);
+    /// One solution (placement indices); returns false to stop the run.
+    fn solution(&mut self, placements: &[u32]) -> bool;
+}
+
+/// A finished run: the page's summary, and what the downloads of its solutions need.
+pub struct Finished {
+    /// For the page: the count line, the statistics, the report's figures.
+    pub summary: Value,
+    /// The run's report (none for a generation).
+    pub report: Option<RunReport>,
+    /// The counting mode the run used.
+    pub up_to: UpTo,
+}
+
+/// The options of a run.
+// TODO(plan): the run plan resolves the request; these are the rules `cubesat solve` applies
+// today (the puzzle's counting mode or rotation; all threads for counts and whole listings,
+// one for a limited listing; a listing stops at its limit).
+fn run_options(req: &RunRequest, puzzle: &Puzzle, progress: Arc<Progress>) -> RunOptions {
+    let whole = req.action == Action::Count || req.limit.is_none();
+    RunOptions {
+        engine: req.engine,
+        up_to: req.up_to.or(puzzle.default_up_to).unwrap_or(UpTo::Rotation),
+        limit: req.limit,
+        threads: if whole {
+            cubesat_xc::worker_threads(req.threads)
+        } else {
+            1
+        },
+        prune: true,
+        amo: req.amo,
+        sat_cubes: req.cubes,
+        sat_exact_budget: req.exact_budget,
+        progress: Some(progress),
+        shard: None,
+    }
+}
+
+/// Runs `req` on the puzzle text, publishing counters on `progress` (whose interrupt stops
+/// it), solutions to `keep`.
+pub fn run(
+    text: &str,
+    req: &RunRequest,
+    progress: Arc<Progress>,
+    keep: &mut dyn Keep,
+) -> Result<Finished, Failure> {
+    run_kept(text, req, progress, keep, MAX_LISTED)
+}
+
+/// [`run`], a listing keeping at most `most` solutions.
+fn run_kept(
+    text: &str,
+    req: &RunRequest,
+    progress: Arc<Progress>,
+    keep: &mut dyn Keep,
+    most: u64,
+) -> Result<Finished, Failure> {
+    let puzzle = parse(text)?;
+    if req.action == Action::Generate {
+        return generate(puzzle, req, keep);
+    }
+    let opts = run_options(req, &puzzle, progress);
+    let inst = Arc::new(Instance::new(puzzle)?);
+    keep.instance(inst.clone());
+    let report = match req.action {
+        Action::Count => run::count(&inst, &opts)?,
+        _ => {
+            // The studio keeps what it lists: past `most` solutions the listing stops, and the
+            // one solution more that shows it would go on is dropped.
+            let mut listed = 0u64;
+            let mut report = run::list(&inst, &opts, |s: &Solution| {
+                listed += 1;
+                listed <= most && keep.solution(&s.placements)
+            })?;
+            if listed > most {
+                report.count = most;
+                report.limited = true;
+            }
+            report
+        }
+    };
+    let summary = summary(&inst, &opts, &report, req.action == Action::Count);
+    Ok(Finished {
+        summary,
+        report: Some(report),
+        up_to: opts.up_to,
+    })
+}
+
+/// The page's summary of a run: the count line as `cubesat solve --count` prints it, the
+/// statistics line, and why there is no solution when there is none.
+fn summary(inst: &Instance, opts: &RunOptions, report: &RunReport, counted: bool) -> Value {
+    let mut line = format!(
+        "{} {} {}",
+        report.count,
+        if report.count == 1 {
+            "solution"
+        } else {
+            "solutions"
+        },
+        opts.up_to.phrase()
+    );
+    if opts.up_to == UpTo::BurrTools {
+        line.push_str(&format!(" ({})", report.description));
+    }
+    if report.interrupted {
+        line.push_str(if counted {
+            " (interrupted: counted so far)"
+        } else {
+            " (interrupted: found so far)"
+        });
+    } else if report.limited {
+        line.push_str(" (stopped at the limit)");
+    }
+    let mut why: Vec<String> = report.refutation.iter().map(|r| r.to_string()).collect();
+    if report.count == 0 && !report.interrupted && why.is_empty() {
+        why = inst.table.obstacles(&inst.puzzle);
+    }
+    json!({
+        "count": report.count,
+        "line": line,
+        "stats": report::stats_line(&inst.puzzle, &inst.table, report),
+        "up_to": opts.up_to.to_string(),
+        "meaning": report.description,
+        "engine": report.engine,
+        "nodes": report.nodes,
+        "interrupted": report.interrupted,
+        "limited": report.limited,
+        "seconds": report.elapsed.as_secs_f64(),
+        "no_solution": why,
+    })
+}
+
+/// `cubesat generate`: the generated puzzle (text for the editor), its report, and its
+/// solution kept as the job's one solution.
+fn generate(puzzle: Puzzle, req: &RunRequest, keep: &mut dyn Keep) -> Result<Finished, Failure> {
+    let opts = &req.generate;
+    let outcome = cubesat::generate::generate(puzzle, opts)?;
+    let summary = match outcome {
+        Ok(g) => {
+            let text = puzzle_json::to_file_string(&g.instance.puzzle);
+            let line = format!(
+                "generated '{}': {} from seeded solution {}; {}; difficulty {} nodes to the first solution",
+                g.instance.puzzle.name,
+                report::plural(opts.hints as u64, "hint piece"),
+                g.solution_index,
+                g.completions.describe(),
+                g.difficulty
+            );
+            let summary = json!({
+                "line": line,
+                "puzzle": text,
+                "report": g.report_json(opts),
+            });
+            let solution = g.solution.clone();
+            keep.instance(Arc::new(g.instance));
+            keep.solution(&solution);
+            summary
+        }
+        Err((failure, _)) => json!({ "line": format!("no puzzle: {}", failure.describe()) }),
+    };
+    Ok(Finished {
+        summary,
+        report: None,
+        up_to: UpTo::None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Default)]
+    struct Kept(Vec<Vec<u32>>);
+
+    impl Keep for Kept {
+        fn instance(&mut self, _: Arc<Instance>) {}
+        fn solution(&mut self, placements: &[u32]) -> bool {
+            self.0.push(placements.to_vec());
+            true
+        }
+    }
+
+    #[test]
+    fn a_listing_stops_where_the_studio_stops_keeping() {
+        let soma = super::super::bundled_text("soma").unwrap();
+        let req = run_request(&serde_json::json!({"action": "solve"})).unwrap();
+        let mut kept = Kept::default();
+        let f = run_kept(&soma, &req, Arc::new(Progress::new()), &mut kept, 5).unwrap();
+        assert_eq!(kept.0.len(), 5);
+        assert_eq!(
+            f.summary["line"],
+            "5 solutions up to rotation (stopped at the limit)"
+        );
+        // Room for all 480: the listing is complete, and says nothing of a limit.
+        let mut kept = Kept::default();
+        let f = run_kept(&soma, &req, Arc::new(Progress::new()), &mut kept, 480).unwrap();
+        assert_eq!(kept.0.len(), 480);
+        assert_eq!(f.summary["line"], "480 solutions up to rotation");
+    }
+}

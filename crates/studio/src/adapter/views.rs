@@ -1,0 +1,189 @@
+//! What the page shows of a puzzle and a solution: the editor's check (the figures of
+//! `cubesat info`, the obstacles, the 3D preview) and a solution's text, SVG, 3D page and
+//! assembly steps.
+
+use cubesat::counting::Reducer;
+use cubesat::render::{self, Scene};
+use cubesat::report::{piece_scene, scene, sheet_scene};
+use cubesat::run::Instance;
+use cubesat::{Puzzle, UpTo};
+use serde_json::{Value, json};
+
+use super::{Failure, parse, sizes};
+
+/// What the editor shows beside its grids.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    /// The target with its hints, and the pieces beside it (`cubesat show`).
+    Sheet,
+    /// One piece on its own.
+    Piece(usize),
+}
+
+/// The editor's check of a puzzle text: `{"ok": true, "info": ..., "view": HTML}` or
+/// `{"ok": false, "error": {"message", "place"}}`.
+pub fn check(text: &str, view: View) -> Value {
+    let puzzle = match parse(text) {
+        Ok(p) => p,
+        Err(f) => return json!({ "ok": false, "error": f.to_json() }),
+    };
+    let warnings = same_shape_warnings(&puzzle);
+    let notes = puzzle.notes.clone();
+    let inst = match Instance::new(puzzle) {
+        Ok(i) => i,
+        Err(e) => return json!({ "ok": false, "error": Failure::from(e).to_json() }),
+    };
+    let view_html = match view {
+        View::Piece(i) if i < inst.puzzle.pieces.len() => {
+            render::html(&[piece_scene(&inst.puzzle, i, &piece_title(&inst.puzzle, i))])
+        }
+        _ => render::html(&[sheet(&inst)]),
+    };
+    json!({
+        "ok": true,
+        "info": info(&inst),
+        "notes": notes,
+        "warnings": warnings,
+        "obstacles": inst.table.obstacles(&inst.puzzle),
+        "view": view_html,
+    })
+}
+
+/// `piece 'L' (L): 4 cells, 2 copies`.
+fn piece_title(p: &Puzzle, i: usize) -> String {
+    let piece = &p.pieces[i];
+    let copies = match (piece.min_count, piece.count) {
+        (_, 1) if !piece.is_ranged() => String::new(),
+        (a, b) if a == b => format!(", {b} copies"),
+        (a, b) => format!(", {a} to {b} copies"),
+    };
+    format!(
+        "piece '{}' ({}): {} cells{copies}",
+        piece.name,
+        piece.letter,
+        piece.shape.len()
+    )
+}
+
+/// The target with its hints and the pieces beside it.
+pub(super) fn sheet(inst: &Instance) -> Scene {
+    let p = &inst.puzzle;
+    let mut s = sheet_scene(p, &inst.table, inst.table.hints(), &p.name);
+    s.title = format!("{}: target and pieces", p.name);
+    s
+}
+
+/// One warning per group of same-shaped pieces under different names.
+fn same_shape_warnings(p: &Puzzle) -> Vec<String> {
+    p.same_shapes()
+        .iter()
+        .map(|g| {
+            let names: Vec<String> = g
+                .iter()
+                .map(|&i| format!("'{}'", p.pieces[i].name))
+                .collect();
+            format!(
+                "pieces {} have the same shape, so solutions that only swap them count as different; list the shape once with a count of {} to count them as identical copies",
+                names.join(" and "),
+                g.iter().map(|&i| p.pieces[i].count).sum::<u32>()
+            )
+        })
+        .collect()
+}
+
+/// The figures `cubesat info` shows, as JSON.
+fn info(inst: &Instance) -> Value {
+    let p = &inst.puzzle;
+    let t = &p.target;
+    let partners = p.mirror_partners();
+    let pieces: Vec<Value> = p
+        .pieces
+        .iter()
+        .enumerate()
+        .map(|(i, piece)| {
+            let mirror = if piece.is_achiral_coloured() {
+                "itself".to_string()
+            } else if let Some(pp) = &partners {
+                format!("'{}'", p.pieces[pp[i]].name)
+            } else {
+                match p.mirror_images_of(i)[..] {
+                    [] => "not in the set".to_string(),
+                    ref js => js
+                        .iter()
+                        .map(|&j| format!("'{}'", p.pieces[j].name))
+                        .collect::<Vec<_>>()
+                        .join(" or "),
+                }
+            };
+            json!({
+                "name": piece.name,
+                "letter": piece.letter.to_string(),
+                "cells": piece.shape.len(),
+                "count": piece.count,
+                "min": piece.min_count,
+                "orientations": inst.table.orientations()[i].len(),
+                "placements": inst.table.by_piece()[i].len(),
+                "mirror": mirror,
+            })
+        })
+        .collect();
+    let mut modes = vec![UpTo::Rotation, UpTo::RotationReflection];
+    if p.default_up_to == Some(UpTo::BurrTools) {
+        modes.push(UpTo::BurrTools);
+    }
+    let symmetry: Vec<Value> = modes
+        .into_iter()
+        .map(|mode| match Reducer::new(p, &inst.table, mode, false) {
+            Ok(r) => json!({"mode": mode.to_string(), "describe": r.describe(p)}),
+            Err(e) => json!({"mode": mode.to_string(), "error": Failure::from(e).message}),
+        })
+        .collect();
+    let k = &p.known_counts;
+    json!({
+        "name": p.name,
+        "description": p.description,
+        "cells": t.cells().len(),
+        "must": t.must_count(),
+        "optional": t.optional_count(),
+        "containers": sizes(p),
+        "volume": [p.min_piece_volume(), p.piece_volume()],
+        "pieces": pieces,
+        "placements": inst.table.len(),
+        "hints": p.hints.len(),
+        "mirror": p.mirror,
+        "counting": p.default_up_to.map(|u| u.to_string()),
+        "symmetry": symmetry,
+        "known": {"all": k.all, "rotation": k.rotation, "rotation+reflection": k.rotation_reflection, "source": k.source},
+    })
+}
+
+/// The sheet (target with hints, pieces beside it) of a puzzle text as SVG, for the library.
+pub fn sheet_svg(text: &str) -> Result<String, Failure> {
+    let inst = Instance::new(parse(text)?)?;
+    Ok(render::svg(&sheet(&inst), false))
+}
+
+/// One solution for the browser: text layers, SVG, the 3D page, the slide-in assembly steps.
+pub fn solution_view(inst: &Instance, placements: &[u32], index: u64) -> Value {
+    let title = format!("{}, solution {index}", inst.puzzle.name);
+    let s = scene(&inst.puzzle, &inst.table, placements, &title, false);
+    let order = render::assembly_order(&s);
+    let steps: Vec<Value> = order
+        .order
+        .iter()
+        .map(|&i| {
+            let p = &s.pieces[i];
+            json!({"name": p.name, "letter": p.letter.to_string(), "hint": p.hint})
+        })
+        .collect();
+    json!({
+        "index": index,
+        "title": title,
+        "text": render::text(&s, false),
+        "svg": render::svg(&s, false),
+        "html": render::html(std::slice::from_ref(&s)),
+        "steps": steps,
+        "complete": order.complete,
+        "pieces": s.pieces.len(),
+    })
+}

@@ -1,0 +1,535 @@
+//! The studio's HTTP surface: the page and its assets, and the JSON API the page calls.
+//!
+//! ```text
+//! GET  /                                  the page (and /static/* its scripts and styles)
+//! GET  /api/library                       the bundled puzzles
+//! GET  /api/library/{key}                 one bundled puzzle's file text
+//! GET  /api/library/{key}/sheet.svg       its target and pieces drawn
+//! POST /api/sheet.svg      {puzzle}       the same for any puzzle text (a dropped file)
+//! POST /api/import         file bytes     a dropped file (X-File-Name, X-Problem) as JSON text
+//! POST /api/check          {puzzle, view} the editor's check: info, error with its place, 3D page
+//! POST /api/download       {puzzle, format, ...}  a file: JSON, .xmpuzzle, exports, sheets, STL
+//! POST /api/jobs           {puzzle, action, ...}  start a solve, count or generation
+//! GET  /api/jobs/{id}                     its state
+//! GET  /api/jobs/{id}/events              its state every 250 ms (server-sent events) until it
+//!                                         ends; a job no page watches is stopped
+//! POST /api/jobs/{id}/stop                stop it (it reports what it found)
+//! GET  /api/jobs/{id}/solutions/{n}       solution n: text, SVG, 3D page, assembly steps
+//! POST /api/jobs/{id}/solutions/{n}/download {format}  one solution as a file
+//! GET  /api/jobs/{id}/solutions.jsonl     the kept solutions as JSON Lines
+//! ```
+//!
+//! Every request first passes [`crate::guard`]; bodies are bounded by
+//! [`adapter::MAX_BODY_BYTES`]; library work runs on blocking threads, at most
+//! [`MAX_BLOCKING`] at a time. Nothing is written to disk: downloads are responses.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::{Path, Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::sse::{Event, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde_json::{Value, json};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
+
+use crate::adapter::{self, Contents, Download, Failure, View};
+use crate::assets;
+use crate::guard::{self, Allowed};
+use crate::jobs::{Job, Jobs};
+
+/// Library calls (checks, drawings, downloads) running at once; more wait their turn.
+pub const MAX_BLOCKING: usize = 4;
+
+/// How often an event stream reports a running job.
+const TICK: Duration = Duration::from_millis(250);
+
+/// The server's state.
+pub struct App {
+    allowed: Allowed,
+    jobs: Jobs,
+    work: Arc<Semaphore>,
+}
+
+impl App {
+    /// A server answering requests for `allowed`.
+    pub fn new(allowed: Allowed) -> Arc<App> {
+        Arc::new(App {
+            allowed,
+            jobs: Jobs::default(),
+            work: Arc::new(Semaphore::new(MAX_BLOCKING)),
+        })
+    }
+
+    /// Stops the jobs whose pages went away; called every second.
+    pub fn reap(&self) {
+        self.jobs.reap();
+    }
+}
+
+/// The routes.
+pub fn router(app: Arc<App>) -> Router {
+    Router::new()
+        .route("/", get(index))
+        .route("/static/{file}", get(asset))
+        .route("/api/library", get(library))
+        .route("/api/library/{key}", get(bundled))
+        .route("/api/library/{key}/sheet.svg", get(bundled_sheet))
+        .route("/api/sheet.svg", post(sheet))
+        .route("/api/import", post(import))
+        .route("/api/check", post(check))
+        .route("/api/download", post(download))
+        .route("/api/jobs", post(start))
+        .route("/api/jobs/{id}", get(status))
+        .route("/api/jobs/{id}/events", get(events))
+        .route("/api/jobs/{id}/stop", post(stop))
+        .route("/api/jobs/{id}/solutions/{n}", get(solution))
+        .route(
+            "/api/jobs/{id}/solutions/{n}/download",
+            post(solution_download),
+        )
+        .route("/api/jobs/{id}/solutions.jsonl", get(jsonl))
+        .fallback(not_found)
+        .layer(middleware::from_fn_with_state(app.clone(), checked))
+        .with_state(app)
+}
+
+/// The page may load only from this server, talk only to it, and be framed only by itself.
+const CSP: &str = "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; frame-src 'self' blob:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
+
+/// Refuses what [`guard::check`] refuses and bodies over the bound, and sets the security
+/// headers of every response.
+async fn checked(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
+    if let Err(r) = guard::check(&app.allowed, req.method(), req.uri().path(), req.headers()) {
+        return plain(StatusCode::FORBIDDEN, &format!("refused: {r}"));
+    }
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > adapter::MAX_BODY_BYTES as u64) {
+        return too_large().into_response();
+    }
+    let mut resp = next.run(req).await;
+    let h = resp.headers_mut();
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    h.insert(
+        "cross-origin-resource-policy",
+        HeaderValue::from_static("same-origin"),
+    );
+    h.entry(header::CACHE_CONTROL)
+        .or_insert(HeaderValue::from_static("no-store"));
+    resp
+}
+
+fn plain(status: StatusCode, text: &str) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        format!("cubesat studio: {text}\n"),
+    )
+        .into_response()
+}
+
+/// A refused or failed call: its status and the one-line failure, sent as
+/// `{"error": {"message", "place"}}`.
+struct Refused(StatusCode, Failure);
+
+impl IntoResponse for Refused {
+    fn into_response(self) -> Response {
+        (self.0, json_body(&json!({ "error": self.1.to_json() }))).into_response()
+    }
+}
+
+/// What a handler answers.
+type Answer = Result<Response, Refused>;
+
+fn bad(f: Failure) -> Refused {
+    Refused(StatusCode::BAD_REQUEST, f)
+}
+
+fn too_large() -> Refused {
+    Refused(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        Failure::new(format!(
+            "the request body is larger than the {} bytes the studio reads (a puzzle file of at most {} bytes)",
+            adapter::MAX_BODY_BYTES,
+            adapter::MAX_BODY_BYTES - (64 << 10)
+        )),
+    )
+}
+
+fn json_body(v: &Value) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], v.to_string()).into_response()
+}
+
+fn nothing() -> Refused {
+    Refused(StatusCode::NOT_FOUND, Failure::new("no such page or call"))
+}
+
+async fn not_found() -> Refused {
+    nothing()
+}
+
+/// Reads a body of at most [`adapter::MAX_BODY_BYTES`].
+async fn read(body: Body) -> Result<Bytes, Refused> {
+    axum::body::to_bytes(body, adapter::MAX_BODY_BYTES)
+        .await
+        .map_err(|_| too_large())
+}
+
+/// Reads a JSON object body.
+async fn read_json(body: Body) -> Result<Value, Refused> {
+    let bytes = read(body).await?;
+    let v: Value = serde_json::from_slice(&bytes).map_err(|e| {
+        bad(Failure::new(format!(
+            "the request is not JSON: line {}, column {}",
+            e.line(),
+            e.column()
+        )))
+    })?;
+    if v.is_object() {
+        Ok(v)
+    } else {
+        Err(bad(Failure::new("the request must be a JSON object")))
+    }
+}
+
+/// The request's puzzle text (`"puzzle"`, a string holding the puzzle file).
+fn puzzle_text(v: &Value) -> Result<String, Refused> {
+    match v.get("puzzle") {
+        Some(Value::String(s)) => Ok(s.clone()),
+        _ => Err(bad(Failure::new(
+            "the request has no 'puzzle' (the puzzle file's text)",
+        ))),
+    }
+}
+
+/// A permit for one library call (at most [`MAX_BLOCKING`] run at once).
+async fn permit(app: &App) -> Result<OwnedSemaphorePermit, Refused> {
+    app.work.clone().acquire_owned().await.map_err(|_| {
+        Refused(
+            StatusCode::SERVICE_UNAVAILABLE,
+            Failure::new("the server is shutting down"),
+        )
+    })
+}
+
+/// Runs library work on a blocking thread, at most [`MAX_BLOCKING`] at once.
+async fn blocking<T: Send + 'static>(
+    app: &App,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, Refused> {
+    let _permit = permit(app).await?;
+    tokio::task::spawn_blocking(f).await.map_err(|e| {
+        Refused(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            Failure::new(format!("internal error: {e}")),
+        )
+    })
+}
+
+/// Chunks of a streamed download on their way to the response.
+const CHUNK: usize = 64 << 10;
+
+/// Writes into a response body through a small channel, so that a large download is never
+/// held whole: the writer waits while the page reads, and fails once the page is gone.
+struct Channel {
+    tx: mpsc::Sender<Result<Bytes, std::io::Error>>,
+    buf: Vec<u8>,
+}
+
+impl std::io::Write for Channel {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.buf.extend_from_slice(data);
+        if self.buf.len() >= CHUNK {
+            self.flush()?;
+        }
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let chunk = Bytes::from(std::mem::take(&mut self.buf));
+        self.tx.blocking_send(Ok(chunk)).map_err(|_| {
+            std::io::Error::new(
+                std::io::ErrorKind::BrokenPipe,
+                "the page closed the download",
+            )
+        })
+    }
+}
+
+/// The response for a download: its bytes, or its writer run on a blocking thread (holding
+/// `permit` until it is done) while the body streams out. A writer that fails ends the body
+/// with an error, so the browser reports a failed download rather than a short file.
+fn attachment(d: Download, permit: OwnedSemaphorePermit) -> Response {
+    let body = match d.contents {
+        Contents::Bytes(bytes) => Body::from(bytes),
+        Contents::Stream(write) => {
+            let (tx, rx) = mpsc::channel(4);
+            tokio::task::spawn_blocking(move || {
+                let _permit = permit;
+                let mut out = Channel {
+                    tx: tx.clone(),
+                    buf: Vec::with_capacity(CHUNK),
+                };
+                let done = write(&mut out).and_then(|()| {
+                    std::io::Write::flush(&mut out).map_err(|e| Failure::new(e.to_string()))
+                });
+                if let Err(f) = done {
+                    let _ = tx.blocking_send(Err(std::io::Error::other(f.message)));
+                }
+            });
+            Body::from_stream(futures_util::stream::unfold(rx, |mut rx| async move {
+                rx.recv().await.map(|item| (item, rx))
+            }))
+        }
+    };
+    // File names come from puzzle names made file-safe (ASCII letters, digits, - and _).
+    let disposition = format!("attachment; filename=\"{}\"", d.file_name);
+    let mut resp = ([(header::CONTENT_TYPE, d.mime)], body).into_response();
+    if let Ok(v) = HeaderValue::from_str(&disposition) {
+        resp.headers_mut().insert(header::CONTENT_DISPOSITION, v);
+    }
+    resp
+}
+
+/// Prepares a download on a blocking thread and sends it; the permit is held until the
+/// last byte is written.
+async fn send(
+    app: &App,
+    prepare: impl FnOnce() -> Result<Download, Failure> + Send + 'static,
+) -> Answer {
+    let permit = permit(app).await?;
+    let d = tokio::task::spawn_blocking(prepare)
+        .await
+        .map_err(|e| {
+            Refused(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                Failure::new(format!("internal error: {e}")),
+            )
+        })?
+        .map_err(bad)?;
+    Ok(attachment(d, permit))
+}
+
+async fn index() -> Answer {
+    asset(Path("index.html".to_string())).await
+}
+
+async fn asset(Path(file): Path<String>) -> Answer {
+    let (bytes, mime) = assets::get(&file).ok_or_else(nothing)?;
+    Ok(([(header::CONTENT_TYPE, mime)], bytes).into_response())
+}
+
+async fn library(State(app): State<Arc<App>>) -> Answer {
+    Ok(json_body(&blocking(&app, adapter::library).await?))
+}
+
+fn bundled_text(key: &str) -> Result<String, Refused> {
+    adapter::bundled_text(key).map_err(|f| Refused(StatusCode::NOT_FOUND, f))
+}
+
+async fn bundled(Path(key): Path<String>) -> Answer {
+    let text = bundled_text(&key)?;
+    Ok(json_body(&json!({ "key": key, "text": text })))
+}
+
+fn svg(s: String) -> Response {
+    ([(header::CONTENT_TYPE, "image/svg+xml")], s).into_response()
+}
+
+async fn bundled_sheet(State(app): State<Arc<App>>, Path(key): Path<String>) -> Answer {
+    let text = bundled_text(&key)?;
+    let mut resp = svg(blocking(&app, move || adapter::sheet_svg(&text))
+        .await?
+        .map_err(bad)?);
+    // The bundled puzzles are built into the binary: their drawings never change.
+    resp.headers_mut().insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("private, max-age=3600"),
+    );
+    Ok(resp)
+}
+
+async fn sheet(State(app): State<Arc<App>>, body: Body) -> Answer {
+    let text = puzzle_text(&read_json(body).await?)?;
+    Ok(svg(blocking(&app, move || adapter::sheet_svg(&text))
+        .await?
+        .map_err(bad)?))
+}
+
+/// A header's text, if any.
+fn header_text(h: &HeaderMap, name: &str) -> Option<String> {
+    h.get(name)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string)
+}
+
+async fn import(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -> Answer {
+    let bytes = read(body).await?;
+    let name = header_text(&headers, "x-file-name").unwrap_or_else(|| "dropped file".into());
+    let problem = header_text(&headers, "x-problem");
+    let i = blocking(&app, move || {
+        adapter::import(&bytes, &name, problem.as_deref())
+    })
+    .await?
+    .map_err(bad)?;
+    Ok(json_body(&json!({
+        "text": i.text,
+        "problems": i.problems,
+        "problem": i.problem,
+        "notes": i.notes,
+    })))
+}
+
+async fn check(State(app): State<Arc<App>>, body: Body) -> Answer {
+    let v = read_json(body).await?;
+    let text = puzzle_text(&v)?;
+    let view = match v.get("view").and_then(Value::as_u64) {
+        Some(i) => View::Piece(i as usize),
+        None => View::Sheet,
+    };
+    Ok(json_body(
+        &blocking(&app, move || adapter::check(&text, view)).await?,
+    ))
+}
+
+async fn download(State(app): State<Arc<App>>, body: Body) -> Answer {
+    let v = read_json(body).await?;
+    let text = puzzle_text(&v)?;
+    send(&app, move || adapter::download(&text, &v)).await
+}
+
+async fn start(State(app): State<Arc<App>>, body: Body) -> Answer {
+    let v = read_json(body).await?;
+    let text = puzzle_text(&v)?;
+    let req = adapter::run_request(&v).map_err(bad)?;
+    let job = app.jobs.start(text, req).map_err(|busy| {
+        Refused(
+            StatusCode::TOO_MANY_REQUESTS,
+            Failure::new(busy.to_string()),
+        )
+    })?;
+    Ok((StatusCode::CREATED, json_body(&job.status())).into_response())
+}
+
+fn job(app: &App, id: &str) -> Result<Arc<Job>, Refused> {
+    id.parse::<u64>()
+        .ok()
+        .and_then(|id| app.jobs.get(id))
+        .ok_or_else(|| {
+            Refused(
+                StatusCode::NOT_FOUND,
+                Failure::new(format!("no job {id} (finished jobs are kept a while only)")),
+            )
+        })
+}
+
+async fn status(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer {
+    Ok(json_body(&job(&app, &id)?.status()))
+}
+
+async fn stop(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer {
+    let j = job(&app, &id)?;
+    j.stop("stopped");
+    Ok(json_body(&j.status()))
+}
+
+/// The job's state every [`TICK`] until it ends (`event: progress`, then one `event: end`).
+/// The stream holds the job watched: when the page goes away the connection closes, the
+/// stream is dropped, and [`Jobs::reap`] stops the job.
+async fn events(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer {
+    let job = job(&app, &id)?;
+    let watch = job.watch();
+    let start = (job, watch, tokio::time::interval(TICK));
+    let stream = futures_util::stream::unfold(Some(start), |state| async move {
+        let (job, watch, mut tick) = state?;
+        tick.tick().await;
+        let status = job.status();
+        let ended = status["state"] != "running";
+        let event = Event::default()
+            .event(if ended { "end" } else { "progress" })
+            .data(status.to_string());
+        let next = (!ended).then_some((job, watch, tick));
+        Some((Ok::<Event, Infallible>(event), next))
+    });
+    Ok(Sse::new(stream).into_response())
+}
+
+/// The job and solution number of a path.
+fn job_solution(app: &App, id: &str, n: &str) -> Result<(Arc<Job>, u64), Refused> {
+    let job = job(app, id)?;
+    let n = n
+        .parse()
+        .map_err(|_| bad(Failure::new(format!("'{n}' is not a solution number"))))?;
+    Ok((job, n))
+}
+
+async fn solution(State(app): State<Arc<App>>, Path((id, n)): Path<(String, String)>) -> Answer {
+    let (job, n) = job_solution(&app, &id, &n)?;
+    let v = blocking(&app, move || job.solution_view(n))
+        .await?
+        .map_err(|f| Refused(StatusCode::NOT_FOUND, f))?;
+    Ok(json_body(&v))
+}
+
+async fn solution_download(
+    State(app): State<Arc<App>>,
+    Path((id, n)): Path<(String, String)>,
+    body: Body,
+) -> Answer {
+    let (job, n) = job_solution(&app, &id, &n)?;
+    let spec = read_json(body).await?;
+    send(&app, move || job.solution_download(n, &spec)).await
+}
+
+async fn jsonl(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer {
+    let job = job(&app, &id)?;
+    send(&app, move || job.jsonl()).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A body of `n` MiB sent in chunks, without a declared length.
+    fn streamed(n: usize) -> Body {
+        let chunk = Bytes::from(vec![b' '; 1 << 20]);
+        Body::from_stream(futures_util::stream::iter(
+            (0..n).map(move |_| Ok::<_, Infallible>(chunk.clone())),
+        ))
+    }
+
+    #[test]
+    fn a_streamed_body_over_the_bound_is_refused() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let over = adapter::MAX_BODY_BYTES / (1 << 20) + 1;
+        let r = rt.block_on(read(streamed(over)));
+        assert!(matches!(r, Err(Refused(StatusCode::PAYLOAD_TOO_LARGE, _))));
+        let r = rt.block_on(read(streamed(over - 1)));
+        assert_eq!(r.ok().map(|b| b.len()), Some((over - 1) << 20));
+    }
+}

@@ -1,0 +1,697 @@
+// cubesat studio: the puzzle editor. The puzzle is its file text (cubesat JSON); the target's
+// containers and each piece are edited as layers of cells (clicked, or typed as layer art),
+// every change is one step of undo/redo, and the server checks each version with the
+// library's own reader, whose one-line errors are shown at the piece, layer and row they name.
+
+import { $, api, el, pretty } from './api.js';
+
+const HISTORY = 500;
+const DRAW_LIMIT = 40; // grids wider, deeper or taller than this are edited as JSON
+const EMPTY = new Set(['.', ' ', undefined]);
+
+/** A blank puzzle for "New": one empty target layer, one empty piece. */
+export const BLANK = pretty({
+  name: 'my puzzle',
+  target: { layers: [['']] },
+  pieces: [{ name: 'A', layers: [['']] }],
+}) + '\n';
+
+// ---- grids: z -> y -> x -> character ---------------------------------------------------
+
+function gridOfLayers(layers) {
+  return (layers || []).map((layer) => (Array.isArray(layer) ? layer : []).map((row) => Array.from(String(row))));
+}
+
+function gridOfCells(cells, ch, grid) {
+  grid = grid || [];
+  for (const c of cells || []) {
+    if (!Array.isArray(c) || c.length < 3 || c.slice(0, 3).some((v) => !Number.isInteger(v) || v < 0 || v > 1024)) continue;
+    const [x, y, z] = c;
+    while (grid.length <= z) grid.push([]);
+    while (grid[z].length <= y) grid[z].push([]);
+    grid[z][y][x] = ch;
+  }
+  return grid;
+}
+
+function gridOfSpec(spec) {
+  if (!spec || typeof spec !== 'object') return null;
+  if (Array.isArray(spec.box)) {
+    const [sx, sy, sz] = spec.box;
+    if (![sx, sy, sz].every((v) => Number.isInteger(v) && v > 0 && v <= DRAW_LIMIT)) return null;
+    return Array.from({ length: sz }, () => Array.from({ length: sy }, () => Array(sx).fill('#')));
+  }
+  if (Array.isArray(spec.layers)) return gridOfLayers(spec.layers);
+  if (Array.isArray(spec.cells)) return gridOfCells(spec.optional, '+', gridOfCells(spec.cells, '#'));
+  return null;
+}
+
+/** The grid's extent: [x, y, z] past the last non-empty cell. */
+function extent(grid) {
+  const e = [0, 0, 0];
+  grid.forEach((layer, z) => (layer || []).forEach((row, y) => (row || []).forEach((ch, x) => {
+    if (!EMPTY.has(ch)) { e[0] = Math.max(e[0], x + 1); e[1] = Math.max(e[1], y + 1); e[2] = Math.max(e[2], z + 1); }
+  })));
+  return e;
+}
+
+function layersOfGrid(grid) {
+  const [w, h, d] = extent(grid);
+  if (!d) return [['.']];
+  const out = [];
+  for (let z = 0; z < d; z++) {
+    const rows = [];
+    for (let y = 0; y < h; y++) {
+      let s = '';
+      for (let x = 0; x < w; x++) {
+        const ch = ((grid[z] || [])[y] || [])[x];
+        s += EMPTY.has(ch) ? '.' : ch;
+      }
+      rows.push(s);
+    }
+    out.push(rows);
+  }
+  return out;
+}
+
+function layersText(layers) {
+  return layers.map((l) => l.join('\n')).join('\n\n');
+}
+
+// ---- the target's containers ---------------------------------------------------------------
+
+function containersOf(target) {
+  if (!target || typeof target !== 'object') return [];
+  if (Array.isArray(target.containers)) return target.containers.slice();
+  if (Array.isArray(target.boxes)) return target.boxes.map((b) => ({ box: b }));
+  return [target];
+}
+
+function targetOf(specs) {
+  return specs.length === 1 ? specs[0] : { containers: specs };
+}
+
+// ---- places named by the library's errors ------------------------------------------------
+
+/** What an error's place points at: an item, a layer and row, a hint, a line of the JSON. */
+export function locate(place) {
+  let m;
+  const at = {};
+  if ((m = /^line (\d+), column (\d+)/.exec(place))) return { line: +m[1], column: +m[2] };
+  if ((m = /^pieces\[(\d+)\](.*)$/.exec(place))) {
+    at.item = { kind: 'piece', index: +m[1] };
+    place = m[2];
+  } else if ((m = /^target(?:\.containers\[(\d+)\])?(.*)$/.exec(place))) {
+    at.item = { kind: 'target', index: m[1] ? +m[1] : 0 };
+    place = m[2];
+  } else if ((m = /^hints\[(\d+)\]/.exec(place))) {
+    return { hint: +m[1], item: { kind: 'target', index: 0 } };
+  } else {
+    return at;
+  }
+  if ((m = /^\.layers\[(\d+)\](?:\[(\d+)\])?/.exec(place))) {
+    at.z = +m[1];
+    if (m[2] !== undefined) at.y = +m[2];
+  }
+  return at;
+}
+
+function sameItem(a, b) {
+  return a && b && a.kind === b.kind && a.index === b.index;
+}
+
+export class Editor {
+  /** `onChange(text)` hears every new version of the puzzle text. */
+  constructor(onChange) {
+    this.onChange = onChange || (() => {});
+    this.text = BLANK;
+    this.past = [];
+    this.future = [];
+    this.item = { kind: 'target', index: 0 };
+    this.tool = '#';
+    this.hint = null; // {piece, cells: Set of "x,y,z"} while a hint is being placed
+    this.checked = null; // the last check's answer
+    this.checkedText = null;
+    this.checking = false;
+    this.timer = null;
+    this.view = 'grid';
+    this.wire();
+    this.render();
+  }
+
+  // ---- history -----------------------------------------------------------------------
+
+  /** Replaces the puzzle (a library puzzle, a dropped file): a new history. */
+  load(text) {
+    this.text = text;
+    this.past = [];
+    this.future = [];
+    this.item = { kind: 'target', index: 0 };
+    this.hint = null;
+    this.render({ art: true, json: true });
+  }
+
+  /** One edit: the new text becomes the current version. */
+  commit(text, keep) {
+    if (text === this.text) return;
+    this.past.push(this.text);
+    if (this.past.length > HISTORY) this.past.shift();
+    this.future = [];
+    this.text = text;
+    this.render(keep || { art: true, json: true });
+  }
+
+  undo() {
+    if (!this.past.length) return;
+    this.future.push(this.text);
+    this.text = this.past.pop();
+    this.render({ art: true, json: true });
+  }
+
+  redo() {
+    if (!this.future.length) return;
+    this.past.push(this.text);
+    this.text = this.future.pop();
+    this.render({ art: true, json: true });
+  }
+
+  /** The puzzle as an object, or null while its JSON does not parse. */
+  model() {
+    try {
+      const v = JSON.parse(this.text);
+      return v && typeof v === 'object' && !Array.isArray(v) ? v : null;
+    } catch (_) {
+      return null;
+    }
+  }
+
+  /** Applies `f` to a copy of the model and commits the result. */
+  edit(f, keep) {
+    const m = this.model();
+    if (!m) return;
+    f(m);
+    this.commit(pretty(m) + '\n', keep);
+  }
+
+  // ---- the selected item's grid ------------------------------------------------------
+
+  /** The grid of the selected item, `null` when it cannot be drawn; `readonly` says why not editable. */
+  itemGrid(m) {
+    if (!m) return { grid: null, why: 'The JSON does not parse; fix it in the JSON view (the error shows where).' };
+    if (this.item.kind === 'piece') {
+      const p = (m.pieces || [])[this.item.index];
+      if (!p) return { grid: null, why: '' };
+      if (p.colours) return { grid: gridOfCells(p.cells, '#'), readonly: 'A coloured piece: its colours are kept in the JSON view, where it is edited.' };
+      const grid = Array.isArray(p.layers) ? gridOfLayers(p.layers) : gridOfCells(p.cells, '#');
+      return this.drawable(grid);
+    }
+    const spec = containersOf(m.target)[this.item.index];
+    const grid = gridOfSpec(spec);
+    if (!grid) return { grid: null, why: 'This container is larger than the grid draws; edit it in the JSON view.' };
+    return this.drawable(grid);
+  }
+
+  drawable(grid) {
+    const [w, h, d] = extent(grid);
+    if (Math.max(w, h, d) >= DRAW_LIMIT) return { grid: null, why: 'Larger than the grid draws (' + DRAW_LIMIT + ' cells a side); edit it in the JSON view.' };
+    return { grid };
+  }
+
+  /** Writes the selected item's layers. */
+  setLayers(m, layers) {
+    if (this.item.kind === 'piece') {
+      const p = m.pieces[this.item.index];
+      delete p.cells;
+      p.layers = layers;
+    } else {
+      const specs = containersOf(m.target);
+      specs[this.item.index] = { layers };
+      m.target = targetOf(specs);
+    }
+  }
+
+  clickCell(x, y, z) {
+    if (this.hint) {
+      const k = x + ',' + y + ',' + z;
+      if (this.hint.cells.has(k)) this.hint.cells.delete(k); else this.hint.cells.add(k);
+      this.renderGrid(this.model());
+      return;
+    }
+    const m = this.model();
+    const { grid, readonly } = this.itemGrid(m);
+    if (!grid || readonly) return;
+    while (grid.length <= z) grid.push([]);
+    while (grid[z].length <= y) grid[z].push([]);
+    const old = grid[z][y][x];
+    const tool = this.item.kind === 'piece' && this.tool === '+' ? '#' : this.tool;
+    grid[z][y][x] = old === tool || tool === '.' ? '.' : tool;
+    this.edit((mm) => this.setLayers(mm, layersOfGrid(grid)));
+  }
+
+  typedArt(text) {
+    const layers = text.replace(/\n+$/, '').split(/\n[ \t]*\n/).map((b) => b.split('\n'));
+    this.edit((m) => this.setLayers(m, layers), { json: true });
+  }
+
+  // ---- items -------------------------------------------------------------------------
+
+  select(item) {
+    this.item = item;
+    this.hint = null;
+    this.render({ art: true });
+    this.scheduleCheck(true);
+  }
+
+  addPiece() {
+    this.edit((m) => {
+      m.pieces = Array.isArray(m.pieces) ? m.pieces : [];
+      const names = new Set(m.pieces.map((p) => p && p.name));
+      let k = m.pieces.length + 1;
+      while (names.has('P' + k)) k++;
+      m.pieces.push({ name: 'P' + k, layers: [['#']] });
+      this.item = { kind: 'piece', index: m.pieces.length - 1 };
+    });
+  }
+
+  removePiece(i) {
+    this.edit((m) => {
+      const name = (m.pieces[i] || {}).name;
+      m.pieces.splice(i, 1);
+      if (Array.isArray(m.hints)) m.hints = m.hints.filter((h) => h.piece !== name);
+      if (m.hints && !m.hints.length) delete m.hints;
+      this.item = { kind: 'target', index: 0 };
+    });
+  }
+
+  addContainer() {
+    this.edit((m) => {
+      const specs = containersOf(m.target);
+      specs.push({ layers: [['#']] });
+      m.target = targetOf(specs);
+      this.item = { kind: 'target', index: specs.length - 1 };
+    });
+  }
+
+  removeContainer(k) {
+    this.edit((m) => {
+      const specs = containersOf(m.target);
+      if (specs.length < 2) return;
+      specs.splice(k, 1);
+      m.target = targetOf(specs);
+      this.item = { kind: 'target', index: 0 };
+    });
+  }
+
+  setPieceField(i, field, value) {
+    this.edit((m) => {
+      const p = m.pieces[i];
+      if (field === 'name') {
+        for (const h of m.hints || []) if (h.piece === p.name) h.piece = value;
+        p.name = value;
+      } else if (field === 'letter') {
+        if (value) p.letter = value; else delete p.letter;
+      } else if (field === 'count') {
+        const [lo, hi] = value;
+        if (lo === hi) { if (hi === 1) delete p.count; else p.count = hi; } else p.count = [lo, hi];
+      }
+    });
+  }
+
+  // ---- hints -------------------------------------------------------------------------
+
+  startHint(piece) {
+    this.item = { kind: 'target', index: this.item.kind === 'target' ? this.item.index : 0 };
+    this.hint = { piece, cells: new Set() };
+    this.render({ art: true });
+  }
+
+  placeHint() {
+    const h = this.hint;
+    this.hint = null;
+    if (!h || !h.cells.size) { this.render(); return; }
+    const k = this.item.index;
+    this.edit((m) => {
+      const cells = Array.from(h.cells).map((s) => s.split(',').map(Number));
+      const hint = { piece: h.piece, cells };
+      if (containersOf(m.target).length > 1) hint.container = k;
+      m.hints = (m.hints || []).concat([hint]);
+    });
+  }
+
+  removeHint(j) {
+    this.edit((m) => {
+      m.hints.splice(j, 1);
+      if (!m.hints.length) delete m.hints;
+    });
+  }
+
+  // ---- the server's check --------------------------------------------------------------
+
+  scheduleCheck(now) {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.check(), now ? 0 : 250);
+  }
+
+  async check() {
+    if (this.checking) { this.again = true; return; }
+    this.checking = true;
+    const text = this.text;
+    const view = this.item.kind === 'piece' ? this.item.index : null;
+    const key = text + '\u0000' + view;
+    try {
+      if (key !== this.checkedKey) {
+        let answer;
+        try {
+          answer = await api('/api/check', { puzzle: text, view });
+        } catch (e) {
+          answer = { ok: false, error: { message: e.message, place: e.place || '' } };
+        }
+        this.checked = answer;
+        this.checkedKey = key;
+        this.showCheck();
+      }
+    } finally {
+      this.checking = false;
+      if (this.again) { this.again = false; this.scheduleCheck(true); }
+    }
+  }
+
+  /** The check's figures, error and 3D view on the page. */
+  showCheck() {
+    const a = this.checked;
+    if (!a) return;
+    const err = $('ed-error');
+    const status = $('ed-status');
+    this.errorAt = null;
+    if (!a.ok) {
+      // A JSON syntax error names its line in the message itself.
+      const at = locate(a.error.place || a.error.message);
+      this.errorAt = at;
+      err.hidden = false;
+      err.textContent = '';
+      err.appendChild(el('span', { class: 'msg', text: a.error.message }));
+      if (at.item && !sameItem(at.item, this.item) && !at.hint) {
+        err.appendChild(el('button', { class: 'link', text: 'show ' + this.itemName(at.item), onclick: () => this.select(at.item) }));
+      }
+      if (at.line) {
+        err.appendChild(el('button', { class: 'link', text: 'show line ' + at.line, onclick: () => { this.setView('json'); this.showJsonLine(at.line); } }));
+      }
+      status.textContent = 'not valid';
+      status.className = 'bad';
+    } else {
+      err.hidden = true;
+      status.textContent = 'valid: ' + a.info.placements + ' placements';
+      status.className = 'ok';
+      const frame = $('preview');
+      if (frame.srcdoc !== a.view) frame.srcdoc = a.view;
+    }
+    this.renderItems(this.model());
+    this.renderInfo();
+    this.renderGrid(this.model());
+    this.markArt();
+  }
+
+  itemName(item) {
+    const m = this.model();
+    if (item.kind === 'piece') {
+      const p = m && (m.pieces || [])[item.index];
+      return 'piece ' + (p && p.name ? "'" + p.name + "'" : item.index + 1);
+    }
+    return containersOf(m && m.target).length > 1 ? 'container ' + (item.index + 1) : 'the target';
+  }
+
+  // ---- rendering ---------------------------------------------------------------------
+
+  setView(v) {
+    this.view = v;
+    $('mode-grid').classList.toggle('on', v === 'grid');
+    $('mode-json').classList.toggle('on', v === 'json');
+    $('ed-main').hidden = v !== 'grid';
+    $('ed-json').hidden = v !== 'json';
+    if (v === 'json') $('json').value = this.text;
+  }
+
+  showJsonLine(line) {
+    const ta = $('json');
+    const lines = ta.value.split('\n');
+    let start = 0;
+    for (let i = 0; i < line - 1 && i < lines.length; i++) start += lines[i].length + 1;
+    ta.focus();
+    ta.setSelectionRange(start, start + (lines[line - 1] || '').length);
+  }
+
+  /** Redraws everything from the text; `keep.art`/`keep.json` refresh those text areas too. */
+  render(refresh) {
+    refresh = refresh || {};
+    const m = this.model();
+    $('undo').disabled = !this.past.length;
+    $('redo').disabled = !this.future.length;
+    if (refresh.json !== false && (refresh.json || document.activeElement !== $('json'))) $('json').value = this.text;
+    this.renderSettings(m);
+    this.renderItems(m);
+    this.renderProps(m);
+    this.renderGrid(m);
+    if (refresh.art) this.renderArt(m);
+    this.renderInfo();
+    this.onChange(this.text);
+    this.scheduleCheck();
+  }
+
+  renderSettings(m) {
+    const on = !!m;
+    for (const id of ['p-name', 'p-mirror', 'p-counting', 'p-holes']) $(id).disabled = !on;
+    if (!m) return;
+    if (document.activeElement !== $('p-name')) $('p-name').value = m.name || '';
+    $('p-mirror').checked = !!m.mirror;
+    $('p-counting').value = m.counting || '';
+    if (document.activeElement !== $('p-holes')) $('p-holes').value = m.max_holes === undefined ? '' : m.max_holes;
+  }
+
+  renderItems(m) {
+    const box = $('items');
+    box.textContent = '';
+    if (!m) return;
+    const info = this.checked && this.checked.ok && this.checked.info;
+    const obstacles = (this.checked && this.checked.obstacles) || [];
+    const errItem = this.errorAt && this.errorAt.item;
+    const specs = containersOf(m.target);
+    specs.forEach((_, k) => {
+      const item = { kind: 'target', index: k };
+      const label = specs.length > 1 ? 'Container ' + (k + 1) : 'Target';
+      const sub = info ? (k === 0 ? info.must + ' must-fill, ' + info.optional + ' optional cells' : info.containers[k] || '') : '';
+      box.appendChild(el('button', {
+        class: 'item' + (sameItem(item, this.item) ? ' sel' : '') + (sameItem(item, errItem) ? ' err' : ''),
+        'data-item': 'target-' + k,
+        onclick: () => this.select(item),
+      }, el('b', { text: label }), el('small', { text: sub })));
+    });
+    (m.pieces || []).forEach((p, i) => {
+      const item = { kind: 'piece', index: i };
+      const pi = info && info.pieces[i];
+      const name = p && typeof p.name === 'string' ? p.name : '?';
+      const count = Array.isArray(p && p.count) ? p.count.join('..') : (p && p.count) || 1;
+      const stuck = obstacles.some((o) => o.startsWith("piece '" + name + "' "));
+      const sub = pi ? pi.cells + ' cells, ' + pi.orientations + ' orientations, ' + pi.placements + ' placements' : '';
+      box.appendChild(el('button', {
+        class: 'item' + (sameItem(item, this.item) ? ' sel' : '') + (sameItem(item, errItem) ? ' err' : '') + (stuck ? ' stuck' : ''),
+        'data-item': 'piece-' + i,
+        onclick: () => this.select(item),
+      }, el('b', { text: name + (count !== 1 ? ' \u00d7' + count : '') }), el('small', { text: stuck ? 'fits nowhere in the target' : sub })));
+    });
+    box.appendChild(el('button', { id: 'add-piece', class: 'add', text: '+ piece', onclick: () => this.addPiece() }));
+    box.appendChild(el('button', { id: 'add-container', class: 'add', text: '+ container', onclick: () => this.addContainer() }));
+  }
+
+  renderProps(m) {
+    const box = $('item-props');
+    box.textContent = '';
+    if (!m) return;
+    if (this.item.kind === 'piece') {
+      const i = this.item.index;
+      const p = (m.pieces || [])[i];
+      if (!p) return;
+      const [lo, hi] = Array.isArray(p.count) ? p.count : [p.count || 1, p.count || 1];
+      const field = (label, attrs) => el('label', {}, label + ' ', el('input', attrs));
+      const lo_ = el('input', { id: 'piece-min', type: 'number', min: 0, value: lo, title: 'fewest copies a solution uses' });
+      const hi_ = el('input', { id: 'piece-count', type: 'number', min: 1, value: hi, title: 'copies (most copies, with a range)' });
+      const setCount = () => this.setPieceField(i, 'count', [Math.min(+lo_.value, +hi_.value), +hi_.value]);
+      lo_.addEventListener('change', setCount);
+      hi_.addEventListener('change', () => { if (!Array.isArray(p.count)) lo_.value = hi_.value; setCount(); });
+      box.append(
+        field('name', { id: 'piece-name', value: p.name || '', size: 10, onchange: (e) => this.setPieceField(i, 'name', e.target.value) }),
+        field('letter', { id: 'piece-letter', value: p.letter || '', size: 2, maxlength: 2, onchange: (e) => this.setPieceField(i, 'letter', e.target.value) }),
+        el('label', { title: 'copies; a range lets a solution use any number from min to max' }, 'copies ', lo_, ' to ', hi_),
+        el('button', { id: 'hint-piece', text: 'place as hint', title: 'fix one copy of this piece in the target', onclick: () => this.startHint(p.name) }),
+        el('button', { class: 'danger', text: 'remove piece', onclick: () => this.removePiece(i) }),
+      );
+      return;
+    }
+    const specs = containersOf(m.target);
+    if (this.hint) {
+      box.append(
+        el('span', { class: 'note', text: "Placing a hint of piece '" + this.hint.piece + "': click its cells in the target, then " }),
+        el('button', { id: 'hint-done', text: 'place hint', onclick: () => this.placeHint() }),
+        el('button', { text: 'cancel', onclick: () => { this.hint = null; this.render(); } }),
+      );
+    } else if (specs.length > 1) {
+      box.append(el('button', { class: 'danger', text: 'remove container ' + (this.item.index + 1), onclick: () => this.removeContainer(this.item.index) }));
+    }
+    const hints = Array.isArray(m.hints) ? m.hints : [];
+    if (hints.length) {
+      const list = el('div', { id: 'hints' }, el('b', { text: 'hints: ' }));
+      hints.forEach((h, j) => {
+        const bad = this.errorAt && this.errorAt.hint === j;
+        list.append(el('span', { class: 'hint' + (bad ? ' err' : '') },
+          String(h.piece) + (h.container ? ' in container ' + (h.container + 1) : '') + ' ',
+          el('button', { class: 'link', text: '\u00d7', title: 'remove this hint', onclick: () => this.removeHint(j) })));
+      });
+      box.append(list);
+    }
+  }
+
+  /** Hint cells of the selected container: "x,y,z" -> piece letter. */
+  hintCells(m) {
+    const out = new Map();
+    if (this.item.kind !== 'target') return out;
+    const pieces = m.pieces || [];
+    for (const h of Array.isArray(m.hints) ? m.hints : []) {
+      if ((h.container || 0) !== this.item.index) continue;
+      const p = pieces.find((q) => q && q.name === h.piece);
+      const letter = (p && (p.letter || p.name) || '?')[0].toLowerCase();
+      for (const c of h.cells || []) if (Array.isArray(c)) out.set(c.slice(0, 3).join(','), letter);
+    }
+    return out;
+  }
+
+  renderGrid(m) {
+    const box = $('grid');
+    box.textContent = '';
+    const { grid, why, readonly } = this.itemGrid(m);
+    $('tools').hidden = !grid || !!readonly;
+    $('tool-opt').parentElement.hidden = this.item.kind === 'piece';
+    if (!grid) {
+      box.appendChild(el('p', { class: 'note', text: why }));
+      $('art').disabled = true;
+      return;
+    }
+    $('art').disabled = !!readonly;
+    if (readonly) box.appendChild(el('p', { class: 'note', text: readonly }));
+    const hints = this.hintCells(m);
+    const [w, h, d] = extent(grid);
+    const err = this.errorAt && sameItem(this.errorAt.item, this.item) ? this.errorAt : null;
+    // One more row, column and layer than the item uses, to grow it by clicking.
+    const grow = readonly ? 0 : 1;
+    const W = Math.max(w, 1) + grow, H = Math.max(h, 1) + grow;
+    const D = Math.min(Math.max(d, 1) + grow, DRAW_LIMIT);
+    for (let z = 0; z < D; z++) {
+      const table = el('table', { class: 'layer' + (err && err.z === z ? ' err' : ''), 'data-z': z });
+      for (let y = 0; y < H; y++) {
+        const tr = el('tr', { class: err && err.z === z && err.y === y ? 'err' : '' });
+        for (let x = 0; x < W; x++) {
+          const ch = ((grid[z] || [])[y] || [])[x];
+          const k = x + ',' + y + ',' + z;
+          let cls = ch === '#' ? 'fill' : ch === '+' ? 'opt' : EMPTY.has(ch) ? '' : 'bad';
+          if (x >= w || y >= h || z >= d) cls += ' grow';
+          if (hints.has(k)) cls += ' hinted';
+          if (this.hint && this.hint.cells.has(k)) cls += ' pick';
+          const td = el('td', { class: cls, 'data-x': x, 'data-y': y, 'data-z': z, title: '(' + k + ')' }, hints.get(k) || (cls.includes('bad') ? ch : ''));
+          td.addEventListener('click', () => this.clickCell(x, y, z));
+          tr.appendChild(td);
+        }
+        table.appendChild(tr);
+      }
+      box.appendChild(el('div', { class: 'layerbox' }, el('div', { class: 'zlabel', text: 'z = ' + z + (z >= d ? ' (new)' : '') }), table));
+    }
+  }
+
+  renderArt(m) {
+    const { grid } = this.itemGrid(m);
+    const ta = $('art');
+    if (!grid) { ta.value = ''; return; }
+    let layers;
+    if (this.item.kind === 'piece' && m.pieces[this.item.index] && Array.isArray(m.pieces[this.item.index].layers)) {
+      layers = m.pieces[this.item.index].layers;
+    } else if (this.item.kind === 'target' && Array.isArray((containersOf(m.target)[this.item.index] || {}).layers)) {
+      layers = containersOf(m.target)[this.item.index].layers;
+    } else {
+      layers = layersOfGrid(grid);
+    }
+    ta.value = layersText(layers.map((l) => (Array.isArray(l) ? l : [String(l)])));
+    this.markArt();
+  }
+
+  /** Selects the row of the layer art an error names. */
+  markArt() {
+    const at = this.errorAt;
+    const ta = $('art');
+    if (!at || !sameItem(at.item, this.item) || at.z === undefined || document.activeElement === ta) return;
+    const blocks = ta.value.split(/\n[ \t]*\n/);
+    let start = 0;
+    for (let z = 0; z < at.z && z < blocks.length; z++) start += blocks[z].length + 2;
+    const rows = (blocks[at.z] || '').split('\n');
+    const y = at.y === undefined ? 0 : Math.min(at.y, rows.length - 1);
+    for (let r = 0; r < y; r++) start += rows[r].length + 1;
+    ta.setSelectionRange(start, start + (rows[y] || '').length);
+  }
+
+  renderInfo() {
+    const box = $('info');
+    box.textContent = '';
+    const a = this.checked;
+    if (!a || !a.ok) return;
+    const i = a.info;
+    const row = (k, v) => el('tr', {}, el('th', { text: k }), el('td', { text: v }));
+    const table = el('table', { class: 'facts' },
+      row('target', i.cells + ' cells (' + i.must + ' must-fill, ' + i.optional + ' optional) in ' + i.containers.join(' + ')),
+      row('pieces', i.pieces.length + ' shapes, volume ' + (i.volume[0] === i.volume[1] ? i.volume[0] : i.volume.join(' to '))),
+      row('placements', String(i.placements) + (i.hints ? ', ' + i.hints + ' hints' : '')),
+      ...i.symmetry.map((s) => row('up to ' + s.mode, s.describe || 'not defined: ' + s.error)),
+    );
+    if (i.counting) table.appendChild(row('counting', i.counting + ' (the default of this puzzle)'));
+    const k = i.known;
+    if (k.all !== null || k.rotation !== null || k['rotation+reflection'] !== null) {
+      const f = (v) => (v === null || v === undefined ? '-' : String(v));
+      table.appendChild(row('known counts', 'all ' + f(k.all) + ', up to rotation ' + f(k.rotation) + ', up to rotation and reflection ' + f(k['rotation+reflection'])));
+    }
+    box.appendChild(table);
+    for (const o of a.obstacles) box.appendChild(el('p', { class: 'bad', text: 'no solution: ' + o }));
+    for (const w of a.warnings) box.appendChild(el('p', { class: 'warn', text: 'warning: ' + w }));
+    for (const n of a.notes) box.appendChild(el('p', { class: 'note', text: 'note: ' + n }));
+  }
+
+  // ---- events ------------------------------------------------------------------------
+
+  wire() {
+    $('undo').onclick = () => this.undo();
+    $('redo').onclick = () => this.redo();
+    $('new-puzzle').onclick = () => { this.commit(BLANK); this.select({ kind: 'target', index: 0 }); };
+    $('mode-grid').onclick = () => this.setView('grid');
+    $('mode-json').onclick = () => this.setView('json');
+    for (const t of document.querySelectorAll('input[name=tool]')) {
+      t.addEventListener('change', () => { this.tool = t.value; });
+    }
+    let artTimer = null;
+    $('art').addEventListener('input', () => {
+      clearTimeout(artTimer);
+      artTimer = setTimeout(() => this.typedArt($('art').value), 400);
+    });
+    let jsonTimer = null;
+    $('json').addEventListener('input', () => {
+      clearTimeout(jsonTimer);
+      jsonTimer = setTimeout(() => this.commit($('json').value, { json: false, art: true }), 500);
+    });
+    $('p-name').addEventListener('change', (e) => this.edit((m) => { m.name = e.target.value; }));
+    $('p-mirror').addEventListener('change', (e) => this.edit((m) => { if (e.target.checked) m.mirror = true; else delete m.mirror; }));
+    $('p-counting').addEventListener('change', (e) => this.edit((m) => { if (e.target.value) m.counting = e.target.value; else delete m.counting; }));
+    $('p-holes').addEventListener('change', (e) => this.edit((m) => {
+      if (e.target.value === '') delete m.max_holes; else m.max_holes = Number(e.target.value);
+    }));
+    document.addEventListener('keydown', (e) => {
+      const typing = /^(INPUT|TEXTAREA|SELECT)$/.test((document.activeElement || {}).tagName || '');
+      if (typing || $('editor').hidden || !(e.ctrlKey || e.metaKey)) return;
+      const k = e.key.toLowerCase();
+      if (k === 'z' && !e.shiftKey) { e.preventDefault(); this.undo(); }
+      else if ((k === 'z' && e.shiftKey) || k === 'y') { e.preventDefault(); this.redo(); }
+    });
+  }
+}
