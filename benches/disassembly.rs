@@ -324,6 +324,8 @@ struct Row {
     cubesat: f64,
     burrtxt: Option<f64>,
     whole: Option<(f64, f64)>,
+    /// Level strings of the solutions, with how many have each.
+    levels: String,
 }
 
 fn bench(
@@ -375,6 +377,22 @@ fn bench(
     }
     let cubesat = t.elapsed().as_secs_f64() / repeat as f64;
     let solutions = firsts.iter().filter(|f| f.is_some()).count();
+    // The level strings, untimed: burrTxt -d prints them for the solutions it finds.
+    let mut levels: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut d = Disassembler::new(parts.clone());
+    for a in &local {
+        let o = d
+            .analyse(a, Mode::BurrTools, &|| false)
+            .map_err(|h| anyhow::anyhow!("{h}"))?;
+        if let Some(t) = o.tree {
+            *levels.entry(t.level()).or_default() += 1;
+        }
+    }
+    let levels = levels
+        .iter()
+        .map(|(l, n)| format!("{l} x{n}"))
+        .collect::<Vec<_>>()
+        .join(", ");
     let mut row = Row {
         name: w.name.clone(),
         assemblies: local.len(),
@@ -384,6 +402,7 @@ fn bench(
         cubesat,
         burrtxt: None,
         whole: None,
+        levels,
     };
     let Some(b) = burrtxt else { return Ok(row) };
     let xml = read_xml(&w.path)?;
@@ -481,10 +500,11 @@ fn main() -> anyhow::Result<()> {
         let w = workload(f, burrtxt.as_deref())?;
         let row = bench(&w, burrtxt.as_deref(), repeat, whole)?;
         eprintln!(
-            "{}: {} assemblies, {} solutions, {} states; cubesat {:.4} s{}",
+            "{}: {} assemblies, {} solutions (levels {}), {} states; cubesat {:.4} s{}",
             row.name,
             row.assemblies,
             row.solutions,
+            row.levels,
             row.states,
             row.cubesat,
             row.burrtxt.map_or(String::new(), |b| format!(
