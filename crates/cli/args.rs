@@ -244,7 +244,7 @@ pub struct DisassemblyArgs {
     /// The order of the solutions: as found, or by level, hardest first.
     #[arg(long, value_enum, default_value_t = SortOrder::Found)]
     pub sort: SortOrder,
-    /// The most positions the analysis of one assembly may visit (about 100 bytes each).
+    /// The most positions the analysis of one assembly may visit (stored in 6 bytes a piece and about 24 more each).
     #[arg(long = "max-states", value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
     pub max_states: Option<u64>,
 }
