@@ -1,7 +1,8 @@
-//! Disassembly analysis through the binary: `solve --disassemble` gives burrTxt's assemblies, solutions and level strings on cubesat's own test puzzles, `disassemble` prints plans that a second, independent replay here accepts, groups and weights keep their BurrTools meaning, and bad requests fail with one line.
+//! Disassembly analysis through the binary: `solve --disassemble` gives burrTxt's assemblies, solutions and level strings on cubesat's own test puzzles and its `-d` counts on the reference files, `disassemble` prints plans that a second, independent replay here accepts, groups and weights keep their BurrTools meaning, and bad requests fail with one line.
 //!
 //! The expected numbers come from BurrTools' `burrTxt -d -o N FILE` (0.7.1, built outside
-//! the project) on the files tests/data/disassembly/make.py writes, never from cubesat.
+//! the project) on the files tests/data/disassembly/make.py writes and on the reference files
+//! (counts.json), never from cubesat.
 
 use std::collections::BTreeMap;
 
@@ -151,6 +152,91 @@ fn the_complete_search_agrees() {
     let dir = Dir::new();
     for e in BURRTXT {
         check_problem(&dir, e, "complete");
+    }
+}
+
+/// `burrTxt -q -d -o N` on the reference files (`../shared/reference/burrtools/counts.json`,
+/// its `burrTxt_d` entries for the cube grid): (file, problem, assemblies, solutions).
+const REFERENCE_D: &[(&str, u32, u64, u64)] = &[
+    ("01a_soma.xmpuzzle", 0, 240, 240),
+    ("01b_soma_screw_b_to_square.xmpuzzle", 0, 337, 337),
+    ("02a_tetracubes_4x4x2.xmpuzzle", 0, 695, 695),
+    ("02b_tetracubes_8x2x2.xmpuzzle", 0, 112, 112),
+    ("03_pentominoes_6x10.xmpuzzle", 0, 2339, 2339),
+    ("04_identical_pieces.xmpuzzle", 0, 1, 1),
+    ("04_identical_pieces.xmpuzzle", 1, 720, 720),
+    ("04_identical_pieces.xmpuzzle", 2, 1206, 1206),
+    ("04_identical_pieces.xmpuzzle", 3, 1121, 1121),
+    ("05_variable_voxels.xmpuzzle", 0, 240, 240),
+    ("05_variable_voxels.xmpuzzle", 1, 1766, 1766),
+    ("05_variable_voxels.xmpuzzle", 2, 1321, 1321),
+    ("06a_ranges.xmpuzzle", 0, 7, 7),
+    ("06a_ranges.xmpuzzle", 1, 3909, 3909),
+    ("06a_ranges.xmpuzzle", 2, 3909, 3909),
+    ("06b_mirror_paradox.xmpuzzle", 0, 1, 1),
+    ("06b_mirror_paradox.xmpuzzle", 1, 38, 38),
+    ("06b_mirror_paradox.xmpuzzle", 2, 27, 27),
+    ("06b_mirror_paradox.xmpuzzle", 3, 2, 2),
+    ("06c_max_holes.xmpuzzle", 0, 36, 36),
+    ("06c_max_holes.xmpuzzle", 1, 168, 167),
+    ("06c_max_holes.xmpuzzle", 2, 167, 167),
+    ("06c_max_holes.xmpuzzle", 3, 1766, 1766),
+    ("07_colours.xmpuzzle", 0, 219, 219),
+    ("07_colours.xmpuzzle", 1, 1920, 1920),
+    ("07_colours.xmpuzzle", 2, 240, 240),
+    ("07_colours.xmpuzzle", 3, 21, 21),
+    ("07_colours.xmpuzzle", 4, 219, 219),
+    ("08_three_problems.xml", 0, 2, 2),
+    ("08_three_problems.xml", 1, 368, 368),
+    ("08_three_problems.xml", 2, 1010, 1010),
+    ("09a_chiral_unpaired.xmpuzzle", 0, 8, 8),
+    ("09b_chiral_result.xmpuzzle", 0, 413, 413),
+    ("09b_chiral_result.xmpuzzle", 1, 4527, 4527),
+    ("10b_version1_no_gridtype.xml", 0, 8, 8),
+];
+
+#[test]
+fn reference_files_count_as_burrtxt_d() {
+    // Nearly all packings, which come apart; 06c problem 1 holds one assembly that does not.
+    let dir = Dir::new();
+    for &(file, problem, assemblies, solutions) in REFERENCE_D {
+        let path = format!(
+            "{}/tests/data/burrtools/reference/{file}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let rules: &[&str] = if file.starts_with("06c") {
+            &["burrtools", "complete"]
+        } else {
+            &["burrtools"]
+        };
+        for rule in rules {
+            let r = dir.run(&[
+                "solve",
+                &path,
+                "--problem",
+                &problem.to_string(),
+                "--count",
+                "--disassemble",
+                "--disassembler",
+                rule,
+                "-q",
+            ]);
+            let noun = if solutions == 1 {
+                "solution that comes"
+            } else {
+                "solutions that come"
+            };
+            let of = if assemblies == 1 {
+                "assembly"
+            } else {
+                "assemblies"
+            };
+            r.check(
+                r.stdout
+                    .starts_with(&format!("{solutions} {noun} apart, of {assemblies} {of} (")),
+                &format!("{file} #{problem} ({rule}): burrTxt -d {solutions} of {assemblies}"),
+            );
+        }
     }
 }
 
