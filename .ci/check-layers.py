@@ -25,7 +25,9 @@ LAYERS = {
     ],
     "crates/cubesat/src": [
         "echo", "error", "input", "mode", "geometry", "rng", "puzzle", "puzzle::json", "puzzle::bundled", "placements",
-        "symmetry", "counting", "solution", "run", "plan", "estimate", "shard", "render", "report", "interop", "generate",
+        "symmetry", "counting", "solution", "run", "shard",
+        "disassembly::grouping", "disassembly::limits", "disassembly::slide_in", "disassembly::search",
+        "disassembly::replay", "disassembly", "disassembly::orient", "disassembly::solutions", "plan", "estimate", "render", "report", "interop", "generate",
     ],
     "crates/studio/src": ["adapter::views", "adapter::files|adapter::runs", "adapter|guard|assets", "jobs", "http"],
     "crates/cli": ["args", "output", "progress", "sink", "commands"],

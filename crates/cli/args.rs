@@ -7,6 +7,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use cubesat::EngineChoice;
 use cubesat::UpTo;
+use cubesat::disassembly::{Level, Mode};
 use cubesat::interop::dimacs::Projection;
 use cubesat_xc::encoding::AtMostOne;
 
@@ -57,6 +58,9 @@ pub enum Command {
     Convert(ConvertArgs),
     /// Write STL files for 3D printing: one per piece, and one of an assembled solution.
     Stl(StlArgs),
+    /// Take a solution apart by sliding pieces: its moves (which pieces, which way, how far)
+    /// and its level; the HTML page animates them (played backwards, the assembly).
+    Disassemble(DisassembleArgs),
     /// Serve cubesat studio, the whole tool in a browser page, on this machine (127.0.0.1).
     Studio(StudioArgs),
     /// Estimate what a count will cost: the search tree's nodes with a 95% interval, the node
@@ -279,6 +283,72 @@ pub struct SolveArgs {
     /// anyone without the key. Without it, records are checked against accidents only.
     #[arg(long, value_name = "FILE")]
     pub seal_key_file: Option<PathBuf>,
+    /// Keep only the assemblies that come apart by sliding pieces along the axes (BurrTools'
+    /// "solutions"); each listed solution shows its level and moves.
+    #[arg(long)]
+    pub disassemble: bool,
+    #[command(flatten)]
+    pub disassembly: DisassemblyArgs,
+}
+
+/// How assemblies are taken apart (`solve --disassemble`, `disassemble`).
+#[derive(Clone, Debug, Args)]
+pub struct DisassemblyArgs {
+    /// burrtools: BurrTools 0.7.1's rule (the first separation found is final, so some
+    /// assemblies that come apart by another route are rejected); complete: any separation
+    /// will do. Default: burrtools for a BurrTools file, complete otherwise.
+    #[arg(long, value_name = "RULE", value_parser = parse_disassembler,
+          help = "burrtools: BurrTools 0.7.1's rule (the first separation found is final); complete: any separation will do; default: burrtools for a BurrTools file, complete otherwise [possible values: burrtools, complete]")]
+    pub disassembler: Option<Mode>,
+    /// Keep only solutions of at least this level, compared number by number (5, 4.9.3).
+    #[arg(long = "min-level", value_name = "LEVEL", value_parser = parse_level)]
+    pub min_level: Option<Level>,
+    /// The order of the solutions: as found, or by level, hardest first.
+    #[arg(long, value_enum, default_value_t = SortOrder::Found)]
+    pub sort: SortOrder,
+    /// The most positions the analysis of one assembly may visit (stored in 6 bytes a piece and about 24 more each).
+    #[arg(long = "max-states", value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    pub max_states: Option<u64>,
+}
+
+/// The order of solutions that come apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Default)]
+pub enum SortOrder {
+    /// As the search finds them.
+    #[default]
+    Found,
+    /// By level, the hardest (most moves to the first separation, then the next...) first.
+    Level,
+}
+
+/// `cubesat disassemble`.
+#[derive(Debug, Args)]
+pub struct DisassembleArgs {
+    #[command(flatten)]
+    pub puzzle: PuzzleArg,
+    /// The solution to take apart: the N-th that comes apart (from 1), as found or, with
+    /// --sort level, hardest first.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    pub solution: u64,
+    /// Output format: the plan as text or JSON, the solution as SVG, or a 3D page that
+    /// animates the plan.
+    #[arg(long, value_enum, default_value_t = SolutionFormat::Text)]
+    pub format: SolutionFormat,
+    /// Which assemblies are one (see `solve --up-to`); default: rotation, or burrtools for a
+    /// BurrTools file.
+    #[arg(long = "up-to", value_name = "MODE", value_parser = parse_up_to)]
+    pub up_to: Option<UpTo>,
+    #[command(flatten)]
+    pub disassembly: DisassemblyArgs,
+    /// Worker threads for the search and the analysis (0 = all cores).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub threads: usize,
+    /// Colour in text output.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    /// Write the output to FILE instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
 }
 
 /// `cubesat merge`.
@@ -485,6 +555,14 @@ fn parse_projection(s: &str) -> Result<Projection, String> {
 }
 
 fn parse_up_to(s: &str) -> Result<UpTo, String> {
+    s.parse().map_err(|e: cubesat::Error| e.to_string())
+}
+
+fn parse_disassembler(s: &str) -> Result<Mode, String> {
+    s.parse().map_err(|e: cubesat::Error| e.to_string())
+}
+
+fn parse_level(s: &str) -> Result<Level, String> {
     s.parse().map_err(|e: cubesat::Error| e.to_string())
 }
 

@@ -9,6 +9,7 @@ mod burrtools;
 mod catalog;
 mod cli;
 mod cuts;
+mod disassembly;
 mod engine_exact;
 mod engine_leaf;
 mod engines_agree;

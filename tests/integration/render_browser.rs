@@ -35,7 +35,7 @@ const FLAGS: &[&str] = &[
 ];
 
 /// The Chromium binary; fails the test when there is none.
-fn need_chromium() -> PathBuf {
+pub(crate) fn need_chromium() -> PathBuf {
     find_chromium().expect(
         "chromium not found: install it (apt-get install -y chromium) or point CHROMIUM at it",
     )
@@ -63,7 +63,12 @@ fn find_chromium() -> Option<PathBuf> {
 }
 
 /// Run chromium with `extra` arguments and a fresh profile; returns (stdout, stderr).
-fn run_browser(chromium: &Path, work: &Path, tag: &str, extra: &[String]) -> (String, String) {
+pub(crate) fn run_browser(
+    chromium: &Path,
+    work: &Path,
+    tag: &str,
+    extra: &[String],
+) -> (String, String) {
     let profile = work.join(format!("profile-{tag}"));
     let out_path = work.join(format!("{tag}.stdout"));
     let err_path = work.join(format!("{tag}.stderr"));
@@ -140,7 +145,7 @@ fn scene() -> Scene {
 }
 
 /// The value of attribute `name` on the `<div id="status" ...>` start tag.
-fn status_attr<'a>(dom: &'a str, name: &str) -> Option<&'a str> {
+pub(crate) fn status_attr<'a>(dom: &'a str, name: &str) -> Option<&'a str> {
     let start = dom.find(r#"<div id="status""#)?;
     let tag = &dom[start..start + dom[start..].find('>')?];
     let key = format!(r#"{name}=""#);
@@ -149,7 +154,7 @@ fn status_attr<'a>(dom: &'a str, name: &str) -> Option<&'a str> {
 }
 
 /// Lines of chromium's log that report page script problems.
-fn script_problems(stderr: &str) -> Vec<&str> {
+pub(crate) fn script_problems(stderr: &str) -> Vec<&str> {
     stderr
         .lines()
         .filter(|l| {

@@ -44,7 +44,7 @@ pub fn run(args: &EstimateArgs, quiet: bool) -> Result<Outcome> {
         ..Settings::default()
     }
     .resolve(&puzzle)
-    .map_err(|e| super::solve::flag_error(&e))?;
+    .map_err(|e| super::flags::flag_error(&e))?;
     let (up_to, opts) = (plan.options.up_to, plan.options);
     let name = puzzle.name.clone();
     let inst = Instance::new(puzzle)?;

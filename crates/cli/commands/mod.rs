@@ -2,8 +2,10 @@
 
 mod convert;
 mod decode;
+mod disassemble;
 mod estimate;
 mod export;
+mod flags;
 mod generate;
 mod info;
 mod list;
@@ -55,6 +57,7 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Stl(args) => stl::run(args, quiet),
         Command::Show(args) => show::run(args),
         Command::Merge(args) => merge::run(&args),
+        Command::Disassemble(args) => disassemble::run(args, quiet),
         Command::Studio(args) => studio::run(&args, quiet),
         Command::Estimate(args) => estimate::run(&args, quiet),
     }

@@ -6,12 +6,11 @@ use std::sync::Arc;
 use anyhow::{Context, Result, anyhow, bail};
 
 use cubesat::UpTo;
-use cubesat::plan::{Note, PlanError, Settings, Task};
 use cubesat::report::{stats_line, summary_json};
 use cubesat::run::{self, EngineChoice, Instance, RunOptions, RunReport};
 use cubesat::shard::{Job, ShardRecord};
 use cubesat::solution::Solution;
-use cubesat_xc::{Progress, Shard};
+use cubesat_xc::Progress;
 
 use crate::args::{SolutionFormat, SolveArgs};
 use crate::sink::{self, Shown};
@@ -41,8 +40,12 @@ fn refuse_unshowable(args: &SolveArgs) -> Result<()> {
 /// statistics on stderr.
 pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
     refuse_unshowable(&args)?;
-    let settings = settings(&args)?;
-    settings.check().map_err(|e| flag_error(&e))?;
+    if args.disassemble {
+        return super::disassemble::solve(args, quiet);
+    }
+    super::disassemble::refuse_without(&args)?;
+    let settings = super::flags::settings(&args)?;
+    settings.check().map_err(|e| super::flags::flag_error(&e))?;
     let key = match &args.seal_key_file {
         Some(path) => Some(super::merge::read_key(path)?),
         None => None,
@@ -53,7 +56,7 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
     crate::progress::install_interrupt(progress.clone());
     if !quiet {
         for note in settings.notes() {
-            say!("note: {}", flag_note(&note));
+            say!("note: {}", super::flags::flag_note(&note));
         }
     }
     let puzzle = super::load_puzzle(&args.puzzle)?;
@@ -63,7 +66,9 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
             say!("note: {n}");
         }
     }
-    let plan = settings.resolve(&puzzle).map_err(|e| flag_error(&e))?;
+    let plan = settings
+        .resolve(&puzzle)
+        .map_err(|e| super::flags::flag_error(&e))?;
     let inst = Instance::new(puzzle)?;
     let opts = RunOptions {
         progress: Some(progress),
@@ -136,66 +141,6 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
     } else {
         found(report.count > 0)
     })
-}
-
-/// The run's settings as the flags give them; the rules are the library's ([`Settings`]).
-fn settings(args: &SolveArgs) -> Result<Settings> {
-    let shard = match &args.shard {
-        Some(text) => Some(
-            text.parse::<Shard>()
-                .map_err(|e| anyhow!("--shard {text}: {e}"))?,
-        ),
-        None => None,
-    };
-    Ok(Settings {
-        task: if args.count { Task::Count } else { Task::List },
-        // Without --all a listing shows the first solution, or the first --limit ones.
-        limit: if args.count || args.all {
-            args.limit
-        } else {
-            Some(args.limit.unwrap_or(1))
-        },
-        up_to: args.up_to,
-        engine: args.engine,
-        threads: args.threads,
-        no_prune: args.no_prune,
-        amo: args.amo,
-        sat_cubes: args.cubes,
-        sat_exact_budget: args.exact_budget,
-        shard,
-        listing_is_record: args.format == SolutionFormat::Json,
-        sealed: args.seal_key_file.is_some(),
-    })
-}
-
-/// A refusal of the run's rules, worded with the flags that set what it names.
-pub(crate) fn flag_error(e: &PlanError) -> anyhow::Error {
-    match e {
-        PlanError::TooManyCubes { asked, most } => {
-            anyhow!("--cubes {asked} is too many (at most {most})")
-        }
-        PlanError::ShardNotMergeable => anyhow!(
-            "--shard needs --count, or --all --format json (a shard's record must be merged)"
-        ),
-        PlanError::ShardWithLimit => {
-            anyhow!("--shard runs a whole shard: it cannot be combined with --limit")
-        }
-        PlanError::SealWithoutShard => {
-            anyhow!("--seal-key-file seals a shard's record: it goes with --shard")
-        }
-        other => anyhow!("{other}"),
-    }
-}
-
-/// A note of the plan, worded with the flags.
-fn flag_note(note: &Note) -> String {
-    match note {
-        Note::ThreadsClamped { asked, to } => format!(
-            "--threads {asked} is clamped to {to} ({} per core)",
-            cubesat_xc::MAX_THREADS_PER_CORE
-        ),
-        other => other.to_string(),
-    }
 }
 
 /// `--count`: one line, the count and what it counts.

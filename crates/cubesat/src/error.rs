@@ -77,6 +77,8 @@ pub enum Request {
     Size,
     /// An export of the instance.
     Export,
+    /// A disassembly analysis (too many states or pieces).
+    Disassembly,
 }
 
 /// `FILE: PLACE: MESSAGE`, leaving out what is empty.

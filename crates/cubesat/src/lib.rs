@@ -6,7 +6,8 @@
 //!
 //! ```text
 //! geometry → puzzle (json, bundled) → placements → symmetry → counting
-//!          → solution (the verifier) → run (Instance + engines) → generate, render, report, interop
+//!          → solution (the verifier) → run (Instance + engines) → disassembly
+//!          → generate, render, report, interop
 //! ```
 //!
 //! - [`echo`]: how messages repeat user text (escaped, cut to a line).
@@ -26,6 +27,8 @@
 //!   passes.
 //! - [`run`]: an [`Instance`] and the runs that list or count it with a chosen engine;
 //!   [`shard`]: the records of a run split into shards, and their exact merge.
+//! - [`disassembly`]: whether an assembly comes apart by sliding pieces, its moves and
+//!   BurrTools level (and the slide-in order of the 3D page).
 //! - [`generate`], [`render`], [`report`] and [`interop`] (DIMACS, DLX, ASP and solver
 //!   answers): outputs.
 //!
@@ -40,6 +43,7 @@
 #![warn(missing_docs)]
 
 pub mod counting;
+pub mod disassembly;
 pub mod echo;
 mod error;
 pub mod estimate;

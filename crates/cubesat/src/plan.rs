@@ -118,6 +118,11 @@ pub enum PlanError {
     /// A key to seal a record that no shard writes.
     #[error("seal key: a key seals a shard's record, so it goes with a shard")]
     SealWithoutShard,
+    /// A shard or a sealed record of a disassembly run, which runs whole and writes no record.
+    #[error(
+        "shard: a disassembly runs whole and writes no shard record, so it takes no shard or seal key"
+    )]
+    DisassemblyNotShardable,
     /// An export in a counting mode an external solver's count cannot mean.
     #[error(
         "up to: an export counts every placement (none) or one solution per rotation class (rotation), not {up_to}"
@@ -144,7 +149,9 @@ impl PlanError {
     pub fn setting(&self) -> &'static str {
         match self {
             PlanError::TooManyCubes { .. } => "cubes",
-            PlanError::ShardNotMergeable | PlanError::ShardWithLimit => "shard",
+            PlanError::ShardNotMergeable
+            | PlanError::ShardWithLimit
+            | PlanError::DisassemblyNotShardable => "shard",
             PlanError::SealWithoutShard => "seal key",
             PlanError::ExportMode { .. } | PlanError::ExportInexact { .. } => "up to",
         }
@@ -228,6 +235,89 @@ impl Settings {
                 shard: self.shard,
             },
             notes: self.notes(),
+        })
+    }
+}
+
+/// A run that takes solutions apart: the search for assemblies, and the analyses.
+#[derive(Clone, Debug)]
+pub struct DisassemblyPlan {
+    /// The search for assemblies: every one, in the counting mode, on every thread asked for.
+    pub run: RunOptions,
+    /// The analyses of the assemblies.
+    pub analysis: crate::disassembly::solutions::Options,
+    /// Stop once this many solutions came apart (`None`: all).
+    pub keep: Option<u64>,
+    /// Assemblies handed to the analysers at once: a few per thread when only a few
+    /// solutions are wanted (the first come soon), more for whole runs (less waiting).
+    pub batch: usize,
+    /// What the plan changed from the settings.
+    pub notes: Vec<Note>,
+}
+
+impl Settings {
+    /// The plan of a disassembly run: `mode` as asked, else BurrTools' rule for a BurrTools
+    /// file (or one converted from it) and the complete search otherwise; every assembly is
+    /// searched (a limit counts solutions that come apart), on the threads asked for, each
+    /// assembly's analysis bounded by `max_states`.
+    pub fn resolve_disassembly(
+        &self,
+        puzzle: &Puzzle,
+        mode: Option<crate::disassembly::Mode>,
+        max_states: Option<u64>,
+    ) -> Result<DisassemblyPlan, PlanError> {
+        use crate::disassembly::{DEFAULT_MAX_STATES, Mode};
+        if self.shard.is_some() || self.sealed {
+            return Err(PlanError::DisassemblyNotShardable);
+        }
+        if let Some(c) = self.sat_cubes.filter(|&c| c > MAX_CUBES) {
+            return Err(PlanError::TooManyCubes {
+                asked: c,
+                most: MAX_CUBES,
+            });
+        }
+        let threads = cubesat_xc::worker_threads(self.threads);
+        let mode = mode.unwrap_or(if puzzle.default_up_to == Some(UpTo::BurrTools) {
+            Mode::BurrTools
+        } else {
+            Mode::Complete
+        });
+        let run = RunOptions {
+            engine: self.engine,
+            up_to: counting_mode(self.up_to, puzzle),
+            limit: None,
+            threads,
+            prune: !self.no_prune,
+            amo: self.amo,
+            sat_cubes: self.sat_cubes,
+            sat_exact_budget: self.sat_exact_budget,
+            progress: None,
+            shard: None,
+        };
+        let notes = if self.threads > threads {
+            vec![Note::ThreadsClamped {
+                asked: self.threads,
+                to: threads,
+            }]
+        } else {
+            Vec::new()
+        };
+        Ok(DisassemblyPlan {
+            run,
+            analysis: crate::disassembly::solutions::Options {
+                mode,
+                burrtools_orientation: true,
+                threads,
+                max_states: max_states.unwrap_or(DEFAULT_MAX_STATES),
+                progress: None,
+            },
+            keep: self.limit,
+            batch: if self.limit.is_some_and(|w| w <= 16) {
+                4 * threads
+            } else {
+                64 * threads
+            },
+            notes,
         })
     }
 }
@@ -383,6 +473,38 @@ mod tests {
             cubes.resolve(&p),
             Err(PlanError::TooManyCubes { .. })
         ));
+    }
+
+    #[test]
+    fn disassembly_runs_whole_with_the_rule_of_the_file() {
+        use crate::disassembly::Mode;
+        let p = soma();
+        let plan = Settings {
+            limit: Some(2),
+            ..Settings::default()
+        }
+        .resolve_disassembly(&p, None, None)
+        .unwrap();
+        assert_eq!(plan.analysis.mode, Mode::Complete);
+        assert_eq!((plan.run.limit, plan.keep), (None, Some(2)));
+        let mut burr = soma();
+        burr.default_up_to = Some(UpTo::BurrTools);
+        let plan = Settings::default()
+            .resolve_disassembly(&burr, None, Some(7))
+            .unwrap();
+        assert_eq!(
+            (plan.analysis.mode, plan.run.up_to, plan.analysis.max_states),
+            (Mode::BurrTools, UpTo::BurrTools, 7)
+        );
+        let sharded = Settings {
+            task: Task::Count,
+            shard: Some("0/2".parse().unwrap()),
+            ..Settings::default()
+        };
+        assert_eq!(
+            sharded.resolve_disassembly(&p, None, None).unwrap_err(),
+            PlanError::DisassemblyNotShardable
+        );
     }
 
     #[test]

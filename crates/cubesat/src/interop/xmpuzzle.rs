@@ -130,8 +130,13 @@ pub fn to_xml(puzzle: &Puzzle) -> Result<String> {
         let s = voxel_string(size, |c| {
             cells.iter().find(|(d, _)| *d == c).map(|&(_, k)| ('#', k))
         });
+        let weight = if p.weight != 1 {
+            format!(" weight=\"{}\"", p.weight)
+        } else {
+            String::new()
+        };
         x.push_str(&format!(
-            "    <voxel x=\"{}\" y=\"{}\" z=\"{}\" name=\"{}\" type=\"0\">{s}</voxel>\n",
+            "    <voxel x=\"{}\" y=\"{}\" z=\"{}\"{weight} name=\"{}\" type=\"0\">{s}</voxel>\n",
             size[0],
             size[1],
             size[2],
@@ -163,16 +168,25 @@ pub fn to_xml(puzzle: &Puzzle) -> Result<String> {
         esc(&puzzle.name)
     ));
     for (i, p) in puzzle.pieces.iter().enumerate() {
-        if p.is_ranged() {
-            x.push_str(&format!(
-                "        <shape id=\"{i}\" min=\"{}\" max=\"{}\"/>\n",
-                p.min_count, p.count
-            ));
+        let counts = if p.is_ranged() {
+            format!("min=\"{}\" max=\"{}\"", p.min_count, p.count)
         } else {
-            x.push_str(&format!(
-                "        <shape id=\"{i}\" count=\"{}\"/>\n",
-                p.count
-            ));
+            format!("count=\"{}\"", p.count)
+        };
+        // Piece groups as BurrTools writes them: one attribute when every copy is in one
+        // group, else a <group> child per share.
+        match p.groups.as_slice() {
+            [] => x.push_str(&format!("        <shape id=\"{i}\" {counts}/>\n")),
+            [(g, c)] if *c as u32 == p.count => x.push_str(&format!(
+                "        <shape id=\"{i}\" {counts} group=\"{g}\"/>\n"
+            )),
+            shares => {
+                x.push_str(&format!("        <shape id=\"{i}\" {counts}>\n"));
+                for (g, c) in shares {
+                    x.push_str(&format!("          <group group=\"{g}\" count=\"{c}\"/>\n"));
+                }
+                x.push_str("        </shape>\n");
+            }
         }
     }
     x.push_str("      </shapes>\n");

@@ -21,8 +21,8 @@ use crate::error::{Error, Result, bail};
 use crate::geometry::{Cell, Shape};
 use crate::mode::UpTo;
 use crate::puzzle::{
-    ContainerSpec, KnownCounts, MAX_COORD, MAX_PIECE_CELLS, MAX_PIECE_COPIES, MAX_TARGET_CELLS,
-    Piece, Puzzle, Target,
+    ContainerSpec, KnownCounts, MAX_COORD, MAX_GROUP, MAX_PIECE_CELLS, MAX_PIECE_COPIES,
+    MAX_TARGET_CELLS, Piece, Puzzle, Target,
 };
 
 pub use crate::puzzle::MAX_FILE_BYTES;
@@ -53,6 +53,8 @@ pub struct BurrShape {
     pub voxels: Vec<(Cell, State, u8)>,
     /// Line of the `<voxel>` element, for messages.
     pub line: u32,
+    /// The shape's weight (`weight`, default 1): which side of a disassembly move stays still.
+    pub weight: i32,
 }
 
 /// One part of a problem: a shape and how many copies.
@@ -64,6 +66,9 @@ pub struct Part {
     pub min: u32,
     /// Most copies.
     pub max: u32,
+    /// Piece groups: `(group, copies)`, from a `group` attribute (every copy) or `<group
+    /// group= count=>` children; group 0 entries are dropped.
+    pub groups: Vec<(u16, u16)>,
 }
 
 /// A problem of the file.
@@ -520,11 +525,13 @@ fn shape(at: &At, v: roxmltree::Node, i: usize) -> Result<BurrShape> {
             ),
         ));
     }
+    let weight = at.num(v, &what, "weight", MAX_GROUP as u64)?.unwrap_or(1) as i32;
     Ok(BurrShape {
         name: v.attribute("name").unwrap_or("").to_string(),
         size,
         voxels,
         line: at.line(v),
+        weight,
     })
 }
 
@@ -566,13 +573,31 @@ fn problem(
             (None, None, None) => (1, 1),
             _ => return Err(at.err(s, &w, "a range needs both min and max")),
         };
-        if s.attribute("group").is_some() || children(s, "group").next().is_some() {
-            notes.push("disassembly groups are read and ignored".to_string());
+        // BurrTools: a nonzero `group` attribute puts every copy in that group (its children
+        // are then not read); otherwise each <group group= count=> child adds a share.
+        let mut groups = Vec::new();
+        match at.num(s, &w, "group", MAX_GROUP as u64)? {
+            Some(g) if g > 0 => groups.push((g as u16, hi.min(u16::MAX as u64) as u16)),
+            _ => {
+                for (j, gnode) in children(s, "group").enumerate() {
+                    let gw = format!("{w}, <group> {j}");
+                    let Some(g) = at.num(gnode, &gw, "group", MAX_GROUP as u64)? else {
+                        return Err(at.err(gnode, &gw, "no group attribute"));
+                    };
+                    let Some(c) = at.num(gnode, &gw, "count", MAX_PIECE_COPIES)? else {
+                        return Err(at.err(gnode, &gw, "no count attribute"));
+                    };
+                    if g > 0 && c > 0 {
+                        groups.push((g as u16, c as u16));
+                    }
+                }
+            }
         }
         parts.push(Part {
             shape: id,
             min: lo as u32,
             max: hi as u32,
+            groups,
         });
     }
     let result = match children(p, "result").next() {
@@ -841,6 +866,8 @@ impl BurrFile {
                 count: part.max,
                 min_count: part.min,
                 colours,
+                weight: sh.weight,
+                groups: part.groups.clone(),
             });
         }
         if pieces.is_empty() {

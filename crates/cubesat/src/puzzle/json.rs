@@ -15,8 +15,8 @@ use crate::geometry::{Cell, Shape, add, is_face_connected};
 use crate::mode::UpTo;
 use crate::puzzle::{
     Catalog, CatalogCounts, ContainerSpec, Finding, Hint, KnownCounts, MAX_ART_CELLS, MAX_COORD,
-    MAX_PIECE_CELLS, MAX_PIECE_COPIES, MAX_TARGET_CELLS, ModeCount, Piece, Published, Puzzle,
-    Target, Verdict,
+    MAX_GROUP, MAX_PIECE_CELLS, MAX_PIECE_COPIES, MAX_TARGET_CELLS, ModeCount, Piece, Published,
+    Puzzle, Target, Verdict,
 };
 
 pub use crate::puzzle::MAX_FILE_BYTES;
@@ -448,6 +448,8 @@ struct RawPiece {
     min_count: u32,
     /// Aligned with `cells`; empty when uncoloured.
     colours: Vec<u8>,
+    weight: i32,
+    groups: Vec<(u16, u16)>,
 }
 
 /// The largest colour number (as in BurrTools).
@@ -459,7 +461,7 @@ fn piece(v: &Value, path: &JsonPath) -> Result<RawPiece> {
         m,
         path,
         &[
-            "name", "letter", "count", "cells", "layers", "colours", "comment",
+            "name", "letter", "count", "cells", "layers", "colours", "weight", "group", "comment",
         ],
     )?;
     let name = match m.get("name") {
@@ -577,6 +579,36 @@ fn piece(v: &Value, path: &JsonPath) -> Result<RawPiece> {
             cells.len()
         );
     }
+    let weight = match m.get("weight") {
+        Some(w) => integer(w, &path.key("weight"), 1, MAX_GROUP as i64)? as i32,
+        None => 1,
+    };
+    // BurrTools piece groups: one number (every copy in that group), or [[group, copies], ...].
+    let groups = match m.get("group") {
+        None => Vec::new(),
+        Some(Value::Array(a)) => {
+            let gp = path.key("group");
+            let mut out = Vec::with_capacity(a.len());
+            for (i, x) in a.iter().enumerate() {
+                let xp = gp.index(i);
+                let pair = array(x, &xp, "[group, copies]")?;
+                if pair.len() != 2 {
+                    fail!(xp, "a group share is [group, copies]");
+                }
+                let g = integer(&pair[0], &xp.index(0), 1, MAX_GROUP as i64)? as u16;
+                let c = integer(&pair[1], &xp.index(1), 1, MAX_PIECE_COPIES as i64)? as u16;
+                if out.iter().any(|&(h, _)| h == g) {
+                    fail!(xp, "group {g} is listed twice");
+                }
+                out.push((g, c));
+            }
+            out
+        }
+        Some(g) => vec![(
+            integer(g, &path.key("group"), 1, MAX_GROUP as i64)? as u16,
+            count.min(u16::MAX as u32) as u16,
+        )],
+    };
     Ok(RawPiece {
         name,
         letter,
@@ -584,6 +616,8 @@ fn piece(v: &Value, path: &JsonPath) -> Result<RawPiece> {
         count,
         min_count,
         colours,
+        weight,
+        groups,
     })
 }
 
@@ -1055,6 +1089,8 @@ fn assign_letters(raws: Vec<RawPiece>, path: &JsonPath) -> Result<Vec<Piece>> {
             count: r.count,
             min_count: r.min_count,
             colours,
+            weight: r.weight,
+            groups: r.groups,
         });
     }
     Ok(out)
@@ -1274,6 +1310,14 @@ pub fn to_value(puzzle: &Puzzle) -> Value {
             }
             if p.is_coloured() {
                 o["colours"] = json!(p.colours);
+            }
+            if p.weight != 1 {
+                o["weight"] = json!(p.weight);
+            }
+            match p.groups.as_slice() {
+                [] => {}
+                [(g, c)] if *c as u32 == p.count => o["group"] = json!(g),
+                gs => o["group"] = json!(gs.iter().map(|&(g, c)| [g, c]).collect::<Vec<_>>()),
             }
             o
         })

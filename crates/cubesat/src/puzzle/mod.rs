@@ -63,7 +63,18 @@ pub struct Piece {
     /// A colour per cell, aligned with `shape.cells()`; empty when every cell has the neutral
     /// colour 0.
     pub colours: Vec<u8>,
+    /// BurrTools' shape weight (1 unless a file says otherwise): when a disassembly move
+    /// slides some pieces against the others, the side holding the heaviest piece is drawn
+    /// still, and of a separation's two parts the lighter one counts as removed.
+    pub weight: i32,
+    /// BurrTools piece groups: `(group, copies)` pairs, group numbers from 1. Pieces of one
+    /// group may stay together at the end of a disassembly (a cage of interlocked pieces
+    /// that is meant not to come apart). Empty: the piece is in no group.
+    pub groups: Vec<(u16, u16)>,
 }
+
+/// The largest group number and shape weight cubesat accepts (BurrTools stores both in 16 bits).
+pub const MAX_GROUP: u16 = 1000;
 
 /// Cells with colours, normalised like [`Shape::new`] (translated to the origin, sorted by
 /// (z, y, x)).

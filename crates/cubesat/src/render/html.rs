@@ -6,7 +6,9 @@
 //! edges (light edges for hints); mouse or touch drag rotates, the wheel zooms; a layer slider
 //! shows only z ≤ k, an explode slider pulls pieces apart from their container's centre, and
 //! prev / play / next step through the slide-in assembly order computed here by
-//! [`assembly_order`] (with a message when no full order exists). Several scenes (e.g. every
+//! [`assembly_order`] (with a message when no full order exists), or, for a scene with a
+//! disassembly plan ([`html_with_plans`]), through the plan played backwards, each move slid
+//! into place. Several scenes (e.g. every
 //! solution) are paged with the solution prev / next buttons. The first frame is drawn
 //! synchronously while the page loads.
 //!
@@ -21,8 +23,10 @@
 //! solutions: `{"legend": [[name, mark, hint, "#rrggbb"], ...], "scenes": [{"t": title,
 //! "c": [[ox, oy, oz, sx, sy, sz], ...], "g": [grid per container], "k": [legend index per
 //! piece], "o": [insertion order], "f": complete, "a": 0 for loose pieces (no assembly to step
-//! through; absent otherwise), "x": [piece, x, y, z, ...]}]}`. A mark is the piece's letter,
-//! with its copy number for one of several copies (`b3`, drawn in a shade of its own). A grid is a
+//! through; absent otherwise), "x": [piece, x, y, z, ...], and with a disassembly plan "p":
+//! [[dx, dy, dz, piece, ...] per move], "pl": [assembly label per move], "pt": plan
+//! title}]}`. A mark is the piece's letter, with its copy number for one of several copies
+//! (`b3`, drawn in a shade of its own). A grid is a
 //! string with one character per cell of its container, index `x + sx·(y + sy·z)`: `' '`
 //! outside the target, `'.'` empty, otherwise the character with code 48 + piece index. A
 //! container too large to draw cell by cell ([`super::drawn_cell_by_cell`]: a sparse shape in
@@ -30,7 +34,7 @@
 //! one), so the page grows with the cells, not with the box. Cells outside every container
 //! (which a well-formed scene does not have) go to `"x"`, in the same form.
 
-use super::{Occupant, Scene, assembly_order};
+use super::{Occupant, Scene, ScenePlan, assembly_order};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 
@@ -40,6 +44,12 @@ pub(crate) const VIEWER_JS: &str = include_str!("viewer.js");
 /// Render `scenes` (at least one; an empty slice gives a page saying there is nothing to show)
 /// as one self-contained HTML page.
 pub fn html(scenes: &[Scene]) -> String {
+    html_with_plans(scenes, &[])
+}
+
+/// [`html`] with a disassembly plan for some scenes (`plans[i]` for `scenes[i]`): the page's
+/// assembly steps are then the plan played backwards instead of the slide-in order.
+pub fn html_with_plans(scenes: &[Scene], plans: &[Option<ScenePlan>]) -> String {
     let mut legend: Vec<Value> = Vec::new();
     let mut legend_index: HashMap<(String, String, bool, String), usize> = HashMap::new();
     let mut out_scenes = Vec::with_capacity(scenes.len());
@@ -129,6 +139,26 @@ pub fn html(scenes: &[Scene]) -> String {
         }
         if scene.loose {
             s["a"] = json!(0);
+        }
+        if let Some(Some(plan)) = plans.get(out_scenes.len()) {
+            // Moves in disassembly order: [dx, dy, dz, piece, piece, ...].
+            let moves: Vec<Vec<i64>> = plan
+                .moves
+                .iter()
+                .map(|m| {
+                    let mut v: Vec<i64> = m.shift.iter().map(|&d| d as i64).collect();
+                    v.extend(m.pieces.iter().map(|&p| p as i64));
+                    v
+                })
+                .collect();
+            s["p"] = json!(moves);
+            s["pl"] = json!(
+                plan.moves
+                    .iter()
+                    .map(|m| m.label.as_str())
+                    .collect::<Vec<_>>()
+            );
+            s["pt"] = json!(plan.title);
         }
         out_scenes.push(s);
     }

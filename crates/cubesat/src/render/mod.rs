@@ -17,13 +17,15 @@
 
 pub mod assembly;
 pub mod html;
+pub mod plan;
 pub mod samples;
 pub mod stl;
 pub mod svg;
 pub mod text;
 
 pub use assembly::{AssemblyOrder, assembly_order, assembly_order_cells};
-pub use html::html;
+pub use html::{html, html_with_plans};
+pub use plan::ScenePlan;
 pub use svg::svg;
 pub use text::text;
 

@@ -62,8 +62,30 @@
     var inOrder = {}, seq = sc.o.slice();
     seq.forEach(function (p) { inOrder[p] = true; });
     for (i = 0; i < n; i++) if (!inOrder[i]) seq.push(i);
+    // A disassembly plan: the offset of every piece after each move (state 0 assembled).
+    var plan = null;
+    if (sc.p && sc.p.length) {
+      var states = [], cur = [];
+      for (i = 0; i < n; i++) cur.push([0, 0, 0]);
+      states.push(cur.map(function (o) { return o.slice(); }));
+      sc.p.forEach(function (mv) {
+        for (var q = 3; q < mv.length; q++) {
+          if (mv[q] < 0 || mv[q] >= n) continue;
+          for (var a = 0; a < 3; a++) cur[mv[q]][a] += mv[a];
+        }
+        states.push(cur.map(function (o) { return o.slice(); }));
+      });
+      // Frame every position of the plan.
+      states.forEach(function (st2) {
+        pieces.forEach(function (cells, pi) {
+          cells.forEach(function (c) { grow([c[0] + st2[pi][0], c[1] + st2[pi][1], c[2] + st2[pi][2]], 1); });
+        });
+      });
+      sceneCentre = [0, 1, 2].map(function (a) { return (lo[a] + hi[a]) / 2; });
+      plan = { m: sc.p.length, states: states };
+    }
     sc._d = { pieces: pieces, empty: empty, centroid: centroid, centre: centre, seq: seq,
-      lo: lo, hi: hi, sceneCentre: sceneCentre, n: n };
+      lo: lo, hi: hi, sceneCentre: sceneCentre, n: plan ? plan.m : n, plan: plan };
     return sc._d;
   }
 
@@ -142,9 +164,17 @@
 
   function build(d, sc) {
     var tri = [], lin = [];
-    var shown = d.seq.slice(0, st.step);
+    var shown = d.plan ? d.seq.slice() : d.seq.slice(0, st.step);
     var now = performance.now();
     var e = st.explode;
+    // With a plan, assembly step t shows the position after m - t disassembly moves.
+    var planOffset = function (pi) {
+      var here = d.plan.states[d.plan.m - st.step][pi];
+      if (!st.anim || st.anim.state === undefined) return here;
+      var from = d.plan.states[st.anim.state][pi];
+      var t = Math.min(1, (now - st.anim.t0) / DROP_MS), k = 1 - (1 - t) * (1 - t);
+      return [0, 1, 2].map(function (a) { return from[a] + (here[a] - from[a]) * k; });
+    };
     shown.forEach(function (pi) {
       var entry = legend[sc.k[pi]];
       var col = hexColour(entry[3]);
@@ -153,7 +183,10 @@
       var set = {};
       cells.forEach(function (c) { set[key(c[0], c[1], c[2])] = true; });
       var off = [0, 1, 2].map(function (a) { return e * (d.centroid[pi][a] - d.centre[pi][a]); });
-      if (st.anim && st.anim.piece === pi) {
+      if (d.plan) {
+        var po = planOffset(pi);
+        off = [0, 1, 2].map(function (a) { return off[a] + po[a]; });
+      } else if (st.anim && st.anim.piece === pi) {
         var t = Math.min(1, (now - st.anim.t0) / DROP_MS);
         off[2] += (1 - t) * (1 - t) * (d.hi[2] - d.lo[2] + 1);
       }
@@ -274,7 +307,8 @@
     $('solnav').style.display = scenes.length > 1 ? '' : 'none';
     $('sinfo').textContent = 'solution ' + (st.scene + 1) + ' / ' + scenes.length;
     var info = 'step ' + st.step + ' / ' + d.n;
-    if (st.step > sc.o.length) info += ' (piece ' + legend[sc.k[d.seq[st.step - 1]]][1] + ' cannot slide in)';
+    if (d.plan) { if (st.step > 0) info += ': ' + sc.pl[d.plan.m - st.step]; }
+    else if (st.step > sc.o.length) info += ' (piece ' + legend[sc.k[d.seq[st.step - 1]]][1] + ' cannot slide in)';
     else if (st.step > 0) info += ': ' + legend[sc.k[d.seq[st.step - 1]]][1];
     $('ainfo').textContent = info;
     $('aplay').textContent = st.timer ? 'pause' : 'play';
@@ -283,10 +317,12 @@
     var layer = $('layer');
     layer.min = String(d.lo[2]); layer.max = String(d.hi[2] - 1); layer.value = String(st.layer);
     $('lval').textContent = String(st.layer);
-    $('msg').textContent = sc.f || sc.a === 0 ? '' : 'No full slide-in order exists: only ' + sc.o.length + ' of ' + d.n +
+    $('msg').textContent = d.plan ? (sc.pt || '') + ': the disassembly played backwards' :
+      sc.f || sc.a === 0 ? '' : 'No full slide-in order exists: only ' + sc.o.length + ' of ' + d.n +
       ' pieces can be lowered into place from above, one after another.';
+    $('msg').style.color = d.plan ? '#333' : '';
     var shown = {};
-    d.seq.slice(0, st.step).forEach(function (p) { shown[p] = true; });
+    (d.plan ? d.seq : d.seq.slice(0, st.step)).forEach(function (p) { shown[p] = true; });
     var lg = $('legend');
     lg.textContent = '';
     sc.k.forEach(function (li, p) {
@@ -312,7 +348,8 @@
   function setStep(s, animate) {
     var d = decode(scenes[st.scene]);
     s = Math.max(0, Math.min(d.n, s));
-    st.anim = animate && s === st.step + 1 && s <= scenes[st.scene].o.length ? { piece: d.seq[s - 1], t0: performance.now() } : null;
+    if (d.plan) st.anim = animate && s === st.step + 1 ? { state: d.plan.m - st.step, t0: performance.now() } : null;
+    else st.anim = animate && s === st.step + 1 && s <= scenes[st.scene].o.length ? { piece: d.seq[s - 1], t0: performance.now() } : null;
     st.step = s;
     updateUi();
     redraw();

@@ -1,0 +1,69 @@
+//! The run plan's settings as `cubesat solve`'s flags give them, and the plan's refusals and
+//! notes worded with those flags: the rules themselves are the library's (`cubesat::plan`).
+
+use anyhow::{Result, anyhow};
+
+use cubesat::plan::{Note, PlanError, Settings, Task};
+use cubesat_xc::Shard;
+
+use crate::args::{SolutionFormat, SolveArgs};
+
+/// The run's settings as the flags give them; the rules are the library's ([`Settings`]).
+pub(crate) fn settings(args: &SolveArgs) -> Result<Settings> {
+    let shard = match &args.shard {
+        Some(text) => Some(
+            text.parse::<Shard>()
+                .map_err(|e| anyhow!("--shard {text}: {e}"))?,
+        ),
+        None => None,
+    };
+    Ok(Settings {
+        task: if args.count { Task::Count } else { Task::List },
+        // Without --all a listing shows the first solution, or the first --limit ones.
+        limit: if args.count || args.all {
+            args.limit
+        } else {
+            Some(args.limit.unwrap_or(1))
+        },
+        up_to: args.up_to,
+        engine: args.engine,
+        threads: args.threads,
+        no_prune: args.no_prune,
+        amo: args.amo,
+        sat_cubes: args.cubes,
+        sat_exact_budget: args.exact_budget,
+        shard,
+        listing_is_record: args.format == SolutionFormat::Json,
+        sealed: args.seal_key_file.is_some(),
+    })
+}
+
+/// A refusal of the run's rules, worded with the flags that set what it names.
+pub(crate) fn flag_error(e: &PlanError) -> anyhow::Error {
+    match e {
+        PlanError::TooManyCubes { asked, most } => {
+            anyhow!("--cubes {asked} is too many (at most {most})")
+        }
+        PlanError::ShardNotMergeable => anyhow!(
+            "--shard needs --count, or --all --format json (a shard's record must be merged)"
+        ),
+        PlanError::ShardWithLimit => {
+            anyhow!("--shard runs a whole shard: it cannot be combined with --limit")
+        }
+        PlanError::SealWithoutShard => {
+            anyhow!("--seal-key-file seals a shard's record: it goes with --shard")
+        }
+        other => anyhow!("{other}"),
+    }
+}
+
+/// A note of the plan, worded with the flags.
+pub(crate) fn flag_note(note: &Note) -> String {
+    match note {
+        Note::ThreadsClamped { asked, to } => format!(
+            "--threads {asked} is clamped to {to} ({} per core)",
+            cubesat_xc::MAX_THREADS_PER_CORE
+        ),
+        other => other.to_string(),
+    }
+}

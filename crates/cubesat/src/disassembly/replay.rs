@@ -1,0 +1,182 @@
+//! The independent plan checker: replays a plan's moves unit step by unit step on the pieces' cells; every plan cubesat prints or counts passes it.
+//!
+//! It trusts nothing the analyser computed (no limits, no states, no tree): only the assembled
+//! cells and the list of moves. Pieces start in one part, assembled. A move must slide pieces
+//! of one part, not all of them, by at least one unit along an axis; at every unit step no cell
+//! of a moving piece may meet a cell of a piece of the same part that stays. A removal must
+//! end with the moving pieces clear of the rest of their part (nothing of the part left ahead
+//! of them along the direction), and they become a part of their own: parts apart never meet
+//! again. At the end every part must be a single piece, or pieces whose parts all list one
+//! common group (the checker's own reading of the groups, not the analyser's).
+
+use std::collections::HashSet;
+
+use crate::error::{Error, Result};
+use crate::geometry::Cell;
+
+use super::{PartGroups, Step, direction_name};
+
+/// Replays `steps` on pieces with assembled `cells`, copies of parts `part_of` (groups
+/// `groups[part]`). `Ok` when every move is legal and every piece ends separated; otherwise an
+/// [`Error::Invalid`] naming the move and what went wrong.
+pub fn check(
+    cells: &[Vec<Cell>],
+    part_of: &[usize],
+    groups: &[PartGroups],
+    steps: &[Step],
+) -> Result<()> {
+    let n = cells.len();
+    let mut offset = vec![[0i32; 3]; n];
+    let mut part = vec![0usize; n];
+    let mut parts = 1usize;
+    let bad = |i: usize, what: String| {
+        Err(Error::Invalid(format!(
+            "disassembly plan, move {}: {what}",
+            i + 1
+        )))
+    };
+    for (i, s) in steps.iter().enumerate() {
+        if s.pieces.is_empty() || s.pieces.iter().any(|&p| p >= n) {
+            return bad(i, "no pieces, or a piece out of range".into());
+        }
+        if s.direction >= 6 || s.distance == 0 {
+            return bad(i, format!("direction {} by {}", s.direction, s.distance));
+        }
+        let p = part[s.pieces[0]];
+        let moving: HashSet<usize> = s.pieces.iter().copied().collect();
+        if moving.len() != s.pieces.len() || s.pieces.iter().any(|&q| part[q] != p) {
+            return bad(
+                i,
+                "the moving pieces are not distinct pieces of one part".into(),
+            );
+        }
+        let staying: Vec<usize> = (0..n)
+            .filter(|&q| part[q] == p && !moving.contains(&q))
+            .collect();
+        if staying.is_empty() {
+            return bad(i, "the whole part moves".into());
+        }
+        let at = |c: &Cell, off: [i32; 3]| [c[0] + off[0], c[1] + off[1], c[2] + off[2]];
+        let mut still: Vec<Cell> = Vec::new();
+        for &q in &staying {
+            still.extend(cells[q].iter().map(|c| at(c, offset[q])));
+        }
+        still.sort_unstable();
+        let axis = (s.direction >> 1) as usize;
+        let sign = if s.direction & 1 == 0 { 1 } else { -1 };
+        for _ in 0..s.distance {
+            for &q in &s.pieces {
+                offset[q][axis] += sign;
+                for c in &cells[q] {
+                    if still.binary_search(&at(c, offset[q])).is_ok() {
+                        return bad(
+                            i,
+                            format!(
+                                "piece {} runs into another piece moving {} (at offset {:?})",
+                                q + 1,
+                                direction_name(s.direction),
+                                offset[q]
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+        if s.removal {
+            let ahead = still
+                .iter()
+                .map(|c| sign * c[axis])
+                .max()
+                .unwrap_or(i32::MIN);
+            let mut behind = i32::MAX;
+            for &q in &s.pieces {
+                for c in &cells[q] {
+                    behind = behind.min(sign * (c[axis] + offset[q][axis]));
+                }
+            }
+            if behind <= ahead {
+                return bad(i, "the removed pieces are not clear of their part".into());
+            }
+            for &q in &s.pieces {
+                part[q] = parts;
+            }
+            parts += 1;
+        }
+    }
+    for k in 0..parts {
+        let members: Vec<usize> = (0..n).filter(|&q| part[q] == k).collect();
+        if members.len() > 1 && !common_group(members.iter().map(|&q| &groups[part_of[q]])) {
+            return Err(Error::Invalid(format!(
+                "disassembly plan: pieces {} end together and share no group",
+                members
+                    .iter()
+                    .map(|q| (q + 1).to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// True when one group (other than 0) is listed by every one of these parts.
+fn common_group<'a>(mut lists: impl Iterator<Item = &'a PartGroups>) -> bool {
+    let Some(first) = lists.next() else {
+        return true;
+    };
+    let mut common: Vec<u16> = first.iter().map(|g| g.0).filter(|&g| g != 0).collect();
+    for l in lists {
+        common.retain(|g| l.iter().any(|e| e.0 == *g));
+    }
+    !common.is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step(pieces: &[usize], direction: u8, distance: u32, removal: bool) -> Step {
+        Step {
+            pieces: pieces.to_vec(),
+            direction,
+            distance,
+            removal,
+        }
+    }
+
+    #[test]
+    fn two_cubes_side_by_side() {
+        let cells = vec![vec![[0, 0, 0]], vec![[1, 0, 0]]];
+        let none = vec![vec![]];
+        assert!(check(&cells, &[0, 0], &none, &[step(&[1], 0, 1, true)]).is_ok());
+        // Moving into the other piece fails.
+        assert!(check(&cells, &[0, 0], &none, &[step(&[1], 1, 1, true)]).is_err());
+        // A removal that stops while still level with the other piece is refused.
+        let tall = vec![vec![[0, 0, 0], [0, 0, 1], [0, 0, 2]], vec![[1, 0, 0]]];
+        assert!(check(&tall, &[0, 0], &none, &[step(&[1], 4, 1, true)]).is_err());
+        assert!(check(&tall, &[0, 0], &none, &[step(&[1], 4, 3, true)]).is_ok());
+        // Nothing removed: the two pieces end together.
+        assert!(check(&cells, &[0, 0], &none, &[step(&[1], 2, 3, false)]).is_err());
+    }
+
+    #[test]
+    fn a_piece_in_a_u_must_leave_sideways() {
+        // A U open towards +y and a cube in its notch.
+        let cells = vec![
+            vec![[0, 0, 0], [1, 0, 0], [2, 0, 0], [0, 1, 0], [2, 1, 0]],
+            vec![[1, 1, 0]],
+        ];
+        let none = vec![vec![]];
+        assert!(check(&cells, &[0, 0], &none, &[step(&[1], 0, 2, true)]).is_err());
+        assert!(check(&cells, &[0, 0], &none, &[step(&[1], 2, 1, true)]).is_ok());
+        assert!(check(&cells, &[0, 0], &none, &[step(&[1], 4, 1, true)]).is_ok());
+    }
+
+    #[test]
+    fn groups_may_stay_together() {
+        let cells = vec![vec![[0, 0, 0]], vec![[1, 0, 0]], vec![[5, 0, 0]]];
+        let groups = vec![vec![(1, 2)], vec![]];
+        assert!(check(&cells, &[0, 0, 1], &groups, &[step(&[2], 0, 1, true)]).is_ok());
+        assert!(check(&cells, &[0, 1, 1], &groups, &[step(&[0], 1, 1, true)]).is_err());
+    }
+}
