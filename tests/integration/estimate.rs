@@ -199,3 +199,22 @@ fn the_estimate_is_near_the_count() {
         e.tree.total
     );
 }
+
+/// A puzzle the colouring cut refutes has no tree: the estimate says so exactly, as the count
+/// does, instead of estimating a search that never runs.
+#[test]
+fn a_refuted_puzzle_has_an_empty_tree() {
+    let d = Dir::new();
+    let r = d.run(&["estimate", "hexominoes-7x30", "--seconds", "1"]);
+    r.code(0)
+        .stdout_has("exact: 0 nodes, 0 solutions up to rotation: refuted before any search")
+        .stdout_has("checkerboard colouring");
+    let j = json(&d.run(&["estimate", "hexominoes-7x30", "--format", "json"]));
+    assert_eq!(j["nodes"], 0.0);
+    assert_eq!(j["exact"], true);
+    assert!(
+        j["refutation"]
+            .as_str()
+            .is_some_and(|s| s.contains("colouring"))
+    );
+}

@@ -175,12 +175,13 @@ pub(crate) fn human_seconds(s: f64) -> String {
     unreachable!("the last unit takes every time")
 }
 
-/// The relative half width of the 95% interval, as a percentage.
+/// The relative half width of the 95% interval above the estimate, as a percentage.
 fn spread(e: &cubesat_xc::exact::Estimated) -> String {
-    if e.mean <= 0.0 || !e.std_error.is_finite() {
+    let (_, hi) = e.interval(Z95);
+    if e.mean <= 0.0 || !hi.is_finite() {
         return "unknown spread".to_string();
     }
-    format!("±{}%", sig(100.0 * Z95 * e.std_error / e.mean, 2))
+    format!("±{}%", sig(100.0 * (hi - e.mean) / e.mean, 2))
 }
 
 fn write_text(
@@ -192,6 +193,14 @@ fn write_text(
     puzzle: &str,
 ) -> Result<()> {
     let t = &est.tree;
+    if let Some(r) = &est.refutation {
+        writeln!(
+            out,
+            "exact: 0 nodes, 0 solutions {}: refuted before any search ({r})",
+            up_to.phrase()
+        )?;
+        return Ok(());
+    }
     if t.exact {
         writeln!(
             out,
@@ -303,10 +312,12 @@ fn to_json(
     json!({
         "up_to": up_to.to_string(),
         "exact": t.exact,
+        "refutation": est.refutation.as_ref().map(|r| r.to_string()),
         "nodes": t.nodes.mean,
         "low": lo,
         "high": finite(hi),
         "std_error": finite(t.nodes.std_error),
+        "degrees_of_freedom": finite(t.nodes.dof),
         "confidence": 0.95,
         "solutions": t.total.mean,
         "solutions_low": slo,

@@ -5,7 +5,6 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result, anyhow, bail};
 
-use cubesat::UpTo;
 use cubesat::report::{stats_line, summary_json};
 use cubesat::run::{self, EngineChoice, Instance, RunOptions, RunReport};
 use cubesat::shard::{Job, ShardRecord};
@@ -170,20 +169,7 @@ fn count(
         )?;
         return Ok(report);
     }
-    let mut line = format!(
-        "{} {} {}",
-        report.count,
-        if report.count == 1 {
-            "solution"
-        } else {
-            "solutions"
-        },
-        opts.up_to.phrase()
-    );
-    if opts.up_to == UpTo::BurrTools {
-        // Say what BurrTools' number identifies.
-        line.push_str(&format!(" ({})", report.description));
-    }
+    let mut line = cubesat::report::count_line(&report, opts.up_to);
     if report.interrupted {
         line.push_str(" (interrupted: counted so far)");
     } else if report.limited {

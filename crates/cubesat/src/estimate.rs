@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use cubesat_xc::cuts::Refutation;
 use cubesat_xc::exact::{EstimateOptions, ExactEngine, ExactQuery, TreeEstimate};
 use cubesat_xc::{MAX_SHARDS, Shard};
 
@@ -33,6 +34,9 @@ pub struct CountEstimate {
     pub branches: usize,
     /// Nodes per second of one thread on this machine, measured on this tree.
     pub rate: Option<f64>,
+    /// Set when the colouring cut proves before any search that there is no solution, as the
+    /// count would: the tree is then empty and reported exactly.
+    pub refutation: Option<Refutation>,
 }
 
 impl CountEstimate {
@@ -131,6 +135,19 @@ pub fn estimate(
         );
     }
     check_options(options.probes, options.time.map(|t| t.as_secs_f64()))?;
+    if opts.prune
+        && let Some(r) = cubesat_xc::cuts::refute(&inst.model)
+    {
+        return Ok(CountEstimate {
+            tree: TreeEstimate {
+                exact: true,
+                ..TreeEstimate::default()
+            },
+            branches: 0,
+            rate: None,
+            refutation: Some(r),
+        });
+    }
     let reducer = Reducer::new(&inst.puzzle, &inst.table, opts.up_to, true)?;
     let verifier = inst.verifier();
     let n = inst.table.len();
@@ -161,6 +178,7 @@ pub fn estimate(
         tree,
         branches: queries.len(),
         rate,
+        refutation: None,
     })
 }
 

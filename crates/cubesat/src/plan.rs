@@ -207,6 +207,23 @@ impl Settings {
         }
     }
 
+    /// The options every run of these settings shares: engine, mode, pruning, the SAT
+    /// engine's settings, on `threads`; no limit, shard or progress.
+    fn options(&self, puzzle: &Puzzle, threads: usize) -> RunOptions {
+        RunOptions {
+            engine: self.engine,
+            up_to: counting_mode(self.up_to, puzzle),
+            limit: None,
+            threads,
+            prune: !self.no_prune,
+            amo: self.amo,
+            sat_cubes: self.sat_cubes,
+            sat_exact_budget: self.sat_exact_budget,
+            progress: None,
+            shard: None,
+        }
+    }
+
     /// The plan for `puzzle`: [`Settings::check`]'s rules, the counting mode, the threads.
     ///
     /// Threads pay off on whole trees; a limited run stops after a few hundred nodes, where
@@ -223,16 +240,9 @@ impl Settings {
         Ok(Plan {
             task: self.task,
             options: RunOptions {
-                engine: self.engine,
-                up_to: counting_mode(self.up_to, puzzle),
                 limit: self.limit,
-                threads,
-                prune: !self.no_prune,
-                amo: self.amo,
-                sat_cubes: self.sat_cubes,
-                sat_exact_budget: self.sat_exact_budget,
-                progress: None,
                 shard: self.shard,
+                ..self.options(puzzle, threads)
             },
             notes: self.notes(),
         })
@@ -282,18 +292,7 @@ impl Settings {
         } else {
             Mode::Complete
         });
-        let run = RunOptions {
-            engine: self.engine,
-            up_to: counting_mode(self.up_to, puzzle),
-            limit: None,
-            threads,
-            prune: !self.no_prune,
-            amo: self.amo,
-            sat_cubes: self.sat_cubes,
-            sat_exact_budget: self.sat_exact_budget,
-            progress: None,
-            shard: None,
-        };
+        let run = self.options(puzzle, threads);
         let notes = if self.threads > threads {
             vec![Note::ThreadsClamped {
                 asked: self.threads,

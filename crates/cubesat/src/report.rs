@@ -73,6 +73,16 @@ pub fn summary_json(puzzle: &Puzzle, report: &RunReport, up_to: &str, counted: b
     })
 }
 
+/// The first words of a count's line: `480 solutions up to rotation`, and for BurrTools'
+/// count what its number identifies; front ends add how the run ended.
+pub fn count_line(report: &RunReport, up_to: crate::UpTo) -> String {
+    let mut line = format!("{} {}", plural(report.count, "solution"), up_to.phrase());
+    if up_to == crate::UpTo::BurrTools {
+        line.push_str(&format!(" ({})", report.description));
+    }
+    line
+}
+
 /// The statistics line for stderr.
 pub fn stats_line(puzzle: &Puzzle, table: &PlacementTable, report: &RunReport) -> String {
     let mut s = format!(

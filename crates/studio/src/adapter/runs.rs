@@ -207,19 +207,7 @@ fn run_kept(
 /// The page's summary of a run: the count line as `cubesat solve --count` prints it, the
 /// statistics line, and why there is no solution when there is none.
 fn summary(inst: &Instance, opts: &RunOptions, report: &RunReport, counted: bool) -> Value {
-    let mut line = format!(
-        "{} {} {}",
-        report.count,
-        if report.count == 1 {
-            "solution"
-        } else {
-            "solutions"
-        },
-        opts.up_to.phrase()
-    );
-    if opts.up_to == UpTo::BurrTools {
-        line.push_str(&format!(" ({})", report.description));
-    }
+    let mut line = report::count_line(report, opts.up_to);
     if report.interrupted {
         line.push_str(if counted {
             " (interrupted: counted so far)"

@@ -110,14 +110,41 @@ pub struct Estimated {
     pub std_error: f64,
     /// A lower bound that holds for sure: what the probes counted exactly.
     pub known: f64,
+    /// The degrees of freedom of the standard error (Welch-Satterthwaite over the strata): few
+    /// when a few strata sampled a few times each hold most of the variance, and the error
+    /// itself is then uncertain; infinite when exact.
+    pub dof: f64,
 }
 
 impl Estimated {
-    /// The interval `mean ± z · std_error`, its low end no lower than what was counted.
+    /// The interval `mean ± t · std_error` at the two-sided level of the normal quantile `z`,
+    /// `t` being Student's quantile for [`Estimated::dof`] (so that an error estimated from few
+    /// probes widens the interval), its low end no lower than what was counted.
     pub fn interval(&self, z: f64) -> (f64, f64) {
-        let half = z * self.std_error;
+        if self.std_error == 0.0 {
+            return (self.mean.max(self.known), self.mean);
+        }
+        let half = student_quantile(z, self.dof) * self.std_error;
         ((self.mean - half).max(self.known), self.mean + half)
     }
+}
+
+/// Student's t quantile at the level of the normal quantile `z`, for `dof` degrees of freedom
+/// (at least 1): the Cornish-Fisher expansion in `1/dof` to its fourth term (Abramowitz and
+/// Stegun 26.7.5), within 1% of the exact value from 2 degrees of freedom on (4.27 for 4.30
+/// at z = 1.96), 11% below it at 1.
+pub fn student_quantile(z: f64, dof: f64) -> f64 {
+    if !dof.is_finite() {
+        return z;
+    }
+    let v = dof.max(1.0);
+    let (z2, z3) = (z * z, z * z * z);
+    let (z5, z7, z9) = (z3 * z2, z3 * z2 * z2, z3 * z3 * z3);
+    let g1 = (z3 + z) / 4.0;
+    let g2 = (5.0 * z5 + 16.0 * z3 + 3.0 * z) / 96.0;
+    let g3 = (3.0 * z7 + 19.0 * z5 + 17.0 * z3 - 15.0 * z) / 384.0;
+    let g4 = (79.0 * z9 + 776.0 * z7 + 1482.0 * z5 - 1920.0 * z3 - 945.0 * z) / 92160.0;
+    z + g1 / v + g2 / (v * v) + g3 / (v * v * v) + g4 / (v * v * v * v)
 }
 
 /// What an estimate found.
@@ -662,6 +689,7 @@ fn summarise(
             mean: sure,
             std_error: 0.0,
             known: sure,
+            dof: f64::INFINITY,
         };
     }
     let Some((fixed, strata)) = settled else {
@@ -669,14 +697,16 @@ fn summarise(
             mean: sure,
             std_error: f64::INFINITY,
             known: sure,
+            dof: 1.0,
         };
     };
-    let (mut rel_var, mut rel_n) = (0.0, 0.0);
+    let (mut rel_var, mut rel_n, mut rel_dof) = (0.0, 0.0, 0.0);
     for s in strata.iter().filter(|s| s.exact.is_none() && s.probes >= 2) {
         let m = f(&s.mean);
         if m > 0.0 {
             rel_var += s.variance(f).unwrap_or(0.0) * s.probes as f64 / (m * m);
             rel_n += 1.0;
+            rel_dof += (s.probes - 1) as f64;
         }
     }
     let cv2 = if rel_n > 0.0 {
@@ -690,7 +720,10 @@ fn summarise(
         seen_w += s.weight;
         seen_sum += f(&s.exact.unwrap_or(s.mean));
     }
-    let (mut mean, mut var) = (f(&fixed), 0.0);
+    // The variance's degrees of freedom, Welch-Satterthwaite: (sum v)^2 / sum(v^2 / dof),
+    // each stratum's `v` with its probes less one (a stratum probed once, with the pooled
+    // relative variance's).
+    let (mut mean, mut var, mut spread) = (f(&fixed), 0.0, 0.0);
     for s in strata {
         match (s.exact, s.probes) {
             (Some(x), _) => mean += f(&x),
@@ -703,18 +736,30 @@ fn summarise(
             (None, 1) => {
                 let m = f(&s.mean);
                 mean += m;
-                var += if m > 0.0 { cv2 * m * m } else { 0.0 };
+                let v = if m > 0.0 { cv2 * m * m } else { 0.0 };
+                var += v;
+                if v > 0.0 {
+                    spread += v * v / rel_dof.max(1.0);
+                }
             }
             (None, _) => {
                 mean += f(&s.mean);
-                var += s.variance(f).unwrap_or(0.0);
+                let v = s.variance(f).unwrap_or(0.0);
+                var += v;
+                spread += v * v / (s.probes - 1) as f64;
             }
         }
     }
+    let dof = if spread > 0.0 && var.is_finite() {
+        var * var / spread
+    } else {
+        f64::INFINITY
+    };
     Estimated {
         mean: mean.max(sure),
         std_error: var.sqrt(),
         known: sure,
+        dof,
     }
 }
 
@@ -909,7 +954,18 @@ mod tests {
             assert_eq!(e.solutions.mean, c.solutions as f64, "seed {seed}");
             assert_eq!(e.nodes.mean, c.nodes as f64, "seed {seed}");
             assert_eq!(e.nodes.std_error, 0.0);
+            assert_eq!(e.nodes.interval(1.96), (e.nodes.mean, e.nodes.mean));
         }
+    }
+
+    #[test]
+    fn student_quantiles_match_the_tables() {
+        // Two-sided 95%: 4.303 (2), 3.182 (3), 2.228 (10), 2.042 (30).
+        for (dof, t) in [(2.0, 4.303), (3.0, 3.182), (10.0, 2.228), (30.0, 2.042)] {
+            let got = student_quantile(1.959964, dof);
+            assert!((got - t).abs() / t < 0.01, "{dof}: {got} against {t}");
+        }
+        assert_eq!(student_quantile(1.96, f64::INFINITY), 1.96);
     }
 
     #[test]
