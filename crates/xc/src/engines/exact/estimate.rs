@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 use cpu_time::ThreadTime;
 
 use super::prepare::Level;
-use super::search::{Searcher, Sink};
+use super::search::{FrontierSink, Searcher, Sink};
 use super::{ExactQuery, MAX_FRONTIER_DEPTH};
 use crate::control::Subproblem;
 use crate::error::{Error, Result};
@@ -262,9 +262,8 @@ impl SplitMix {
 struct Tallying<'w> {
     weight: &'w (dyn Fn(&[u32]) -> u64 + Sync),
     total: u64,
-    leaves: Vec<(Vec<u32>, Vec<u32>, f64)>,
-    open: usize,
-    limit: usize,
+    /// The cut's leaves, as a subproblem split collects them.
+    cut: FrontierSink,
 }
 
 impl Sink for Tallying<'_> {
@@ -273,11 +272,7 @@ impl Sink for Tallying<'_> {
         true
     }
     fn frontier(&mut self, chosen: &[u32], excluded: &[u32], weight: f64) {
-        if chosen.len() == self.limit {
-            self.open += 1;
-        }
-        self.leaves
-            .push((chosen.to_vec(), excluded.to_vec(), weight));
+        self.cut.frontier(chosen, excluded, weight);
     }
 }
 
@@ -326,9 +321,10 @@ impl<'q, 'w> Estimator<'q, 'w> {
         let mut sink = Tallying {
             weight: self.weight,
             total: 0,
-            leaves: Vec::new(),
-            open: 0,
-            limit: limit.map_or(0, |l| l.0),
+            cut: FrontierSink {
+                limit: limit.map_or(0, |l| l.0),
+                ..FrontierSink::default()
+            },
         };
         let start = ThreadTime::now();
         let mut s = Searcher::new(&query.prep, query.pruning, lv, base)
@@ -390,7 +386,7 @@ impl<'q, 'w> Estimator<'q, 'w> {
                     Ok(r) => r,
                     Err(s) => return Ok(Err(s)),
                 };
-                let whole = sink.leaves.len() == 1 && sink.leaves[0].0.is_empty();
+                let whole = sink.cut.leaves.len() == 1 && sink.cut.leaves[0].0.is_empty();
                 if whole {
                     let budget = self.budget.saturating_mul(LEAF_SEARCH_BUDGET);
                     let hopeless = expect.is_some_and(|e| e > HOPELESS * budget as f64);
@@ -406,14 +402,17 @@ impl<'q, 'w> Estimator<'q, 'w> {
                     }
                     break;
                 }
-                if sink.leaves.len() >= fanout || sink.open == 0 || depth >= MAX_FRONTIER_DEPTH {
-                    if self.nodes.len() + sink.leaves.len() > MAX_SUBTREES {
+                if sink.cut.leaves.len() >= fanout
+                    || sink.cut.open == 0
+                    || depth >= MAX_FRONTIER_DEPTH
+                {
+                    if self.nodes.len() + sink.cut.leaves.len() > MAX_SUBTREES {
                         // The memory bound ends the estimate as the deadline would.
                         return Ok(Err(Stopped));
                     }
                     let (part, sub) = (self.nodes[i].part, self.nodes[i].sub.clone());
-                    let mut children = Vec::with_capacity(sink.leaves.len());
-                    for (chosen, excluded, w) in sink.leaves {
+                    let mut children = Vec::with_capacity(sink.cut.leaves.len());
+                    for (chosen, excluded, w) in sink.cut.leaves {
                         let child = Subproblem {
                             chosen: sub.chosen.iter().chain(&chosen).copied().collect(),
                             excluded: sub.excluded.iter().chain(&excluded).copied().collect(),
@@ -549,9 +548,7 @@ impl<'q, 'w> Estimator<'q, 'w> {
         let mut sink = Tallying {
             weight: self.weight,
             total: 0,
-            leaves: Vec::new(),
-            open: 0,
-            limit: 0,
+            cut: FrontierSink::default(),
         };
         let start = ThreadTime::now();
         let mut nodes = 0u64;
