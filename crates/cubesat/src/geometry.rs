@@ -1,4 +1,4 @@
-//! Lattice geometry: cells, the 48 symmetries of the cube (24 proper rotations first), shapes and their distinct orientations.
+//! Lattice geometry: the grids, cells, the 48 symmetries of the cube (24 proper rotations first), shapes and their distinct orientations.
 //!
 //! Coordinates are `[x, y, z]` integers. A [`Shape`] is a set of cells normalised so that its
 //! bounding box starts at the origin, kept sorted, so two shapes are equal exactly when they are
@@ -7,8 +7,106 @@
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
-/// A lattice cell `[x, y, z]`.
+/// A lattice cell `[x, y, z]`, in the grid's integer coordinates (see [`Grid`]).
 pub type Cell = [i32; 3];
+
+/// The lattice a puzzle lives on: what a cell is, which cells touch, and where a cell sits in
+/// space. Cells are integer triples on every grid, as in BurrTools' files: the sphere grid
+/// uses the cube grid's coordinates and holds a ball only where `x + y + z` is even.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Grid {
+    /// Unit cubes; cells touch across their six faces (BurrTools' grid 0).
+    #[default]
+    Cube,
+    /// Balls in face-centred cubic packing (BurrTools' grid 2): a ball at every `[x, y, z]`
+    /// with `x + y + z` even; each ball touches the twelve at `(±1, ±1, 0)` and its
+    /// permutations, at distance `√2` in these coordinates.
+    Sphere,
+}
+
+impl Grid {
+    /// The name used in cubesat JSON (`"grid": "spheres"`) and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Grid::Cube => "cubes",
+            Grid::Sphere => "spheres",
+        }
+    }
+
+    /// BurrTools' `gridType` number.
+    pub fn burrtools_type(self) -> u32 {
+        match self {
+            Grid::Cube => 0,
+            Grid::Sphere => 2,
+        }
+    }
+
+    /// True when `c` is a cell of this grid.
+    pub fn is_cell(self, c: Cell) -> bool {
+        match self {
+            Grid::Cube => true,
+            Grid::Sphere => (c[0] + c[1] + c[2]).rem_euclid(2) == 0,
+        }
+    }
+
+    /// The offsets from a cell to the cells it touches (shares a face with, or, for balls,
+    /// touches at a point).
+    pub fn neighbour_offsets(self) -> &'static [Cell] {
+        const CUBE: [Cell; 6] = [
+            [-1, 0, 0],
+            [1, 0, 0],
+            [0, -1, 0],
+            [0, 1, 0],
+            [0, 0, -1],
+            [0, 0, 1],
+        ];
+        const SPHERE: [Cell; 12] = [
+            [-1, -1, 0],
+            [1, -1, 0],
+            [-1, 1, 0],
+            [1, 1, 0],
+            [-1, 0, -1],
+            [1, 0, -1],
+            [0, -1, -1],
+            [0, 1, -1],
+            [-1, 0, 1],
+            [1, 0, 1],
+            [0, -1, 1],
+            [0, 1, 1],
+        ];
+        match self {
+            Grid::Cube => &CUBE,
+            Grid::Sphere => &SPHERE,
+        }
+    }
+
+    /// The centre of a cell in space, in units of the cell size (a cube's edge, a ball's
+    /// diameter): cube `c` spans `c..c+1`; ball `c` is centred at `c / √2`, so touching balls
+    /// are one unit apart.
+    pub fn centre(self, c: Cell) -> [f64; 3] {
+        match self {
+            Grid::Cube => c.map(|v| f64::from(v) + 0.5),
+            Grid::Sphere => c.map(|v| f64::from(v) * std::f64::consts::FRAC_1_SQRT_2),
+        }
+    }
+}
+
+/// The sphere grid's layer frame, in which people type and read ball puzzles: square layers
+/// stacked as in a square pyramid. Ball `[i, j]` of layer `k` (column `i`, row `j` of the
+/// layer's art) is cell `[i + j + k, i - j, k]`; ball `[i, j]` of layer `k + 1` rests in the
+/// hollow between balls `[i, j]`, `[i + 1, j]`, `[i, j + 1]` and `[i + 1, j + 1]` of layer `k`,
+/// so a pyramid's layers are written as squares of side n, n - 1, ..., 1, each from its own
+/// corner, and a tetrahedron as rectangles 1 x n, 2 x (n - 1), ..., n x 1.
+pub fn sphere_from_layer([i, j, k]: [i32; 3]) -> Cell {
+    [i + j + k, i - j, k]
+}
+
+/// The inverse of [`sphere_from_layer`]: `[column, row, layer]` of a ball (a cell with
+/// `x + y + z` even).
+pub fn sphere_to_layer([x, y, z]: Cell) -> [i32; 3] {
+    debug_assert!(Grid::Sphere.is_cell([x, y, z]));
+    [(x - z + y) / 2, (x - z - y) / 2, z]
+}
 
 /// One of the 48 symmetries of the cube fixing the origin: a signed permutation matrix.
 ///
@@ -266,6 +364,45 @@ pub fn add(a: Cell, b: Cell) -> Cell {
 /// Sort key ordering cells by layer, then row, then column (the reading order of layer art).
 pub(crate) fn zyx(c: Cell) -> (i32, i32, i32) {
     (c[2], c[1], c[0])
+}
+
+#[cfg(test)]
+mod grid_tests {
+    use super::*;
+
+    #[test]
+    fn the_layer_frame_round_trips_and_stacks_balls_in_hollows() {
+        for k in 0..4 {
+            for j in -3..4 {
+                for i in -3..4 {
+                    let c = sphere_from_layer([i, j, k]);
+                    assert!(Grid::Sphere.is_cell(c));
+                    assert_eq!(sphere_to_layer(c), [i, j, k]);
+                }
+            }
+        }
+        // A ball of layer 1 touches the four balls of layer 0 below it, and neighbours in a
+        // layer touch.
+        let top = sphere_from_layer([0, 0, 1]);
+        let offsets = Grid::Sphere.neighbour_offsets();
+        for below in [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]] {
+            assert!(offsets.contains(&sub(sphere_from_layer(below), top)));
+        }
+        assert!(offsets.contains(&sub(
+            sphere_from_layer([1, 0, 0]),
+            sphere_from_layer([0, 0, 0])
+        )));
+        assert!(offsets.contains(&sub(
+            sphere_from_layer([0, 1, 0]),
+            sphere_from_layer([0, 0, 0])
+        )));
+        for o in offsets {
+            assert!(Grid::Sphere.is_cell(*o));
+            let c = Grid::Sphere.centre(*o);
+            let d = (c[0] * c[0] + c[1] * c[1] + c[2] * c[2]).sqrt();
+            assert!((d - 1.0).abs() < 1e-12);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ use std::path::Path;
 use crate::echo::echo;
 use crate::error::{Error, Result, bail};
 
-use crate::geometry::{Cell, Shape};
+use crate::geometry::{Cell, Grid, Shape};
 use crate::mode::UpTo;
 use crate::puzzle::{
     ContainerSpec, KnownCounts, MAX_COORD, MAX_GROUP, MAX_PIECE_CELLS, MAX_PIECE_COPIES,
@@ -874,6 +874,7 @@ impl BurrFile {
             bail!("{here}: <shapes>: the problem has no parts");
         }
         let mut puzzle = Puzzle {
+            grid: Grid::Cube,
             // The name titles pictures and messages: characters that act on a terminal are
             // escaped (a cubesat JSON file may not hold them at all).
             name: if prob.name.is_empty() {

@@ -11,7 +11,7 @@ use std::path::Path;
 use crate::error::{Error, Result, bail};
 use serde_json::{Map, Value, json};
 
-use crate::geometry::{Cell, Shape, add, is_face_connected};
+use crate::geometry::{Cell, Grid, Shape, add, is_face_connected};
 use crate::mode::UpTo;
 use crate::puzzle::{
     Catalog, CatalogCounts, ContainerSpec, Finding, Hint, KnownCounts, MAX_ART_CELLS, MAX_COORD,
@@ -962,6 +962,7 @@ pub fn from_value(v: &Value, default_name: &str) -> Result<Puzzle> {
 
     let mut puzzle = Puzzle {
         name,
+        grid: Grid::Cube,
         description,
         pieces,
         target,

@@ -15,7 +15,7 @@ pub use bundled::{
     BUNDLED, CATALOG, DEFAULT_PUZZLE, PuzzleFile, bundled, load, load_with, named, open, read_path,
 };
 
-use crate::geometry::{Cell, Shape, Transform, add, min_corner, sub, zyx};
+use crate::geometry::{Cell, Grid, Shape, Transform, add, min_corner, sub, zyx};
 use crate::mode::UpTo;
 
 /// Puzzle files (JSON or BurrTools) larger than this are refused, a regular file before it
@@ -560,6 +560,8 @@ impl CatalogCounts {
 pub struct Puzzle {
     /// Display name.
     pub name: String,
+    /// The lattice the pieces and the target live on.
+    pub grid: Grid,
     /// Free text from the file.
     pub description: String,
     /// The pieces, in file order.
