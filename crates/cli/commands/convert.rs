@@ -77,7 +77,7 @@ fn read_back(bytes: &[u8], is_json: bool, puzzle: &Puzzle) -> Result<()> {
         let file = burrtools::parse(bytes, "the written file")?;
         (
             file.puzzle(0)?,
-            &["target", "pieces", "colours", "max_holes"],
+            &["grid", "target", "pieces", "colours", "max_holes"],
         )
     };
     let core = |p: &Puzzle| -> Value {

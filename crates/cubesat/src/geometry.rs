@@ -1,4 +1,4 @@
-//! Lattice geometry: the grids, cells, the 48 symmetries of the cube (24 proper rotations first), shapes and their distinct orientations.
+//! Lattice geometry: the grids, cells, their transforms (the cube's 48, the sphere grid's 240; proper rotations first), shapes and their distinct orientations.
 //!
 //! Coordinates are `[x, y, z]` integers. A [`Shape`] is a set of cells normalised so that its
 //! bounding box starts at the origin, kept sorted, so two shapes are equal exactly when they are
@@ -108,67 +108,106 @@ pub fn sphere_to_layer([x, y, z]: Cell) -> [i32; 3] {
     [(x - z + y) / 2, (x - z - y) / 2, z]
 }
 
-/// One of the 48 symmetries of the cube fixing the origin: a signed permutation matrix.
+/// A linear map of the lattice fixing the origin: an orthogonal matrix `m / den` with integer
+/// `m` and `den` 1 (the 48 signed permutation matrices, the symmetries of the cube) or 3 (the
+/// sphere grid's other 192, whose entries are ±1/3 and ±2/3).
 ///
-/// `apply(c)[i] = sign[i] * c[axis[i]]`. Proper rotations have determinant +1.
+/// A transform with `den` 3 maps only some cells to cells: it is used for a shape exactly
+/// when it maps every ball of the shape, taken relative to the shape's first ball, onto a
+/// ball again (BurrTools' rule for its sphere grid). Proper rotations have determinant +1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Transform {
-    axis: [u8; 3],
-    sign: [i8; 3],
+    m: [[i8; 3]; 3],
+    den: i8,
 }
 
 impl Transform {
     /// The identity.
     pub const IDENTITY: Transform = Transform {
-        axis: [0, 1, 2],
-        sign: [1, 1, 1],
+        m: [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
+        den: 1,
     };
 
-    /// The reflection `x -> -x`, the mirror used to pair chiral pieces.
+    /// The reflection `x -> -x`, the mirror used to pair chiral pieces (a symmetry of every
+    /// grid: it keeps the parity of `x + y + z`).
     pub const MIRROR_X: Transform = Transform {
-        axis: [0, 1, 2],
-        sign: [-1, 1, 1],
+        m: [[-1, 0, 0], [0, 1, 0], [0, 0, 1]],
+        den: 1,
     };
 
-    /// Applies the transform to a cell.
-    pub fn apply(&self, c: Cell) -> Cell {
-        [
-            self.sign[0] as i32 * c[self.axis[0] as usize],
-            self.sign[1] as i32 * c[self.axis[1] as usize],
-            self.sign[2] as i32 * c[self.axis[2] as usize],
-        ]
+    /// The signed permutation `apply(c)[i] = sign[i] * c[axis[i]]`.
+    const fn signed_permutation(axis: [u8; 3], sign: [i8; 3]) -> Transform {
+        let mut m = [[0i8; 3]; 3];
+        m[0][axis[0] as usize] = sign[0];
+        m[1][axis[1] as usize] = sign[1];
+        m[2][axis[2] as usize] = sign[2];
+        Transform { m, den: 1 }
+    }
+
+    /// The image of a cell, or `None` when it is not an integer point (a transform with
+    /// denominator 3 and a cell it does not map onto the lattice).
+    #[inline]
+    pub fn apply(&self, c: Cell) -> Option<Cell> {
+        let m = &self.m;
+        let row =
+            |r: &[i8; 3]| i32::from(r[0]) * c[0] + i32::from(r[1]) * c[1] + i32::from(r[2]) * c[2];
+        let v = [row(&m[0]), row(&m[1]), row(&m[2])];
+        if self.den == 1 {
+            return Some(v);
+        }
+        let d = i32::from(self.den);
+        if v.iter().all(|x| x % d == 0) {
+            Some(v.map(|x| x / d))
+        } else {
+            None
+        }
     }
 
     /// The determinant: +1 for a proper rotation, -1 for a reflection.
     pub(crate) fn determinant(&self) -> i32 {
-        let parity = {
-            // Count inversions of the axis permutation.
-            let a = self.axis;
-            let inv = (a[0] > a[1]) as i32 + (a[0] > a[2]) as i32 + (a[1] > a[2]) as i32;
-            if inv % 2 == 0 { 1 } else { -1 }
-        };
-        parity * self.sign.iter().map(|&s| s as i32).product::<i32>()
+        let m = self.m.map(|r| r.map(i32::from));
+        let det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+            - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+            + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+        det.signum()
     }
 
-    /// True for the 24 proper rotations.
+    /// True for the proper rotations.
     pub fn is_proper(&self) -> bool {
         self.determinant() == 1
     }
 
-    /// `self ∘ other`: apply `other` first, then `self`.
-    pub(crate) fn compose(&self, other: &Transform) -> Transform {
-        let mut axis = [0u8; 3];
-        let mut sign = [0i8; 3];
-        for i in 0..3 {
-            let j = self.axis[i] as usize;
-            axis[i] = other.axis[j];
-            sign[i] = self.sign[i] * other.sign[j];
-        }
-        Transform { axis, sign }
+    /// True for the 48 transforms that map every cell to a cell (the cube's symmetries).
+    pub fn is_integral(&self) -> bool {
+        self.den == 1
     }
 
-    /// All 48 transforms in a fixed order: the 24 proper rotations first (identity first),
-    /// then the 24 improper ones (each proper rotation composed with [`Transform::MIRROR_X`]).
+    /// `self ∘ other`: apply `other` first, then `self`.
+    pub(crate) fn compose(&self, other: &Transform) -> Transform {
+        let mut m = [[0i32; 3]; 3];
+        for (i, row) in m.iter_mut().enumerate() {
+            for (j, v) in row.iter_mut().enumerate() {
+                *v = (0..3)
+                    .map(|k| i32::from(self.m[i][k]) * i32::from(other.m[k][j]))
+                    .sum();
+            }
+        }
+        // The product of two orthogonal matrices with entries in Z/3 is again one: entries of
+        // the product of the numerators are divisible by the surplus denominator.
+        let den = i32::from(self.den) * i32::from(other.den);
+        let g = m
+            .iter()
+            .flatten()
+            .fold(den, |g, &v| gcd(g, v.unsigned_abs() as i32));
+        Transform {
+            m: m.map(|r| r.map(|v| (v / g) as i8)),
+            den: (den / g) as i8,
+        }
+    }
+
+    /// All 48 symmetries of the cube in a fixed order: the 24 proper rotations first
+    /// (identity first), then the 24 improper ones (each proper rotation composed with
+    /// [`Transform::MIRROR_X`]). The cube grid's transforms.
     pub fn all() -> &'static [Transform; 48] {
         static ALL: OnceLock<[Transform; 48]> = OnceLock::new();
         ALL.get_or_init(|| {
@@ -188,7 +227,7 @@ impl Transform {
                         if bits & 2 == 0 { 1 } else { -1 },
                         if bits & 4 == 0 { 1 } else { -1 },
                     ];
-                    let t = Transform { axis, sign };
+                    let t = Transform::signed_permutation(axis, sign);
                     if t.is_proper() {
                         proper.push(t);
                     }
@@ -206,30 +245,184 @@ impl Transform {
         })
     }
 
-    /// The 24 proper rotations, identity first.
+    /// The 24 proper rotations of the cube, identity first.
     pub fn rotations() -> &'static [Transform] {
         &Transform::all()[..24]
     }
+
+    /// The sphere grid's 240 transforms (BurrTools' grid 2): every orthogonal matrix whose
+    /// entries are multiples of 1/3. The 120 proper ones come first: the cube's 24 in
+    /// [`Transform::rotations`] order, then the 96 others in the order of their numerators;
+    /// then the 120 improper ones, each proper one composed with [`Transform::MIRROR_X`] in
+    /// the same order (so the cube's 48 keep their order inside the first half of each).
+    pub fn sphere_all() -> &'static [Transform] {
+        static ALL: OnceLock<Vec<Transform>> = OnceLock::new();
+        ALL.get_or_init(|| {
+            // Integer rows of squared length 9: the numerators of unit rows over 3.
+            let mut rows: Vec<[i8; 3]> = Vec::new();
+            for x in -3i8..=3 {
+                for y in -3i8..=3 {
+                    for z in -3i8..=3 {
+                        if i32::from(x * x + y * y + z * z) == 9 {
+                            rows.push([x, y, z]);
+                        }
+                    }
+                }
+            }
+            let dot = |a: &[i8; 3], b: &[i8; 3]| (0..3).map(|k| a[k] * b[k]).sum::<i8>();
+            let mut thirds = Vec::new();
+            for a in &rows {
+                for b in rows.iter().filter(|b| dot(a, b) == 0) {
+                    for c in rows.iter().filter(|c| dot(a, c) == 0 && dot(b, c) == 0) {
+                        let t = Transform {
+                            m: [*a, *b, *c],
+                            den: 3,
+                        };
+                        // Signed permutations (every entry 0 or ±3) are the cube's, below.
+                        if t.is_proper() && t.m.iter().flatten().any(|v| v.abs() != 3 && *v != 0) {
+                            thirds.push(t);
+                        }
+                    }
+                }
+            }
+            let proper: Vec<Transform> = Transform::rotations()
+                .iter()
+                .copied()
+                .chain(thirds)
+                .collect();
+            let improper: Vec<Transform> = proper
+                .iter()
+                .map(|r| r.compose(&Transform::MIRROR_X))
+                .collect();
+            proper.into_iter().chain(improper).collect()
+        })
+    }
 }
 
-/// A finite set of cells up to translation: sorted, with its bounding box at the origin.
+fn gcd(a: i32, b: i32) -> i32 {
+    if b == 0 { a.abs() } else { gcd(b, a % b) }
+}
+
+impl Grid {
+    /// The transforms of the grid: the proper rotations first (identity first), then the
+    /// reflections, each a proper one composed with [`Transform::MIRROR_X`]. Cubes: the 48 of
+    /// [`Transform::all`]; spheres: the 240 of [`Transform::sphere_all`].
+    pub fn transforms(self) -> &'static [Transform] {
+        match self {
+            Grid::Cube => Transform::all(),
+            Grid::Sphere => Transform::sphere_all(),
+        }
+    }
+
+    /// The proper rotations of the grid, identity first (24 or 120).
+    pub fn rotations(self) -> &'static [Transform] {
+        let all = self.transforms();
+        &all[..all.len() / 2]
+    }
+
+    /// The rotations, or with `mirror` every transform.
+    pub fn transforms_for(self, mirror: bool) -> &'static [Transform] {
+        if mirror {
+            self.transforms()
+        } else {
+            self.rotations()
+        }
+    }
+
+    /// The coordinates people read and write for a cell: itself on the cube grid, its
+    /// position in the layer frame ([`sphere_to_layer`]) on the sphere grid.
+    pub fn to_user(self, c: Cell) -> Cell {
+        match self {
+            Grid::Cube => c,
+            Grid::Sphere => sphere_to_layer(c),
+        }
+    }
+
+    /// The inverse of [`Grid::to_user`]: every integer triple is a ball of the layer frame.
+    pub fn from_user(self, c: Cell) -> Cell {
+        match self {
+            Grid::Cube => c,
+            Grid::Sphere => sphere_from_layer(c),
+        }
+    }
+
+    /// The translation that normalises `cells` ([`Shape::new_on`]): minus the component-wise
+    /// minimum, except on the sphere grid when that minimum is not a ball: then one less along
+    /// x (as BurrTools' `minimizePiece`), so balls stay balls. `None` for no cells.
+    pub fn normal_offset(self, cells: &[Cell]) -> Option<Cell> {
+        let mut m = min_corner(cells)?;
+        if !self.is_cell(m) {
+            m[0] -= 1;
+        }
+        Some(m)
+    }
+
+    /// The images of `cells` under `t`, taken relative to the first cell, or `None` when some
+    /// image is not a cell of the grid (a transform that does not fit the shape; never on
+    /// the cube grid).
+    pub fn transform_cells(self, t: &Transform, cells: &[Cell]) -> Option<Vec<Cell>> {
+        if t.is_integral() {
+            return Some(cells.iter().map(|&c| t.apply(c).unwrap_or(c)).collect());
+        }
+        let first = *cells.first()?;
+        cells
+            .iter()
+            .map(|&c| t.apply(sub(c, first)).filter(|&p| self.is_cell(p)))
+            .collect()
+    }
+
+    /// True when `cells` form one connected group under [`Grid::neighbour_offsets`] (an empty
+    /// list counts as connected).
+    pub fn is_connected(self, cells: &[Cell]) -> bool {
+        let Some(&first) = cells.first() else {
+            return true;
+        };
+        let all: HashSet<Cell> = cells.iter().copied().collect();
+        let mut seen = HashSet::from([first]);
+        let mut stack = vec![first];
+        while let Some(c) = stack.pop() {
+            for &o in self.neighbour_offsets() {
+                let n = add(c, o);
+                if all.contains(&n) && seen.insert(n) {
+                    stack.push(n);
+                }
+            }
+        }
+        seen.len() == all.len()
+    }
+}
+
+/// A finite set of cells of one grid up to translation: sorted, with its bounding box at the
+/// origin (on the sphere grid: at the origin or one column right of it, see
+/// [`Grid::normal_offset`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Shape {
     cells: Vec<Cell>,
+    grid: Grid,
 }
 
 impl Shape {
-    /// Normalises `cells` (translation to the origin, sorting, dropping duplicates).
+    /// Normalises cube-grid `cells` (translation to the origin, sorting, dropping duplicates).
     pub fn new(cells: impl IntoIterator<Item = Cell>) -> Shape {
+        Shape::new_on(Grid::Cube, cells)
+    }
+
+    /// Normalises `cells` of `grid` ([`Grid::normal_offset`], sorting, dropping duplicates).
+    pub fn new_on(grid: Grid, cells: impl IntoIterator<Item = Cell>) -> Shape {
         let mut cells: Vec<Cell> = cells.into_iter().collect();
-        if let Some(min) = min_corner(&cells) {
+        if let Some(min) = grid.normal_offset(&cells) {
             for c in &mut cells {
                 *c = sub(*c, min);
             }
         }
         cells.sort_unstable_by_key(|c| zyx(*c));
         cells.dedup();
-        Shape { cells }
+        Shape { cells, grid }
+    }
+
+    /// The grid the shape lives on.
+    pub fn grid(&self) -> Grid {
+        self.grid
     }
 
     /// The cells, sorted by (z, y, x).
@@ -247,7 +440,7 @@ impl Shape {
         self.cells.is_empty()
     }
 
-    /// Size of the bounding box, `[0, 0, 0]` for the empty shape.
+    /// Size of the bounding box from the origin, `[0, 0, 0]` for the empty shape.
     pub fn size(&self) -> [i32; 3] {
         let mut size = [0; 3];
         for c in &self.cells {
@@ -258,30 +451,28 @@ impl Shape {
         size
     }
 
-    /// The shape transformed by `t`, normalised again.
-    pub fn transformed(&self, t: &Transform) -> Shape {
-        Shape::new(self.cells.iter().map(|&c| t.apply(c)))
+    /// The shape transformed by `t`, normalised again, or `None` when `t` does not fit it
+    /// (see [`Grid::transform_cells`]).
+    pub fn transformed(&self, t: &Transform) -> Option<Shape> {
+        let cells = self.grid.transform_cells(t, &self.cells)?;
+        Some(Shape::new_on(self.grid, cells))
     }
 
     /// The mirror image (`x -> -x`).
     pub fn mirrored(&self) -> Shape {
-        self.transformed(&Transform::MIRROR_X)
+        Shape::new_on(self.grid, self.cells.iter().map(|&[x, y, z]| [-x, y, z]))
     }
 
-    /// The distinct orientations under the 24 proper rotations, in the order of
-    /// [`Transform::rotations`] (first occurrence kept), so the first is the shape itself.
-    /// With `mirror`, the mirror images' orientations follow (a free piece).
+    /// The distinct orientations under the grid's proper rotations that fit the shape, in the
+    /// order of [`Grid::rotations`] (first occurrence kept), so the first is the shape
+    /// itself. With `mirror`, the mirror images' orientations follow (a free piece).
     pub fn orientations(&self, mirror: bool) -> Vec<Shape> {
-        let transforms: &[Transform] = if mirror {
-            Transform::all()
-        } else {
-            Transform::rotations()
-        };
         let mut seen = HashSet::new();
         let mut out = Vec::new();
-        for t in transforms {
-            let s = self.transformed(t);
-            if seen.insert(s.clone()) {
+        for t in self.grid.transforms_for(mirror) {
+            if let Some(s) = self.transformed(t)
+                && seen.insert(s.clone())
+            {
                 out.push(s);
             }
         }
@@ -291,9 +482,10 @@ impl Shape {
     /// A canonical representative of the shape's class under proper rotations (the smallest
     /// orientation), so two shapes are congruent by a rotation iff their canonical forms agree.
     pub fn canonical(&self) -> Shape {
-        Transform::rotations()
+        self.grid
+            .rotations()
             .iter()
-            .map(|t| self.transformed(t))
+            .filter_map(|t| self.transformed(t))
             .min()
             .unwrap_or_else(|| self.clone())
     }
@@ -303,40 +495,17 @@ impl Shape {
         self.mirrored().canonical() == self.canonical()
     }
 
-    /// True when the cells are face-connected (the empty shape counts as connected).
+    /// True when the cells are connected on the shape's grid (faces for cubes, contacts for
+    /// balls; the empty shape counts as connected).
     pub fn is_connected(&self) -> bool {
-        is_face_connected(&self.cells)
+        self.grid.is_connected(&self.cells)
     }
 }
 
-/// True when `cells` form one face-connected group (an empty list counts as connected).
+/// True when cube-grid `cells` form one face-connected group (an empty list counts as
+/// connected).
 pub(crate) fn is_face_connected(cells: &[Cell]) -> bool {
-    let Some(&first) = cells.first() else {
-        return true;
-    };
-    let all: HashSet<Cell> = cells.iter().copied().collect();
-    let mut seen = HashSet::from([first]);
-    let mut stack = vec![first];
-    while let Some(c) = stack.pop() {
-        for n in face_neighbors(c) {
-            if all.contains(&n) && seen.insert(n) {
-                stack.push(n);
-            }
-        }
-    }
-    seen.len() == all.len()
-}
-
-/// The six face neighbours of a cell.
-pub(crate) fn face_neighbors(c: Cell) -> [Cell; 6] {
-    [
-        [c[0] - 1, c[1], c[2]],
-        [c[0] + 1, c[1], c[2]],
-        [c[0], c[1] - 1, c[2]],
-        [c[0], c[1] + 1, c[2]],
-        [c[0], c[1], c[2] - 1],
-        [c[0], c[1], c[2] + 1],
-    ]
+    Grid::Cube.is_connected(cells)
 }
 
 /// Component-wise minimum of a list of cells.
@@ -427,7 +596,7 @@ mod tests {
                 let c = a.compose(b);
                 assert!(c.is_proper());
                 let p = [1, 2, 3];
-                assert_eq!(c.apply(p), a.apply(b.apply(p)));
+                assert_eq!(c.apply(p), a.apply(b.apply(p).unwrap()));
             }
         }
     }
@@ -467,7 +636,7 @@ mod tests {
                 let mut next = HashSet::new();
                 for s in &fixed {
                     for &c in s.cells() {
-                        for nb in face_neighbors(c) {
+                        for nb in Grid::Cube.neighbour_offsets().iter().map(|&o| add(c, o)) {
                             if !s.cells().contains(&nb) {
                                 let mut cells = s.cells().to_vec();
                                 cells.push(nb);
@@ -494,6 +663,92 @@ mod tests {
         let l = shape(&[[0, 0, 0], [1, 0, 0], [2, 0, 0], [2, 1, 0]]);
         // A planar piece is its own mirror image in 3D: no new orientations.
         assert_eq!(l.orientations(true).len(), 24);
+    }
+
+    /// The sphere grid's transforms: 240 orthogonal matrices with entries in Z/3, 120 proper,
+    /// the cube's 48 in order inside them. They are not a group (two of them can compose to a
+    /// matrix with entries in Z/9), but the set is closed under inverses and under composition
+    /// with the cube's 48.
+    #[test]
+    fn the_sphere_grid_has_240_transforms_forming_a_group() {
+        let all = Transform::sphere_all();
+        assert_eq!(all.len(), 240);
+        let set: HashSet<Transform> = all.iter().copied().collect();
+        assert_eq!(set.len(), 240);
+        assert!(all[..120].iter().all(|t| t.is_proper()));
+        assert!(all[120..].iter().all(|t| !t.is_proper()));
+        assert_eq!(&all[..24], Transform::rotations());
+        assert_eq!(&all[120..144], &Transform::all()[24..]);
+        assert_eq!(Grid::Sphere.rotations().len(), 120);
+        assert_eq!(Grid::Cube.rotations(), Transform::rotations());
+        let inverse = |t: &Transform| {
+            let mut m = t.m;
+            for (i, row) in m.iter_mut().enumerate() {
+                for (j, v) in row.iter_mut().enumerate() {
+                    *v = t.m[j][i];
+                }
+            }
+            Transform { m, den: t.den }
+        };
+        let not_closed = all
+            .iter()
+            .flat_map(|a| all.iter().map(move |b| a.compose(b)))
+            .filter(|c| !set.contains(c))
+            .count();
+        assert!(not_closed > 0);
+        for a in all {
+            assert!(set.contains(&inverse(a)));
+            assert_eq!(a.compose(&inverse(a)), Transform::IDENTITY);
+            for b in Transform::all() {
+                assert!(set.contains(&a.compose(b)));
+                assert!(set.contains(&b.compose(a)));
+            }
+            // Orthogonal: M Mᵀ = den² I.
+            let d = i32::from(a.den);
+            for i in 0..3 {
+                for j in 0..3 {
+                    let dot: i32 = (0..3)
+                        .map(|k| i32::from(a.m[i][k]) * i32::from(a.m[j][k]))
+                        .sum();
+                    assert_eq!(dot, if i == j { d * d } else { 0 });
+                }
+            }
+        }
+    }
+
+    /// A flat triangle of three balls in a {111} plane has 6 orientations in that plane's
+    /// four directions... counted here against a brute force over all 240 matrices: the
+    /// distinct images of a shape are the orbits BurrTools lists, and a piece in a (001)
+    /// layer, which only the signed permutations fit, keeps its cube-grid count.
+    #[test]
+    fn sphere_orientations() {
+        let on = |cells: &[Cell]| Shape::new_on(Grid::Sphere, cells.iter().copied());
+        // Two touching balls: 6 directions of contact... 12 contacts, 6 unordered pairs.
+        assert_eq!(on(&[[0, 0, 0], [1, 1, 0]]).orientations(false).len(), 6);
+        // A straight line of three balls: 6 directions.
+        assert_eq!(
+            on(&[[0, 0, 0], [1, 1, 0], [2, 2, 0]])
+                .orientations(false)
+                .len(),
+            6
+        );
+        // A triangle (three mutually touching balls): 8 faces of the octahedron x ... the
+        // triangles of an FCC lattice lie in the four {111} planes, two triangle directions
+        // each: 8 orientations.
+        let tri = on(&[[0, 0, 0], [1, 1, 0], [1, 0, 1]]);
+        assert!(tri.is_connected());
+        assert_eq!(tri.orientations(false).len(), 8);
+        assert!(tri.is_achiral());
+        // Balls always stay balls.
+        for s in tri.orientations(true) {
+            assert!(s.cells().iter().all(|&c| Grid::Sphere.is_cell(c)));
+        }
+        // The tetrahedron of four balls: 2 orientations.
+        let tet = on(&[[0, 0, 0], [1, 1, 0], [1, 0, 1], [0, 1, 1]]);
+        assert_eq!(tet.orientations(false).len(), 2);
+        // Normalisation keeps balls on balls: a shape whose corner is not a ball starts at x 1.
+        let s = on(&[[1, 0, 1], [0, 1, 1]]);
+        assert_eq!(s.cells(), &[[2, 0, 0], [1, 1, 0]]);
     }
 
     #[test]

@@ -118,6 +118,10 @@ impl PlacementTable {
             for (oi, shape) in orients.iter().enumerate() {
                 let anchor = shape.cells()[0];
                 let size = shape.size();
+                // Where the shape's cells start: the origin, except for a sphere-grid shape
+                // whose corner is not a ball (it starts one column right, see
+                // `Grid::normal_offset`).
+                let lo = crate::geometry::min_corner(shape.cells()).unwrap_or([0; 3]);
                 let ocol = &orientation_colours[pi][oi];
                 'cells: for tc in target.cells() {
                     let offset = sub(tc.pos, anchor);
@@ -125,7 +129,8 @@ impl PlacementTable {
                     // most candidates of a large piece fail here without a lookup.
                     let c = &target.containers()[tc.container as usize];
                     if (0..3).any(|a| {
-                        offset[a] < c.origin[a] || offset[a] + size[a] > c.origin[a] + c.size[a]
+                        offset[a] + lo[a] < c.origin[a]
+                            || offset[a] + size[a] > c.origin[a] + c.size[a]
                     }) {
                         continue;
                     }
@@ -400,9 +405,11 @@ impl PlacementTable {
             .cells()
             .iter()
             .map(|c| {
-                let mut n: Vec<u32> = crate::geometry::face_neighbors(c.pos)
+                let mut n: Vec<u32> = puzzle
+                    .grid
+                    .neighbour_offsets()
                     .iter()
-                    .filter_map(|&p| target.cell_at(p))
+                    .filter_map(|&o| target.cell_at(crate::geometry::add(c.pos, o)))
                     .collect();
                 n.sort_unstable();
                 n

@@ -62,18 +62,18 @@ impl<'a> Verifier<'a> {
     /// container.
     pub(crate) fn check_placements(&self) -> Result<()> {
         let (puzzle, table) = (self.puzzle, self.table);
-        let transforms: &[Transform] = if puzzle.mirror {
-            Transform::all()
-        } else {
-            Transform::rotations()
-        };
+        // The grid's transforms, each used where it maps the piece onto cells of the grid.
+        let transforms: &[Transform] = puzzle.grid.transforms_for(puzzle.mirror);
         // The set of shapes each piece may take, computed here from the raw transforms rather
         // than taken from the table's orientation lists.
         let allowed: Vec<Vec<Shape>> = puzzle
             .pieces
             .iter()
             .map(|p| {
-                let mut v: Vec<Shape> = transforms.iter().map(|t| p.shape.transformed(t)).collect();
+                let mut v: Vec<Shape> = transforms
+                    .iter()
+                    .filter_map(|t| p.shape.transformed(t))
+                    .collect();
                 v.sort();
                 v.dedup();
                 v
@@ -91,7 +91,7 @@ impl<'a> Verifier<'a> {
                     .all(|&c| cells[c as usize].container == container),
                 "placement {i} spans two containers"
             );
-            let shape = Shape::new(p.cells.iter().map(|&c| cells[c as usize].pos));
+            let shape = Shape::new_on(puzzle.grid, p.cells.iter().map(|&c| cells[c as usize].pos));
             ensure_valid!(
                 shape.len() == p.cells.len()
                     && allowed[p.piece as usize].binary_search(&shape).is_ok(),

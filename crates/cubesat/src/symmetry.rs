@@ -38,6 +38,7 @@ struct ContainerMaps {
 
 fn container_maps(target: &Target, reflections: bool) -> ContainerMaps {
     let conts = target.containers();
+    let grid = target.grid();
     // Each container's cells, normalised to its own minimum corner, and an index of them.
     let norm: Vec<(Vec<Cell>, HashMap<Cell, u32>)> = conts
         .iter()
@@ -53,11 +54,10 @@ fn container_maps(target: &Target, reflections: bool) -> ContainerMaps {
             (local, index)
         })
         .collect();
-    let transforms: &[Transform] = if reflections {
-        Transform::all()
-    } else {
-        Transform::rotations()
-    };
+    // A transform counts when it maps a container's cells (with their optional flags and
+    // colours) onto a container; on the sphere grid only some of the 240 map its balls onto
+    // balls at all.
+    let transforms: &[Transform] = grid.transforms_for(reflections);
     let mut maps = vec![vec![[Vec::new(), Vec::new()]; conts.len()]; conts.len()];
     for (i, (cells_i, _)) in norm.iter().enumerate() {
         for (j, (cells_j, index_j)) in norm.iter().enumerate() {
@@ -65,7 +65,9 @@ fn container_maps(target: &Target, reflections: bool) -> ContainerMaps {
                 continue;
             }
             'transforms: for t in transforms {
-                let mapped: Vec<Cell> = cells_i.iter().map(|&c| t.apply(c)).collect();
+                let Some(mapped) = grid.transform_cells(t, cells_i) else {
+                    continue;
+                };
                 let min = min_corner(&mapped).unwrap_or([0; 3]);
                 let mut map = Vec::with_capacity(mapped.len());
                 for (k, &m) in mapped.iter().enumerate() {

@@ -1,4 +1,4 @@
-//! Writes a puzzle as a BurrTools `.xmpuzzle` file (gzip-compressed XML, cube grid): one shape per piece, the target as the result shape, counts or ranges, colours and `maxHoles`.
+//! Writes a puzzle as a BurrTools `.xmpuzzle` file (gzip-compressed XML, the cube or the sphere grid): one shape per piece, the target as the result shape, counts or ranges, colours and `maxHoles`.
 //!
 //! The file says the same thing as the puzzle: every piece becomes a part in the same order
 //! (so BurrTools' mirror pairing, which depends on part order, sees the same sequence), the
@@ -106,7 +106,10 @@ pub fn to_xml(puzzle: &Puzzle) -> Result<String> {
         }
     }
     let mut x = String::from("<?xml version=\"1.0\"?>\n<puzzle version=\"2\">\n");
-    x.push_str("  <gridType type=\"0\"/>\n");
+    x.push_str(&format!(
+        "  <gridType type=\"{}\"/>\n",
+        puzzle.grid.burrtools_type()
+    ));
     // Custom colours exist only with a colour rule: without <colors> BurrTools lets any
     // colour sit anywhere, which is what no rule means.
     if puzzle.colour_pairs.is_some() {

@@ -1,4 +1,4 @@
-//! BurrTools puzzle files (`.xmpuzzle`, cube grid only): gzip or plain XML, puzzle versions 1 and 2, every problem of a file turned into a cubesat [`Puzzle`].
+//! BurrTools puzzle files (`.xmpuzzle`, the cube grid and the sphere grid): gzip or plain XML, puzzle versions 1 and 2, every problem of a file turned into a cubesat [`Puzzle`].
 //!
 //! The format and BurrTools' meaning of each feature are described in
 //! `../shared/notes/formats.md` and `../shared/reference/burrtools/README.md` (read from
@@ -107,6 +107,8 @@ pub struct BurrFile {
     pub comment: String,
     /// Notes about the whole file.
     pub notes: Vec<String>,
+    /// The grid (`<gridType>`; cubes when absent).
+    pub grid: Grid,
 }
 
 /// True when `path` or its first bytes look like a BurrTools file: the `.xmpuzzle` or `.xml`
@@ -348,26 +350,30 @@ pub fn parse(bytes: &[u8], shown: &str) -> Result<BurrFile> {
         None => return Err(at.err(root, "<puzzle>", "no version attribute")),
     };
     let mut notes = Vec::new();
+    let mut grid = Grid::Cube;
     if let Some(g) = children(root, "gridType").next() {
         let t = at
             .num(g, "<gridType>", "type", u32::MAX as u64)?
             .unwrap_or(0);
-        if t != 0 {
-            let name = match t {
-                1 => "triangular prisms",
-                2 => "spheres",
-                3 => "rhombic dodecahedra",
-                4 => "tetrahedra-octahedra",
-                _ => "unknown",
-            };
-            return Err(at.err(
-                g,
-                "<gridType>",
-                format!(
-                    "BurrTools grid {t} ({name}) is not supported; cubesat reads the cube grid (type 0) only"
-                ),
-            ));
-        }
+        grid = match t {
+            0 => Grid::Cube,
+            2 => Grid::Sphere,
+            _ => {
+                let name = match t {
+                    1 => "triangular prisms",
+                    3 => "rhombic dodecahedra",
+                    4 => "tetrahedra-octahedra",
+                    _ => "unknown",
+                };
+                return Err(at.err(
+                    g,
+                    "<gridType>",
+                    format!(
+                        "BurrTools grid {t} ({name}) is not supported; cubesat reads the cube grid (type 0) and the sphere grid (type 2)"
+                    ),
+                ));
+            }
+        };
     }
     let mut rgb = Vec::new();
     if let Some(cs) = children(root, "colors").next() {
@@ -382,7 +388,7 @@ pub fn parse(bytes: &[u8], shown: &str) -> Result<BurrFile> {
     };
     let mut shapes = Vec::new();
     for (i, v) in children(shapes_el, "voxel").enumerate() {
-        shapes.push(shape(&at, v, i)?);
+        shapes.push(shape(&at, v, i, grid)?);
     }
     let mut problems = Vec::new();
     if let Some(ps) = children(root, "problems").next() {
@@ -413,10 +419,11 @@ pub fn parse(bytes: &[u8], shown: &str) -> Result<BurrFile> {
         problems,
         comment,
         notes,
+        grid,
     })
 }
 
-fn shape(at: &At, v: roxmltree::Node, i: usize) -> Result<BurrShape> {
+fn shape(at: &At, v: roxmltree::Node, i: usize, grid: Grid) -> Result<BurrShape> {
     let what = format!("<voxel> (shape {i})");
     let dim = |a: &str| -> Result<i32> {
         match at.num(v, &what, a, MAX_COORD as u64)? {
@@ -511,6 +518,19 @@ fn shape(at: &At, v: roxmltree::Node, i: usize) -> Result<BurrShape> {
                 ((index / sx) % sy) as i32,
                 (index / (sx * sy)) as i32,
             ];
+            // BurrTools' sphere grid has a ball only where x + y + z is even; its code keeps a
+            // voxel elsewhere in the identity orientation and drops it in every other, so such
+            // a file has no consistent meaning.
+            if !grid.is_cell(cell) {
+                return Err(at.err(
+                    v,
+                    &what,
+                    format!(
+                        "'{ch}' at character {pos} is voxel [{}, {}, {}], where x + y + z is odd: the sphere grid has no ball there",
+                        cell[0], cell[1], cell[2]
+                    ),
+                ));
+            }
             voxels.push((cell, s, colour as u8));
         }
         index += 1;
@@ -754,7 +774,10 @@ impl BurrFile {
                 res.voxels.len()
             );
         }
-        let min = [0, 1, 2].map(|a| res.voxels.iter().map(|v| v.0[a]).min().unwrap_or(0));
+        let grid = self.grid;
+        // Moved to the origin, by an even step on the sphere grid (balls stay balls).
+        let corner: Vec<Cell> = res.voxels.iter().map(|v| v.0).collect();
+        let min = grid.normal_offset(&corner).unwrap_or([0; 3]);
         let local = |c: Cell| [c[0] - min[0], c[1] - min[1], c[2] - min[2]];
         let spec = ContainerSpec {
             cells: res
@@ -762,8 +785,9 @@ impl BurrFile {
                 .iter()
                 .map(|v| (local(v.0), v.1 == State::Variable))
                 .collect(),
+            frame: None,
         };
-        let mut target = Target::new(&[spec]);
+        let mut target = Target::new_on(grid, &[spec]);
         if res.voxels.iter().any(|v| v.2 != 0) {
             let colour_of: std::collections::HashMap<Cell, u8> =
                 res.voxels.iter().map(|v| (local(v.0), v.2)).collect();
@@ -815,8 +839,9 @@ impl BurrFile {
             if copies > MAX_PIECE_COPIES {
                 bail!("{here}: more than {MAX_PIECE_COPIES} piece copies in all");
             }
-            let shape = Shape::new(cells.iter().map(|c| c.0));
-            let pmin = [0, 1, 2].map(|a| cells.iter().map(|c| c.0[a]).min().unwrap_or(0));
+            let shape = Shape::new_on(grid, cells.iter().map(|c| c.0));
+            let corner: Vec<Cell> = cells.iter().map(|c| c.0).collect();
+            let pmin = grid.normal_offset(&corner).unwrap_or([0; 3]);
             let colour_of: std::collections::HashMap<Cell, u8> = cells
                 .iter()
                 .map(|&(c, k)| ([c[0] - pmin[0], c[1] - pmin[1], c[2] - pmin[2]], k))
@@ -874,7 +899,7 @@ impl BurrFile {
             bail!("{here}: <shapes>: the problem has no parts");
         }
         let mut puzzle = Puzzle {
-            grid: Grid::Cube,
+            grid,
             // The name titles pictures and messages: characters that act on a terminal are
             // escaped (a cubesat JSON file may not hold them at all).
             name: if prob.name.is_empty() {

@@ -381,7 +381,7 @@ fn containers(v: &Value, path: &JsonPath, top: bool) -> Result<Vec<ContainerSpec
                     (' ', None),
                 ],
             )?;
-            vec![ContainerSpec { cells }]
+            vec![ContainerSpec { cells, frame: None }]
         }
         "cells" => {
             let must = cell_list(&m["cells"], &path.key("cells"), 0, MAX_TARGET_CELLS)?;
@@ -402,7 +402,7 @@ fn containers(v: &Value, path: &JsonPath, top: bool) -> Result<Vec<ContainerSpec
             }
             let mut cells: Vec<(Cell, bool)> = must.into_iter().map(|c| (c, false)).collect();
             cells.extend(optional.into_iter().map(|c| (c, true)));
-            vec![ContainerSpec { cells }]
+            vec![ContainerSpec { cells, frame: None }]
         }
         "containers" => {
             let p = path.key("containers");
@@ -887,8 +887,21 @@ pub fn from_value(v: &Value, default_name: &str) -> Result<Puzzle> {
             "counting",
             "catalog",
             "comment",
+            "grid",
         ],
     )?;
+    let grid = match m.get("grid") {
+        None => Grid::Cube,
+        Some(g) => match string(g, &root.key("grid"), "a grid name")? {
+            "cubes" => Grid::Cube,
+            "spheres" => Grid::Sphere,
+            other => fail!(
+                root.key("grid"),
+                "unknown grid '{}' (expected \"cubes\" or \"spheres\")",
+                crate::echo::echo(other)
+            ),
+        },
+    };
     // The name titles every picture and message, so it may not hold characters that act on
     // a terminal; a name taken from the file's name has them escaped instead.
     let name = match m.get("name") {
@@ -918,11 +931,23 @@ pub fn from_value(v: &Value, default_name: &str) -> Result<Puzzle> {
         Some(b) => boolean(b, &root.key("allow_disconnected"))?,
         None => false,
     };
-    let target_spec = match m.get("target") {
+    let mut target_spec = match m.get("target") {
         Some(t) => containers(t, &root.key("target"), true)?,
         None => fail!(root, "the puzzle has no 'target'"),
     };
-    let mut target = Target::new(&target_spec);
+    if grid == Grid::Sphere {
+        // Layer-frame balls to the grid's coordinates, moved to non-negative ones by an even
+        // step that the container keeps as its frame (so its cells read back as written).
+        for spec in &mut target_spec {
+            let cells: Vec<Cell> = spec.cells.iter().map(|(c, _)| grid.from_user(*c)).collect();
+            let off = grid.normal_offset(&cells).unwrap_or([0; 3]);
+            for ((c, _), u) in spec.cells.iter_mut().zip(cells) {
+                *c = crate::geometry::sub(u, off);
+            }
+            spec.frame = Some(off);
+        }
+    }
+    let mut target = Target::new_on(grid, &target_spec);
 
     let pp = root.key("pieces");
     let raw_pieces = match m.get("pieces") {
@@ -937,7 +962,10 @@ pub fn from_value(v: &Value, default_name: &str) -> Result<Puzzle> {
     let mut copies = 0u64;
     for (i, p) in raw_pieces.iter().enumerate() {
         let path = pp.index(i);
-        let raw = piece(p, &path)?;
+        let mut raw = piece(p, &path)?;
+        for c in &mut raw.cells {
+            *c = grid.from_user(*c);
+        }
         if let Some(j) = names.insert(raw.name.clone(), i) {
             fail!(
                 path.key("name"),
@@ -945,10 +973,17 @@ pub fn from_value(v: &Value, default_name: &str) -> Result<Puzzle> {
                 raw.name
             );
         }
-        if !allow_disconnected && !is_face_connected(&raw.cells) {
+        if !allow_disconnected && grid == Grid::Cube && !is_face_connected(&raw.cells) {
             fail!(
                 path,
                 "piece '{}' is not face-connected (set \"allow_disconnected\": true if that is intended)",
+                raw.name
+            );
+        }
+        if !allow_disconnected && !grid.is_connected(&raw.cells) {
+            fail!(
+                path,
+                "piece '{}' is not connected: some balls touch no other (set \"allow_disconnected\": true if that is intended)",
                 raw.name
             );
         }
@@ -958,11 +993,11 @@ pub fn from_value(v: &Value, default_name: &str) -> Result<Puzzle> {
         }
         raws.push(raw);
     }
-    let pieces = assign_letters(raws, &pp)?;
+    let pieces = assign_letters(raws, &pp, grid)?;
 
     let mut puzzle = Puzzle {
         name,
-        grid: Grid::Cube,
+        grid,
         description,
         pieces,
         target,
@@ -1033,7 +1068,7 @@ pub fn from_value(v: &Value, default_name: &str) -> Result<Puzzle> {
     Ok(puzzle)
 }
 
-fn assign_letters(raws: Vec<RawPiece>, path: &JsonPath) -> Result<Vec<Piece>> {
+fn assign_letters(raws: Vec<RawPiece>, path: &JsonPath, grid: Grid) -> Result<Vec<Piece>> {
     let mut used: HashSet<char> = HashSet::new();
     for (i, r) in raws.iter().enumerate() {
         if let Some(l) = r.letter
@@ -1048,10 +1083,10 @@ fn assign_letters(raws: Vec<RawPiece>, path: &JsonPath) -> Result<Vec<Piece>> {
     let mut out = Vec::with_capacity(raws.len());
     let mut spare = LETTERS.chars();
     for r in raws {
-        let shape = Shape::new(r.cells.iter().copied());
+        let shape = Shape::new_on(grid, r.cells.iter().copied());
         // Colours follow their cells through the normalisation.
         let colours = if r.colours.iter().any(|&c| c != 0) {
-            let min = crate::geometry::min_corner(&r.cells).unwrap_or([0; 3]);
+            let min = grid.normal_offset(&r.cells).unwrap_or([0; 3]);
             let of: HashMap<Cell, u8> = r
                 .cells
                 .iter()
@@ -1133,7 +1168,6 @@ fn colour_rule(
     let mut colours = vec![0u8; target.cells().len()];
     if let Some(t) = m.get("target") {
         let tp = path.key("target");
-        let origin = target.containers()[0].origin;
         for (i, x) in array(t, &tp, "a list of [x, y, z, colour]")?
             .iter()
             .enumerate()
@@ -1148,7 +1182,7 @@ fn colour_rule(
                 c[k] = integer(&a[k], &xp.index(k), 0, MAX_COORD as i64 - 1)? as i32;
             }
             let k = integer(&a[3], &xp.index(3), 0, MAX_COLOUR)? as u8;
-            match target.cell_at(add(origin, c)) {
+            match target.cell_at(target.user_to_global(0, c)) {
                 Some(cell) if target.cells()[cell as usize].container == 0 => {
                     colours[cell as usize] = k
                 }
@@ -1188,10 +1222,9 @@ fn hints(v: &Value, path: &JsonPath, puzzle: &Puzzle) -> Result<Vec<Hint>> {
             Some(c) => cell_list(c, &hp.key("cells"), 0, MAX_PIECE_CELLS)?,
             None => fail!(hp, "hint has no 'cells'"),
         };
-        let origin = containers[ci].origin;
         let mut cells = Vec::with_capacity(local.len());
         for (k, &c) in local.iter().enumerate() {
-            let g = add(origin, c);
+            let g = puzzle.target.user_to_global(ci, c);
             match puzzle.target.cell_at(g) {
                 Some(t) if puzzle.target.cells()[t as usize].container as usize == ci => {}
                 _ => fail!(
@@ -1208,7 +1241,7 @@ fn hints(v: &Value, path: &JsonPath, puzzle: &Puzzle) -> Result<Vec<Hint>> {
             cells.push(g);
         }
         let p = &puzzle.pieces[piece];
-        let placed = Shape::new(cells.iter().copied());
+        let placed = Shape::new_on(puzzle.grid, cells.iter().copied());
         let fits = p.shape.orientations(puzzle.mirror).contains(&placed);
         if !fits {
             let how = if puzzle.mirror {
@@ -1258,6 +1291,9 @@ pub fn to_value(puzzle: &Puzzle) -> Value {
             .all(|c| crate::puzzle::fits_art(c.size));
     let container_value = |ci: usize| -> Value {
         let c = &t.containers()[ci];
+        if puzzle.grid != Grid::Cube {
+            return user_container_value(t, ci);
+        }
         if t.is_full_box(ci) {
             return json!({ "box": c.size });
         }
@@ -1293,7 +1329,7 @@ pub fn to_value(puzzle: &Puzzle) -> Value {
     };
     let target = if t.containers().len() == 1 {
         container_value(0)
-    } else if (0..t.containers().len()).all(|i| t.is_full_box(i)) {
+    } else if puzzle.grid == Grid::Cube && (0..t.containers().len()).all(|i| t.is_full_box(i)) {
         json!({ "boxes": t.containers().iter().map(|c| c.size).collect::<Vec<_>>() })
     } else {
         json!({ "containers": (0..t.containers().len()).map(container_value).collect::<Vec<_>>() })
@@ -1302,8 +1338,13 @@ pub fn to_value(puzzle: &Puzzle) -> Value {
         .pieces
         .iter()
         .map(|p| {
-            let mut o =
-                json!({ "name": p.name, "letter": p.letter.to_string(), "cells": p.shape.cells() });
+            let cells: Vec<Cell> = p
+                .shape
+                .cells()
+                .iter()
+                .map(|&c| puzzle.grid.to_user(c))
+                .collect();
+            let mut o = json!({ "name": p.name, "letter": p.letter.to_string(), "cells": cells });
             if p.is_ranged() {
                 o["count"] = json!([p.min_count, p.count]);
             } else if p.count != 1 {
@@ -1324,6 +1365,9 @@ pub fn to_value(puzzle: &Puzzle) -> Value {
         })
         .collect();
     let mut out = json!({ "name": puzzle.name });
+    if puzzle.grid != Grid::Cube {
+        out["grid"] = json!(puzzle.grid.name());
+    }
     if !puzzle.description.is_empty() {
         out["description"] = json!(puzzle.description);
     }
@@ -1341,11 +1385,10 @@ pub fn to_value(puzzle: &Puzzle) -> Value {
             .iter()
             .map(|h| {
                 let first = t.cell_at(h.cells[0]).map(|c| t.local(c).0).unwrap_or(0);
-                let origin = t.containers()[first as usize].origin;
                 let local: Vec<Cell> = h
                     .cells
                     .iter()
-                    .map(|&c| crate::geometry::sub(c, origin))
+                    .filter_map(|&c| t.cell_at(c).map(|i| t.user_local(i).1))
                     .collect();
                 let mut o = json!({ "piece": puzzle.pieces[h.piece].name, "cells": local });
                 if t.containers().len() > 1 {
@@ -1365,7 +1408,7 @@ pub fn to_value(puzzle: &Puzzle) -> Value {
             let cells: Vec<[i32; 4]> = (0..t.cells().len() as u32)
                 .filter(|&c| t.colour(c) != 0)
                 .map(|c| {
-                    let (_, l) = t.local(c);
+                    let (_, l) = t.user_local(c);
                     [l[0], l[1], l[2], t.colour(c) as i32]
                 })
                 .collect();
@@ -1391,6 +1434,60 @@ pub fn to_value(puzzle: &Puzzle) -> Value {
         out["catalog"] = catalog_value(c);
     }
     out
+}
+
+/// A container of a grid other than cubes, in the grid's user frame (the layer frame for
+/// balls, see [`Target::user_local`]): `box` when its cells fill a box from the origin, layer
+/// art when that is small enough, else cell lists.
+fn user_container_value(t: &Target, ci: usize) -> Value {
+    let c = &t.containers()[ci];
+    let user: Vec<(Cell, bool)> = c
+        .cells
+        .iter()
+        .map(|&i| (t.user_local(i).1, t.cells()[i as usize].optional))
+        .collect();
+    let mut size = [0i32; 3];
+    for (u, _) in &user {
+        for a in 0..3 {
+            size[a] = size[a].max(u[a] + 1);
+        }
+    }
+    let volume: i64 = size.iter().map(|&v| i64::from(v)).product();
+    if volume == user.len() as i64 && user.iter().all(|(_, o)| !o) {
+        return json!({ "box": size });
+    }
+    if !crate::puzzle::fits_art(size) {
+        let pick = |opt: bool| -> Vec<Cell> {
+            user.iter()
+                .filter(|(_, o)| *o == opt)
+                .map(|(u, _)| *u)
+                .collect()
+        };
+        let mut o = json!({ "cells": pick(false) });
+        if user.iter().any(|(_, o)| *o) {
+            o["optional"] = json!(pick(true));
+        }
+        return o;
+    }
+    let at: HashMap<Cell, bool> = user.into_iter().collect();
+    let layers: Vec<Value> = (0..size[2])
+        .map(|z| {
+            let rows = (0..size[1])
+                .map(|y| {
+                    let row: String = (0..size[0])
+                        .map(|x| match at.get(&[x, y, z]) {
+                            Some(true) => '+',
+                            Some(false) => '#',
+                            None => '.',
+                        })
+                        .collect();
+                    Value::String(row)
+                })
+                .collect();
+            Value::Array(rows)
+        })
+        .collect();
+    json!({ "layers": layers })
 }
 
 /// The `catalog` record as written in files.
@@ -1455,12 +1552,22 @@ pub fn to_file_value(puzzle: &Puzzle) -> Value {
     let mut v = to_value(puzzle);
     if let Some(pieces) = v["pieces"].as_array_mut() {
         for (piece, p) in pieces.iter_mut().zip(&puzzle.pieces) {
-            if !crate::puzzle::fits_art(p.shape.size()) {
+            // In the grid's user frame, moved to start at 0 (any integer step is a step of
+            // the lattice in the layer frame).
+            let user: Vec<Cell> = p
+                .shape
+                .cells()
+                .iter()
+                .map(|&c| puzzle.grid.to_user(c))
+                .collect();
+            let min = crate::geometry::min_corner(&user).unwrap_or([0; 3]);
+            let user = Shape::new(user.iter().map(|&c| crate::geometry::sub(c, min)));
+            if !crate::puzzle::fits_art(user.size()) {
                 continue;
             }
             if let Some(o) = piece.as_object_mut() {
                 o.remove("cells");
-                o.insert("layers".into(), shape_layers(&p.shape));
+                o.insert("layers".into(), shape_layers(&user));
             }
         }
     }

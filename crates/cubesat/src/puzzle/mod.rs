@@ -15,7 +15,7 @@ pub use bundled::{
     BUNDLED, CATALOG, DEFAULT_PUZZLE, PuzzleFile, bundled, load, load_with, named, open, read_path,
 };
 
-use crate::geometry::{Cell, Grid, Shape, Transform, add, min_corner, sub, zyx};
+use crate::geometry::{Cell, Grid, Shape, Transform, add, sub, zyx};
 use crate::mode::UpTo;
 
 /// Puzzle files (JSON or BurrTools) larger than this are refused, a regular file before it
@@ -89,9 +89,9 @@ pub struct CanonicalForms {
     pub mirrored: Vec<ColouredCells>,
 }
 
-fn normalise_coloured(mut v: ColouredCells) -> ColouredCells {
+fn normalise_coloured(grid: Grid, mut v: ColouredCells) -> ColouredCells {
     let cells: Vec<Cell> = v.iter().map(|(c, _)| *c).collect();
-    if let Some(min) = min_corner(&cells) {
+    if let Some(min) = grid.normal_offset(&cells) {
         for (c, _) in &mut v {
             *c = sub(*c, min);
         }
@@ -121,18 +121,23 @@ impl Piece {
         self.min_count != self.count
     }
 
-    /// The coloured cells transformed by `t`, normalised.
-    pub fn coloured_transformed(&self, t: &Transform) -> ColouredCells {
-        normalise_coloured(
-            self.coloured_cells()
+    /// The coloured cells transformed by `t`, normalised, or `None` when `t` does not fit
+    /// the piece (see [`Grid::transform_cells`]).
+    pub fn coloured_transformed(&self, t: &Transform) -> Option<ColouredCells> {
+        let grid = self.shape.grid();
+        let cells = grid.transform_cells(t, self.shape.cells())?;
+        Some(normalise_coloured(
+            grid,
+            cells
                 .into_iter()
-                .map(|(c, k)| (t.apply(c), k))
+                .enumerate()
+                .map(|(i, c)| (c, self.colours.get(i).copied().unwrap_or(0)))
                 .collect(),
-        )
+        ))
     }
 
-    /// The distinct orientations (shape and colour layout) under the proper rotations, or all
-    /// 48 transformations with `mirror`, first occurrence kept. Two orientations with the
+    /// The distinct orientations (shape and colour layout) under the grid's proper rotations,
+    /// or all its transforms with `mirror`, first occurrence kept. Two orientations with the
     /// same cells but different colour layouts are different (as in BurrTools). For an
     /// uncoloured piece this is [`Shape::orientations`] with empty colour lists.
     pub fn orientations(&self, mirror: bool) -> Vec<(Shape, Vec<u8>)> {
@@ -144,17 +149,15 @@ impl Piece {
                 .map(|s| (s, Vec::new()))
                 .collect();
         }
-        let transforms: &[Transform] = if mirror {
-            Transform::all()
-        } else {
-            Transform::rotations()
-        };
+        let grid = self.shape.grid();
         let mut seen = std::collections::HashSet::new();
         let mut out = Vec::new();
-        for t in transforms {
-            let v = self.coloured_transformed(t);
+        for t in grid.transforms_for(mirror) {
+            let Some(v) = self.coloured_transformed(t) else {
+                continue;
+            };
             if seen.insert(v.clone()) {
-                let shape = Shape::new(v.iter().map(|(c, _)| *c));
+                let shape = Shape::new_on(grid, v.iter().map(|(c, _)| *c));
                 out.push((shape, v.into_iter().map(|(_, k)| k).collect()));
             }
         }
@@ -164,19 +167,37 @@ impl Piece {
     /// The smallest coloured orientation under the proper rotations: two pieces are the same
     /// up to rotation (colours included) iff these agree.
     pub fn coloured_canonical(&self) -> ColouredCells {
-        Transform::rotations()
+        self.shape
+            .grid()
+            .rotations()
             .iter()
-            .map(|t| self.coloured_transformed(t))
+            .filter_map(|t| self.coloured_transformed(t))
             .min()
             .unwrap_or_default()
     }
 
     /// The canonical form of the mirror image (colours included).
     pub fn mirrored_canonical(&self) -> ColouredCells {
-        let m = self.coloured_transformed(&Transform::MIRROR_X);
-        Transform::rotations()
+        let grid = self.shape.grid();
+        let m: ColouredCells = self
+            .coloured_cells()
+            .into_iter()
+            .map(|([x, y, z], k)| ([-x, y, z], k))
+            .collect();
+        let cells: Vec<Cell> = m.iter().map(|(c, _)| *c).collect();
+        grid.rotations()
             .iter()
-            .map(|t| normalise_coloured(m.iter().map(|&(c, k)| (t.apply(c), k)).collect()))
+            .filter_map(|t| {
+                let moved = grid.transform_cells(t, &cells)?;
+                Some(normalise_coloured(
+                    grid,
+                    moved
+                        .into_iter()
+                        .zip(&m)
+                        .map(|(c, &(_, k))| (c, k))
+                        .collect(),
+                ))
+            })
             .min()
             .unwrap_or_default()
     }
@@ -207,6 +228,10 @@ pub struct Container {
     pub size: [i32; 3],
     /// Indices of the container's target cells, ascending.
     pub cells: Vec<u32>,
+    /// Where the coordinates people read and write ([`Target::user_local`]) start, in local
+    /// grid coordinates: zero on the cube grid; on the sphere grid an even vector so that
+    /// local cell `c` is ball `sphere_to_layer(c + frame)` of the layer frame.
+    pub frame: Cell,
 }
 
 /// The target cells by position: a dense grid over their bounding box (`u32::MAX` where no
@@ -266,6 +291,7 @@ impl CellIndex {
 /// The target: every cell the pieces go into, grouped into containers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Target {
+    grid: Grid,
     cells: Vec<TargetCell>,
     containers: Vec<Container>,
     index: CellIndex,
@@ -278,6 +304,9 @@ pub struct Target {
 pub struct ContainerSpec {
     /// Local cells (non-negative coordinates) and whether each is optional.
     pub cells: Vec<(Cell, bool)>,
+    /// The container's [`Container::frame`]; `None` picks the one whose user coordinates
+    /// start at 0 along every axis.
+    pub frame: Option<Cell>,
 }
 
 impl ContainerSpec {
@@ -291,15 +320,21 @@ impl ContainerSpec {
                 }
             }
         }
-        ContainerSpec { cells }
+        ContainerSpec { cells, frame: None }
     }
 }
 
 impl Target {
-    /// Lays the containers out side by side along x and indexes their cells (container, then
-    /// z, y, x). Cells must be distinct and non-negative within each container (the caller
-    /// checks and reports positions).
+    /// A cube-grid target ([`Target::new_on`]).
     pub fn new(specs: &[ContainerSpec]) -> Target {
+        Target::new_on(Grid::Cube, specs)
+    }
+
+    /// Lays the containers out side by side along x and indexes their cells (container, then
+    /// z, y, x). Cells must be distinct, non-negative and cells of `grid` within each
+    /// container (the caller checks and reports positions). On the sphere grid each container
+    /// starts at an even x, so a ball stays a ball when moved into place.
+    pub fn new_on(grid: Grid, specs: &[ContainerSpec]) -> Target {
         let mut cells = Vec::new();
         let mut containers = Vec::new();
         let mut next_x = 0;
@@ -310,8 +345,30 @@ impl Target {
                     size[a] = size[a].max(c[a] + 1);
                 }
             }
+            let frame = spec.frame.unwrap_or_else(|| match grid {
+                Grid::Cube => [0; 3],
+                // The layer frame is linear, so moving every ball by the least layer
+                // coordinates (negated) starts them at 0.
+                Grid::Sphere => {
+                    let mut m = [i32::MAX; 3];
+                    for (c, _) in &spec.cells {
+                        let l = crate::geometry::sphere_to_layer(*c);
+                        for a in 0..3 {
+                            m[a] = m[a].min(l[a]);
+                        }
+                    }
+                    if spec.cells.is_empty() {
+                        [0; 3]
+                    } else {
+                        crate::geometry::sphere_from_layer(m.map(|v| -v))
+                    }
+                }
+            });
             let origin = [next_x, 0, 0];
             next_x += size[0] + 1;
+            if !grid.is_cell([next_x, 0, 0]) {
+                next_x += 1;
+            }
             let mut local: Vec<(Cell, bool)> = spec.cells.clone();
             local.sort_by_key(|(c, _)| zyx(*c));
             let mut ids = Vec::with_capacity(local.len());
@@ -329,14 +386,21 @@ impl Target {
                 origin,
                 size,
                 cells: ids,
+                frame,
             });
         }
         Target {
+            grid,
             index: CellIndex::new(&cells),
             cells,
             containers,
             colours: Vec::new(),
         }
+    }
+
+    /// The grid the target lives on.
+    pub fn grid(&self) -> Grid {
+        self.grid
     }
 
     /// Sets a colour per target cell (in [`Target::cells`] order); all zeros clears them.
@@ -391,6 +455,22 @@ impl Target {
             c.container,
             [c.pos[0] - o[0], c.pos[1] - o[1], c.pos[2] - o[2]],
         )
+    }
+
+    /// The coordinates people read and write for a target cell: its container and its
+    /// position there, in the grid's user frame (cube grid: the local coordinates; sphere
+    /// grid: the layer frame, see [`Container::frame`]).
+    pub fn user_local(&self, cell: u32) -> (u32, Cell) {
+        let (ci, local) = self.local(cell);
+        let frame = self.containers[ci as usize].frame;
+        (ci, self.grid.to_user(add(local, frame)))
+    }
+
+    /// The global position of user coordinates `c` of container `ci` (the inverse of
+    /// [`Target::user_local`]; the position need not be a target cell).
+    pub fn user_to_global(&self, ci: usize, c: Cell) -> Cell {
+        let cont = &self.containers[ci];
+        add(cont.origin, sub(self.grid.from_user(c), cont.frame))
     }
 
     /// True when a container is a full box of must-fill cells.
