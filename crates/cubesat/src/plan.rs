@@ -123,6 +123,15 @@ pub enum PlanError {
         "shard: a disassembly runs whole and writes no shard record, so it takes no shard or seal key"
     )]
     DisassemblyNotShardable,
+    /// A disassembly of a puzzle on a grid other than cubes: pieces slide along the cube's
+    /// axes only (BurrTools also takes apart only cube-grid assemblies).
+    #[error(
+        "grid: cubesat takes apart assemblies of cubes only, as BurrTools does, and this puzzle is made of {grid}"
+    )]
+    DisassemblyGrid {
+        /// The puzzle's grid name.
+        grid: &'static str,
+    },
     /// An export in a counting mode an external solver's count cannot mean.
     #[error(
         "up to: an export counts every placement (none) or one solution per rotation class (rotation), not {up_to}"
@@ -145,7 +154,7 @@ pub enum PlanError {
 }
 
 impl PlanError {
-    /// The setting at fault: `cubes`, `shard`, `seal key` or `up to`.
+    /// The setting at fault: `cubes`, `shard`, `seal key`, `grid` or `up to`.
     pub fn setting(&self) -> &'static str {
         match self {
             PlanError::TooManyCubes { .. } => "cubes",
@@ -153,6 +162,7 @@ impl PlanError {
             | PlanError::ShardWithLimit
             | PlanError::DisassemblyNotShardable => "shard",
             PlanError::SealWithoutShard => "seal key",
+            PlanError::DisassemblyGrid { .. } => "grid",
             PlanError::ExportMode { .. } | PlanError::ExportInexact { .. } => "up to",
         }
     }
@@ -279,6 +289,11 @@ impl Settings {
         use crate::disassembly::{DEFAULT_MAX_STATES, Mode};
         if self.shard.is_some() || self.sealed {
             return Err(PlanError::DisassemblyNotShardable);
+        }
+        if puzzle.grid != crate::geometry::Grid::Cube {
+            return Err(PlanError::DisassemblyGrid {
+                grid: puzzle.grid.name(),
+            });
         }
         if let Some(c) = self.sat_cubes.filter(|&c| c > MAX_CUBES) {
             return Err(PlanError::TooManyCubes {

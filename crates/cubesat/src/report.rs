@@ -38,7 +38,7 @@ pub fn solution_json(
                 .cells
                 .iter()
                 .map(|&c| {
-                    let (ci, local) = puzzle.target.local(c);
+                    let (ci, local) = puzzle.target.user_local(c);
                     container = ci;
                     local
                 })
@@ -278,7 +278,7 @@ pub fn target_art(puzzle: &Puzzle, table: &PlacementTable, hints: &[u32], title:
                     .iter()
                     .filter(|&&i| t.cells()[i as usize].optional == optional)
                     .map(|&i| {
-                        let [x, y, z] = t.local(i).1;
+                        let [x, y, z] = t.user_local(i).1;
                         format!("[{x},{y},{z}]")
                     })
                     .collect();
