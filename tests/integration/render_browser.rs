@@ -141,6 +141,7 @@ fn scene() -> Scene {
         ],
         empty: vec![[1, 0, 1]],
         loose: false,
+        ..Default::default()
     }
 }
 

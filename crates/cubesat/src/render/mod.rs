@@ -31,6 +31,8 @@ pub use text::text;
 
 use std::collections::HashMap;
 
+use crate::geometry::Grid;
+
 /// Everything a renderer needs to draw one solution (or a puzzle with only its hints).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Scene {
@@ -49,6 +51,10 @@ pub struct Scene {
     /// assembled: the SVG labels each piece alone in its container with its name, and the HTML
     /// page offers no assembly order to step through.
     pub loose: bool,
+    /// The lattice the cells are on: cubes, or balls ([`Grid::Sphere`]: cells in the cube
+    /// grid's coordinates with `x + y + z` even), which every renderer draws as balls and the
+    /// text view shows in the layer frame ([`crate::geometry::sphere_to_layer`]).
+    pub grid: Grid,
 }
 
 /// A container's bounding box in global coordinates: cells `origin + [0..size)` per axis.

@@ -768,6 +768,7 @@ mod tests {
             ],
             empty: vec![],
             loose: false,
+            ..Default::default()
         }
     }
 
