@@ -16,6 +16,7 @@
 //! [`piece_color`] applied to [`ScenePiece::color`].
 
 pub mod assembly;
+pub mod ballmesh;
 pub mod html;
 pub mod plan;
 pub mod samples;
