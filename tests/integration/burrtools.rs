@@ -582,7 +582,8 @@ print('ok')
 #[test]
 #[ignore = "needs python3 with trimesh; CI runs it with --include-ignored"]
 fn ball_stl_meshes_are_watertight_single_bodies_of_the_right_volume() {
-    use cubesat::render::stl::{Mesh, balls, binary_stl};
+    use cubesat::render::ballmesh::balls;
+    use cubesat::render::stl::{Mesh, binary_stl};
     let py = trimesh();
     let dir = Dir::new();
     // The 30-ball pyramid's six pieces, 20 mm balls, with and without a gap; each piece's

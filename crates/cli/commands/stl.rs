@@ -4,7 +4,8 @@ use std::io::Write;
 
 use anyhow::{Context, Result};
 
-use cubesat::render::stl::{Mesh, binary_stl, piece_mesh, polycube};
+use cubesat::render::piece_mesh;
+use cubesat::render::stl::{Mesh, binary_stl, polycube};
 use cubesat::run::{self, Instance};
 use cubesat::solution::Solution;
 

@@ -792,3 +792,72 @@ fn solution_from_json(
     })?;
     Ok(placements)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::{Grid, Shape, sphere_from_layer};
+    use crate::puzzle::{ContainerSpec, KnownCounts, Piece, Target};
+
+    /// A 14-ball square pyramid target (its far corner ball optional) and one three-ball
+    /// piece, on the sphere grid, built by hand (in cube coordinates, moved by an even step
+    /// so that every coordinate is non-negative).
+    fn pyramid() -> Puzzle {
+        let ball = |l: [i32; 3]| add(sphere_from_layer(l), [0, 2, 0]);
+        let mut cells = Vec::new();
+        for k in 0..3 {
+            for j in 0..3 - k {
+                for i in 0..3 - k {
+                    cells.push((ball([i, j, k]), [i, j, k] == [2, 2, 0]));
+                }
+            }
+        }
+        let piece = Piece {
+            name: "bar".into(),
+            letter: 'A',
+            shape: Shape::new([ball([0, 0, 0]), ball([1, 0, 0]), ball([0, 0, 1])]),
+            count: 1,
+            min_count: 1,
+            colours: Vec::new(),
+            weight: 0,
+            groups: Vec::new(),
+        };
+        Puzzle {
+            name: "pyramid".into(),
+            grid: Grid::Sphere,
+            description: String::new(),
+            pieces: vec![piece],
+            target: Target::new(&[ContainerSpec { cells }]),
+            hints: Vec::new(),
+            mirror: false,
+            allow_disconnected: false,
+            known_counts: KnownCounts::default(),
+            catalog: None,
+            colour_pairs: None,
+            max_holes: None,
+            default_up_to: None,
+            notes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn ball_target_art_is_in_the_layer_frame() {
+        let p = pyramid();
+        let mut out = String::new();
+        for c in p.target.containers() {
+            out.push_str(&ball_art(&p.target, c, &Default::default()));
+        }
+        let want = "\
+z=0   z=1   z=2
+###   ##.   #..
+###   ##.   ...
+##+   ...   ...
+";
+        assert_eq!(out, want);
+        // The piece alone: its balls, in the layer frame.
+        let s = piece_scene(&p, 0, "bar");
+        assert_eq!(s.grid, Grid::Sphere);
+        let text = crate::render::text(&s, false);
+        assert_eq!(text, "bar\nz=0   z=1\nA A   A\nlegend: A = bar\n");
+    }
+}

@@ -364,34 +364,3 @@ mod tests {
         assert!(to_ball - 0.5 - NECK > 0.1);
     }
 }
-#[cfg(test)]
-mod figures {
-    #[test]
-    #[ignore]
-    fn dump_pictures() {
-        let p = crate::render::samples::square_pyramid();
-        std::fs::write("/tmp/spx/p.svg", crate::render::svg(&p, false)).unwrap();
-        std::fs::write("/tmp/spx/pe.svg", crate::render::svg(&p, true)).unwrap();
-        std::fs::write("/tmp/spx/p.html", crate::render::html(&[p])).unwrap();
-    }
-
-    #[test]
-    #[ignore]
-    fn print_figures() {
-        for steps in [14] {
-            let t = std::time::Instant::now();
-            let chain: Vec<[i32; 3]> = crate::render::samples::square_pyramid().pieces[0]
-                .cells
-                .clone();
-            let m = super::balls(&chain, 20.0, 0.2).unwrap();
-            let want = super::union_volume(5, super::contacts(&chain), 20.0, 0.2);
-            eprintln!(
-                "steps {steps}: {} triangles, volume {} vs {want} ({:.4}), {:?}",
-                m.triangles.len(),
-                m.volume(),
-                m.volume() / want,
-                t.elapsed()
-            );
-        }
-    }
-}

@@ -95,6 +95,20 @@ impl Container {
     }
 }
 
+/// The STL mesh of one piece on `grid`: [`stl::polycube`] for cubes, [`ballmesh::balls`] for
+/// balls; `cube` is the cube edge or ball diameter (mm), `gap` the clearance (mm).
+pub fn piece_mesh(
+    grid: Grid,
+    cells: &[crate::geometry::Cell],
+    cube: f64,
+    gap: f64,
+) -> crate::error::Result<stl::Mesh> {
+    match grid {
+        Grid::Cube => stl::polycube(cells, cube, gap),
+        Grid::Sphere => ballmesh::balls(cells, cube, gap),
+    }
+}
+
 /// Whether a container is small enough to draw cell by cell (text layers, the 3D page's cell
 /// grid): at most [`crate::puzzle::MAX_ART_CELLS`] cells in its box. Larger boxes, which only a
 /// sparse shape can have, are drawn from their cells alone.

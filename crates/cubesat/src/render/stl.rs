@@ -1,4 +1,4 @@
-//! STL meshes for 3D printing: a polycube (one piece, or a piece in its place in a solution) as a closed, outward-facing triangle mesh, optionally shrunk by a clearance gap; pieces of balls through [`balls`].
+//! STL meshes for 3D printing: a polycube (one piece, or a piece in its place in a solution) as a closed, outward-facing triangle mesh, optionally shrunk by a clearance gap (pieces of balls: [`super::ballmesh`]).
 //!
 //! A gap `g` erodes the piece by `g/2` in every direction (the cube metric), so two printed
 //! pieces that touch in the puzzle are `g` apart. The eroded solid is still a union of boxes
@@ -14,9 +14,7 @@ use std::collections::HashSet;
 
 use crate::error::{Result, bail};
 
-use crate::geometry::{Cell, Grid};
-
-pub use super::ballmesh::balls;
+use crate::geometry::Cell;
 
 /// A triangle mesh in millimetres.
 #[derive(Clone, Debug, Default)]
@@ -76,15 +74,6 @@ pub(crate) fn check_sizes(cube: f64, gap: f64) -> Result<()> {
         );
     }
     Ok(())
-}
-
-/// The mesh of one piece on `grid`: [`polycube`] for cubes, [`balls`] for balls; `cube` is
-/// the cube edge or ball diameter (mm), `gap` the clearance (mm).
-pub fn piece_mesh(grid: Grid, cells: &[Cell], cube: f64, gap: f64) -> Result<Mesh> {
-    match grid {
-        Grid::Cube => polycube(cells, cube, gap),
-        Grid::Sphere => balls(cells, cube, gap),
-    }
 }
 
 /// The mesh of a polycube: `cells` in cube units, `cube` the edge length (mm), `gap` the
