@@ -27,6 +27,16 @@ fn main() -> std::io::Result<()> {
         dir.join("tetris-cube.html"),
         html(&[cube, samples::two_boxes(), samples::hints_only()]),
     )?;
+    // Balls: docs/square-pyramid.png is a screenshot of square-pyramid.html, taken as the
+    // cube's is (chromium --headless --use-gl=angle --use-angle=swiftshader
+    // --enable-unsafe-swiftshader --window-size=800,600
+    // --screenshot=docs/square-pyramid.png file://PAGE), in the page's first view.
+    let pyramid = samples::square_pyramid();
+    std::fs::write(dir.join("square-pyramid.svg"), svg(&pyramid, false))?;
+    std::fs::write(
+        dir.join("square-pyramid.html"),
+        html(std::slice::from_ref(&pyramid)),
+    )?;
     eprintln!("wrote the sample pictures to {}", dir.display());
     Ok(())
 }

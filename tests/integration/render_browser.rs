@@ -141,6 +141,7 @@ fn scene() -> Scene {
         ],
         empty: vec![[1, 0, 1]],
         loose: false,
+        ..Default::default()
     }
 }
 
@@ -267,6 +268,61 @@ fn first_frame(chromium: &Path, work: &Path, scene: &Scene) -> String {
     let problems = script_problems(&stderr);
     assert!(problems.is_empty(), "console problems: {problems:#?}");
     url
+}
+
+#[test]
+#[ignore = "needs chromium; CI runs it with --include-ignored"]
+fn viewer_draws_balls_of_a_pyramid() {
+    // The sphere grid: balls drawn with WebGL and no script error; from the first view (at a
+    // corner of the square layers) most pieces show, and exploded every piece's colour does.
+    let chromium = need_chromium();
+    let work = tempfile::Builder::new()
+        .prefix("cubesat-render-browser-")
+        .tempdir()
+        .unwrap();
+    for (tag, scene) in [
+        ("large", cubesat::render::samples::square_pyramid()),
+        ("small", cubesat::render::samples::small_pyramid()),
+    ] {
+        let page = work.path().join(format!("{tag}.html"));
+        let text = html(std::slice::from_ref(&scene));
+        assert!(
+            text.contains(r#""s":1"#),
+            "the page marks the scene as balls"
+        );
+        std::fs::write(&page, text).unwrap();
+        for explode in [0, 100] {
+            let url = format!("file://{}#explode={explode}", page.display());
+            let run = format!("{tag}-{explode}");
+            let (dom, stderr) =
+                run_browser(&chromium, work.path(), &run, &["--dump-dom".into(), url]);
+            assert_eq!(
+                status_attr(&dom, "data-webgl"),
+                Some("1"),
+                "WebGL\n{stderr}"
+            );
+            assert_eq!(
+                status_attr(&dom, "data-errors"),
+                None,
+                "script errors\n{stderr}"
+            );
+            let problems = script_problems(&stderr);
+            assert!(problems.is_empty(), "console problems: {problems:#?}");
+            let counts: Vec<u64> = status_attr(&dom, "data-piece-pixels")
+                .unwrap()
+                .split(',')
+                .map(|c| c.parse().unwrap())
+                .collect();
+            eprintln!("{run}: pixels per piece colour {counts:?}");
+            assert_eq!(counts.len(), scene.pieces.len());
+            let showing = counts.iter().filter(|&&c| c > 200).count();
+            if explode == 100 {
+                assert_eq!(showing, counts.len(), "{run}: {counts:?}");
+            } else {
+                assert!(showing + 1 >= counts.len(), "{run}: {counts:?}");
+            }
+        }
+    }
 }
 
 #[test]

@@ -195,4 +195,11 @@ fn docs_picture_is_current() {
         strip(&on_disk) == strip(&svg(&samples::tetris_cube(), false)),
         "docs/tetris-cube.svg is stale: cargo run --example render_docs -- docs"
     );
+    // The same for the balls of docs/square-pyramid.svg.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/square-pyramid.svg");
+    let on_disk = std::fs::read_to_string(path).expect("docs/square-pyramid.svg");
+    assert!(
+        strip(&on_disk) == strip(&svg(&samples::square_pyramid(), false)),
+        "docs/square-pyramid.svg is stale: cargo run --example render_docs -- docs"
+    );
 }

@@ -1,9 +1,10 @@
-//! `cubesat stl`: STL files for 3D printing, one per piece and one of the first solution assembled (each piece its own closed shell, shrunk by the gap).
+//! `cubesat stl`: STL files for 3D printing, one per piece and one of the first solution assembled (each piece its own closed shell, shrunk by the gap; on the sphere grid, balls fused along their contacts, `--cube` their diameter).
 
 use std::io::Write;
 
 use anyhow::{Context, Result};
 
+use cubesat::render::piece_mesh;
 use cubesat::render::stl::{Mesh, binary_stl, polycube};
 use cubesat::run::{self, Instance};
 use cubesat::solution::Solution;
@@ -61,7 +62,7 @@ pub fn run(args: StlArgs, quiet: bool) -> Result<Outcome> {
         Ok(())
     };
     for (i, piece) in inst.puzzle.pieces.iter().enumerate() {
-        let mesh = polycube(piece.shape.cells(), args.cube, args.gap)?;
+        let mesh = piece_mesh(inst.puzzle.grid, piece.shape.cells(), args.cube, args.gap)?;
         // A ranged piece may be used up to its maximum: that many are printed.
         let what = match piece.count {
             1 => format!("piece '{}', print 1", piece.name),
@@ -85,7 +86,7 @@ pub fn run(args: StlArgs, quiet: bool) -> Result<Outcome> {
     for &p in &sol.placements {
         let pl = &inst.table.placements()[p as usize];
         let pos: Vec<[i32; 3]> = pl.cells.iter().map(|&c| cells[c as usize].pos).collect();
-        mesh.extend(polycube(&pos, args.cube, args.gap)?);
+        mesh.extend(piece_mesh(inst.puzzle.grid, &pos, args.cube, args.gap)?);
     }
     write(
         "solution.stl",

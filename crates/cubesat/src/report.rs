@@ -168,6 +168,7 @@ pub fn scene(
         pieces,
         empty,
         loose: false,
+        grid: puzzle.grid,
     }
 }
 
@@ -177,6 +178,7 @@ pub fn piece_scene(puzzle: &Puzzle, i: usize, title: &str) -> crate::render::Sce
     let mut s = crate::render::Scene {
         title: title.to_string(),
         loose: true,
+        grid: puzzle.grid,
         ..Default::default()
     };
     add_piece(&mut s, puzzle, i, puzzle.pieces[i].count, [0, 0, 0]);
@@ -199,22 +201,49 @@ fn add_piece(
     } else {
         piece.name.clone()
     };
-    scene.containers.push(Container {
-        origin,
-        size: piece.shape.size(),
-    });
+    let cells: Vec<[i32; 3]> = piece
+        .shape
+        .cells()
+        .iter()
+        .map(|&c| crate::geometry::add(origin, c))
+        .collect();
+    let container = match scene.grid {
+        crate::geometry::Grid::Cube => Container {
+            origin,
+            size: piece.shape.size(),
+        },
+        // A ball shape need not start at its box's corner (its translations keep parity).
+        crate::geometry::Grid::Sphere => bounding_box(&cells),
+    };
+    scene.containers.push(container);
     scene.pieces.push(ScenePiece {
         name,
         letter: piece.letter,
         hint: false,
-        cells: piece
-            .shape
-            .cells()
-            .iter()
-            .map(|&c| crate::geometry::add(origin, c))
-            .collect(),
+        cells,
         color: i,
     });
+}
+
+/// The bounding box of `cells` (a unit box at the origin for none).
+fn bounding_box(cells: &[[i32; 3]]) -> crate::render::Container {
+    let Some(&first) = cells.first() else {
+        return crate::render::Container {
+            origin: [0; 3],
+            size: [1; 3],
+        };
+    };
+    let (mut lo, mut hi) = (first, first);
+    for c in cells {
+        for a in 0..3 {
+            lo[a] = lo[a].min(c[a]);
+            hi[a] = hi[a].max(c[a]);
+        }
+    }
+    crate::render::Container {
+        origin: lo,
+        size: std::array::from_fn(|a| hi[a] - lo[a] + 1),
+    }
 }
 
 /// The pieces to place beside a puzzle: every piece copy the hints among `placements` leave
@@ -268,6 +297,10 @@ pub fn target_art(puzzle: &Puzzle, table: &PlacementTable, hints: &[u32], title:
                 "{}container {k} of {n}: {sx}x{sy}x{sz}\n",
                 if k > 0 { "\n" } else { "" }
             ));
+        }
+        if puzzle.grid == crate::geometry::Grid::Sphere {
+            out.push_str(&ball_art(t, c, &hinted));
+            continue;
         }
         let volume = c.size.iter().map(|&s| s as u64).product::<u64>();
         if volume > 64 * c.cells.len() as u64 + 4096 {
@@ -329,6 +362,89 @@ pub fn target_art(puzzle: &Puzzle, table: &PlacementTable, hints: &[u32], title:
     out
 }
 
+/// One container of a ball target as [`target_art`] draws it: in the layer frame
+/// ([`crate::geometry::sphere_to_layer`]), where the sphere grid's files write their art,
+/// layer k as `z=k` (counted from the container's lowest layer), a row of the art per row,
+/// one character per ball, from the corner of the box its balls span; a sparse one as the
+/// layer-frame cells the file would list.
+fn ball_art(
+    t: &crate::puzzle::Target,
+    c: &crate::puzzle::Container,
+    hinted: &std::collections::HashMap<u32, char>,
+) -> String {
+    use crate::geometry::{sphere_from_layer, sphere_to_layer};
+    let layer: Vec<(u32, [i32; 3])> = c
+        .cells
+        .iter()
+        .map(|&i| (i, sphere_to_layer(t.cells()[i as usize].pos)))
+        .collect();
+    let Some(&(_, first)) = layer.first() else {
+        return String::new();
+    };
+    let (mut lo, mut hi) = (first, first);
+    for (_, l) in &layer {
+        for a in 0..3 {
+            lo[a] = lo[a].min(l[a]);
+            hi[a] = hi[a].max(l[a]);
+        }
+    }
+    let [sx, sy, sz] = std::array::from_fn(|a| hi[a] - lo[a] + 1);
+    if !crate::puzzle::fits_art([sx, sy, sz]) {
+        let list = |optional: bool| -> String {
+            let cells: Vec<String> = layer
+                .iter()
+                .filter(|(i, _)| t.cells()[*i as usize].optional == optional)
+                .map(|(_, l)| format!("[{},{},{}]", l[0] - lo[0], l[1] - lo[1], l[2] - lo[2]))
+                .collect();
+            cells.join(", ")
+        };
+        return format!(
+            "{} in a {sx}x{sy}x{sz} box of layers, too sparse to draw: \"cells\": [{}], \"optional\": [{}]\n",
+            plural(layer.len() as u64, "ball"),
+            list(false),
+            list(true)
+        );
+    }
+    let labels: Vec<String> = (0..sz).map(|z| format!("z={z}")).collect();
+    let width = labels
+        .iter()
+        .map(String::len)
+        .max()
+        .unwrap_or(0)
+        .max(sx as usize);
+    let mut out = String::new();
+    let mut line = String::new();
+    for (z, l) in labels.iter().enumerate() {
+        let gap = if z + 1 < labels.len() { 3 } else { 0 };
+        line.push_str(&format!("{l:<w$}", w = width + gap));
+    }
+    out.push_str(line.trim_end());
+    out.push('\n');
+    for y in 0..sy {
+        let mut line = String::new();
+        for z in 0..sz {
+            let row: String = (0..sx)
+                .map(|x| {
+                    let p = [lo[0] + x, lo[1] + y, lo[2] + z];
+                    match t.cell_at(sphere_from_layer(p)) {
+                        Some(i) => match hinted.get(&i) {
+                            Some(&h) => h,
+                            None if t.cells()[i as usize].optional => '+',
+                            None => '#',
+                        },
+                        None => '.',
+                    }
+                })
+                .collect();
+            let gap = if z + 1 < sz { 3 } else { 0 };
+            line.push_str(&format!("{row:<w$}", w = width + gap));
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
 /// A printable puzzle sheet as one scene: the target with its hint pieces and its empty
 /// cells outlined, and beside it, each in a box of its own, the pieces still to place.
 ///
@@ -344,6 +460,10 @@ pub fn sheet_scene(
 ) -> crate::render::Scene {
     let mut s = scene(puzzle, table, placements, title, true);
     s.loose = true;
+    if puzzle.grid == crate::geometry::Grid::Sphere {
+        ball_sheet(&mut s, puzzle, table, placements);
+        return s;
+    }
     // The lattice box of a box at `o` of size `n`: (a from, a to, b from, b to).
     let lattice_box = |o: [i32; 3], n: [i32; 3]| {
         (
@@ -384,6 +504,54 @@ pub fn sheet_scene(
         a += width + GAP;
     }
     s
+}
+
+/// [`sheet_scene`] on the sphere grid: the pieces to place in rows beside the target, in the
+/// layer frame (where the ball pictures lay out the square layers), a column apart and a few
+/// rows between rows of pieces. Translations by layer-frame steps keep every ball a ball.
+fn ball_sheet(
+    s: &mut crate::render::Scene,
+    puzzle: &Puzzle,
+    table: &PlacementTable,
+    placements: &[u32],
+) {
+    use crate::geometry::{sphere_from_layer, sphere_to_layer};
+    // The layer-frame span of some cells: (lowest corner, highest corner).
+    let span = |cells: &mut dyn Iterator<Item = [i32; 3]>| {
+        let mut lo = [i32::MAX; 3];
+        let mut hi = [i32::MIN; 3];
+        for c in cells {
+            let l = sphere_to_layer(c);
+            for a in 0..3 {
+                lo[a] = lo[a].min(l[a]);
+                hi[a] = hi[a].max(l[a]);
+            }
+        }
+        (lo[0] <= hi[0]).then_some((lo, hi))
+    };
+    let target = puzzle.target.cells().iter().map(|c| c.pos);
+    let (t_lo, t_hi) = span(&mut target.into_iter()).unwrap_or(([0; 3], [0; 3]));
+    const GAP: i32 = 2;
+    const ROW_GAP: i32 = 3;
+    let start = t_hi[0] + 1 + GAP;
+    let row_width = (t_hi[0] - t_lo[0] + 1).max(12);
+    let (mut i, mut j, mut row_depth) = (start, t_lo[1], 0);
+    for (k, left) in pieces_to_place(puzzle, table, placements) {
+        let shape = puzzle.pieces[k].shape.cells();
+        let Some((lo, hi)) = span(&mut shape.iter().copied()) else {
+            continue;
+        };
+        let width = hi[0] - lo[0] + 1;
+        if i > start && i + width > start + row_width {
+            (i, j, row_depth) = (start, j + row_depth + ROW_GAP, 0);
+        }
+        // Move the piece's layer-frame corner to (i, j, target's lowest layer).
+        let shift = [i - lo[0], j - lo[1], t_lo[2] - lo[2]];
+        let origin = sphere_from_layer(shift);
+        add_piece(s, puzzle, k, left, origin);
+        row_depth = row_depth.max(hi[1] - lo[1] + 1);
+        i += width + GAP;
+    }
 }
 
 /// The longest line of a JSON Lines listing that is read: a line is parsed whole, into a
@@ -623,4 +791,73 @@ fn solution_from_json(
         )
     })?;
     Ok(placements)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::{Grid, Shape, sphere_from_layer};
+    use crate::puzzle::{ContainerSpec, KnownCounts, Piece, Target};
+
+    /// A 14-ball square pyramid target (its far corner ball optional) and one three-ball
+    /// piece, on the sphere grid, built by hand (in cube coordinates, moved by an even step
+    /// so that every coordinate is non-negative).
+    fn pyramid() -> Puzzle {
+        let ball = |l: [i32; 3]| add(sphere_from_layer(l), [0, 2, 0]);
+        let mut cells = Vec::new();
+        for k in 0..3 {
+            for j in 0..3 - k {
+                for i in 0..3 - k {
+                    cells.push((ball([i, j, k]), [i, j, k] == [2, 2, 0]));
+                }
+            }
+        }
+        let piece = Piece {
+            name: "bar".into(),
+            letter: 'A',
+            shape: Shape::new([ball([0, 0, 0]), ball([1, 0, 0]), ball([0, 0, 1])]),
+            count: 1,
+            min_count: 1,
+            colours: Vec::new(),
+            weight: 0,
+            groups: Vec::new(),
+        };
+        Puzzle {
+            name: "pyramid".into(),
+            grid: Grid::Sphere,
+            description: String::new(),
+            pieces: vec![piece],
+            target: Target::new(&[ContainerSpec { cells }]),
+            hints: Vec::new(),
+            mirror: false,
+            allow_disconnected: false,
+            known_counts: KnownCounts::default(),
+            catalog: None,
+            colour_pairs: None,
+            max_holes: None,
+            default_up_to: None,
+            notes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn ball_target_art_is_in_the_layer_frame() {
+        let p = pyramid();
+        let mut out = String::new();
+        for c in p.target.containers() {
+            out.push_str(&ball_art(&p.target, c, &Default::default()));
+        }
+        let want = "\
+z=0   z=1   z=2
+###   ##.   #..
+###   ##.   ...
+##+   ...   ...
+";
+        assert_eq!(out, want);
+        // The piece alone: its balls, in the layer frame.
+        let s = piece_scene(&p, 0, "bar");
+        assert_eq!(s.grid, Grid::Sphere);
+        let text = crate::render::text(&s, false);
+        assert_eq!(text, "bar\nz=0   z=1\nA A   A\nlegend: A = bar\n");
+    }
 }

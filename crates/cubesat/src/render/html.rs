@@ -3,7 +3,8 @@
 //! (`VIEWER_JS`, `viewer.js` beside this file).
 //!
 //! The viewer draws each piece's cubes in its palette colour with directional shading and dark
-//! edges (light edges for hints); mouse or touch drag rotates, the wheel zooms; a layer slider
+//! edges (light edges for hints), or on the sphere grid its balls (unit diameter, at
+//! [`crate::geometry::Grid::centre`], a light ring round a hint's, layers the balls' z); mouse or touch drag rotates, the wheel zooms; a layer slider
 //! shows only z ≤ k, an explode slider pulls pieces apart from their container's centre, and
 //! prev / play / next step through the slide-in assembly order computed here by
 //! [`assembly_order`] (with a message when no full order exists), or, for a scene with a
@@ -23,7 +24,8 @@
 //! solutions: `{"legend": [[name, mark, hint, "#rrggbb"], ...], "scenes": [{"t": title,
 //! "c": [[ox, oy, oz, sx, sy, sz], ...], "g": [grid per container], "k": [legend index per
 //! piece], "o": [insertion order], "f": complete, "a": 0 for loose pieces (no assembly to step
-//! through; absent otherwise), "x": [piece, x, y, z, ...], and with a disassembly plan "p":
+//! through; absent otherwise), "s": 1 for balls (the sphere grid; absent for cubes), "x":
+//! [piece, x, y, z, ...], and with a disassembly plan "p":
 //! [[dx, dy, dz, piece, ...] per move], "pl": [assembly label per move], "pt": plan
 //! title}]}`. A mark is the piece's letter, with its copy number for one of several copies
 //! (`b3`, drawn in a shade of its own). A grid is a
@@ -139,6 +141,9 @@ pub fn html_with_plans(scenes: &[Scene], plans: &[Option<ScenePlan>]) -> String 
         }
         if scene.loose {
             s["a"] = json!(0);
+        }
+        if scene.grid == crate::geometry::Grid::Sphere {
+            s["s"] = json!(1);
         }
         if let Some(Some(plan)) = plans.get(out_scenes.len()) {
             // Moves in disassembly order: [dx, dy, dz, piece, piece, ...].

@@ -16,6 +16,7 @@
 //! [`piece_color`] applied to [`ScenePiece::color`].
 
 pub mod assembly;
+pub mod ballmesh;
 pub mod html;
 pub mod plan;
 pub mod samples;
@@ -30,6 +31,8 @@ pub use svg::svg;
 pub use text::text;
 
 use std::collections::HashMap;
+
+use crate::geometry::Grid;
 
 /// Everything a renderer needs to draw one solution (or a puzzle with only its hints).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -49,6 +52,10 @@ pub struct Scene {
     /// assembled: the SVG labels each piece alone in its container with its name, and the HTML
     /// page offers no assembly order to step through.
     pub loose: bool,
+    /// The lattice the cells are on: cubes, or balls ([`Grid::Sphere`]: cells in the cube
+    /// grid's coordinates with `x + y + z` even), which every renderer draws as balls and the
+    /// text view shows in the layer frame ([`crate::geometry::sphere_to_layer`]).
+    pub grid: Grid,
 }
 
 /// A container's bounding box in global coordinates: cells `origin + [0..size)` per axis.
@@ -85,6 +92,20 @@ impl Container {
     /// Centre of the box in cell units (cell `c` spans `c..c+1`).
     pub(crate) fn center(&self) -> [f64; 3] {
         std::array::from_fn(|i| self.origin[i] as f64 + self.size[i] as f64 / 2.0)
+    }
+}
+
+/// The STL mesh of one piece on `grid`: [`stl::polycube`] for cubes, [`ballmesh::balls`] for
+/// balls; `cube` is the cube edge or ball diameter (mm), `gap` the clearance (mm).
+pub fn piece_mesh(
+    grid: Grid,
+    cells: &[crate::geometry::Cell],
+    cube: f64,
+    gap: f64,
+) -> crate::error::Result<stl::Mesh> {
+    match grid {
+        Grid::Cube => stl::polycube(cells, cube, gap),
+        Grid::Sphere => ballmesh::balls(cells, cube, gap),
     }
 }
 

@@ -1,5 +1,5 @@
 //! Hand-made sample scenes (a Tetris Cube solution, a 10x6 pentomino board, two 4x2x2 boxes,
-//! a hints-only view) for tests, documentation pictures and demos of the renderers.
+//! a hints-only view, square pyramids of balls) for tests, documentation pictures and demos of the renderers.
 
 use super::{Container, Scene, ScenePiece};
 use std::collections::BTreeMap;
@@ -74,6 +74,7 @@ fn from_layers(
         pieces,
         empty,
         loose: false,
+        ..Default::default()
     }
 }
 
@@ -157,7 +158,108 @@ pub fn two_boxes() -> Scene {
         pieces,
         empty: Vec::new(),
         loose: false,
+        ..Default::default()
     }
+}
+
+/// Balls on the sphere grid from layer art in the layer frame
+/// ([`crate::geometry::sphere_from_layer`]): `layers[k][row]` is a row of whitespace-separated
+/// tokens, one per column, the first row row 0; `.` is an empty target ball, `_` no ball,
+/// anything else a piece id (pieces in order of first appearance, named by `describe`). The
+/// container is the bounding box of the balls in the cube grid's coordinates.
+fn balls_from_layers(
+    title: &str,
+    layers: &[&[&str]],
+    describe: impl Fn(usize, &str) -> (String, char, bool),
+) -> Scene {
+    use crate::geometry::sphere_from_layer;
+    let mut cells: BTreeMap<String, Vec<[i32; 3]>> = BTreeMap::new();
+    let mut seen: Vec<String> = Vec::new();
+    let mut empty = Vec::new();
+    let (mut lo, mut hi) = ([i32::MAX; 3], [i32::MIN; 3]);
+    for (k, layer) in layers.iter().enumerate() {
+        for (j, row) in layer.iter().enumerate() {
+            for (i, t) in row.split_whitespace().enumerate() {
+                let c = sphere_from_layer([i as i32, j as i32, k as i32]);
+                if t == "_" {
+                    continue;
+                }
+                for a in 0..3 {
+                    lo[a] = lo[a].min(c[a]);
+                    hi[a] = hi[a].max(c[a]);
+                }
+                if t == "." {
+                    empty.push(c);
+                    continue;
+                }
+                if !seen.iter().any(|s| s == t) {
+                    seen.push(t.to_string());
+                }
+                cells.entry(t.to_string()).or_default().push(c);
+            }
+        }
+    }
+    let pieces = seen
+        .iter()
+        .enumerate()
+        .map(|(i, id)| {
+            let (name, letter, hint) = describe(i, id);
+            ScenePiece {
+                name,
+                letter,
+                hint,
+                cells: cells.remove(id).unwrap_or_default(),
+                color: i,
+            }
+        })
+        .collect();
+    Scene {
+        title: title.to_string(),
+        containers: vec![Container {
+            origin: lo,
+            size: std::array::from_fn(|a| hi[a] - lo[a] + 1),
+        }],
+        pieces,
+        empty,
+        loose: false,
+        grid: crate::geometry::Grid::Sphere,
+    }
+}
+
+/// A square pyramid of 30 balls (layers 4x4, 3x3, 2x2, 1x1 on the sphere grid) packed with six
+/// five-ball pieces `A`..`F`, each piece connected through touching balls.
+pub fn square_pyramid() -> Scene {
+    balls_from_layers(
+        "Square pyramid, 30 balls",
+        &[
+            &["A A B B", "A C C B", "D C E E", "D D E F"],
+            &["A B B", "D C E", "D F F"],
+            &["A E", "C F"],
+            &["F"],
+        ],
+        |_, id| {
+            let letter = id.chars().next().unwrap_or('?');
+            (format!("piece {letter}"), letter, false)
+        },
+    )
+}
+
+/// A square pyramid of 14 balls (layers 3x3, 2x2, 1x1) with three four-ball pieces, a hint
+/// `d` and one ball left empty.
+pub fn small_pyramid() -> Scene {
+    balls_from_layers(
+        "Square pyramid, 14 balls",
+        &[&["A A A", "B C C", "B B C"], &["A d", "B ."], &["d"]],
+        |_, id| {
+            let letter = id.chars().next().unwrap_or('?');
+            let hint = letter.is_lowercase();
+            (
+                format!("piece {}", letter.to_ascii_uppercase()),
+                letter.to_ascii_uppercase(),
+                hint,
+            )
+        },
+    )
 }
 
 /// A hints-only puzzle view: a 3x3x3 box with two hint pieces and the rest empty; the box's
@@ -206,5 +308,29 @@ mod tests {
         check(&two, 32);
         assert!(two.pieces.iter().all(|p| p.cells.len() == 4));
         check(&hints_only(), 26);
+        check(&square_pyramid(), 30);
+        check(&small_pyramid(), 14);
+        // Every piece of the pyramid is one body: its balls touch in a chain.
+        for p in &square_pyramid().pieces {
+            assert_eq!(p.cells.len(), 5);
+            assert!(
+                p.cells
+                    .iter()
+                    .all(|&c| crate::geometry::Grid::Sphere.is_cell(c))
+            );
+            let mut reached = vec![p.cells[0]];
+            let mut k = 0;
+            while k < reached.len() {
+                let c = reached[k];
+                for d in crate::geometry::Grid::Sphere.neighbour_offsets() {
+                    let n = [c[0] + d[0], c[1] + d[1], c[2] + d[2]];
+                    if p.cells.contains(&n) && !reached.contains(&n) {
+                        reached.push(n);
+                    }
+                }
+                k += 1;
+            }
+            assert_eq!(reached.len(), 5, "piece {} is one body", p.letter);
+        }
     }
 }

@@ -1,4 +1,4 @@
-//! STL meshes for 3D printing: a polycube (one piece, or a piece in its place in a solution) as a closed, outward-facing triangle mesh, optionally shrunk by a clearance gap.
+//! STL meshes for 3D printing: a polycube (one piece, or a piece in its place in a solution) as a closed, outward-facing triangle mesh, optionally shrunk by a clearance gap (pieces of balls: [`super::ballmesh`]).
 //!
 //! A gap `g` erodes the piece by `g/2` in every direction (the cube metric), so two printed
 //! pieces that touch in the puzzle are `g` apart. The eroded solid is still a union of boxes
@@ -51,9 +51,9 @@ pub const MAX_CUBE_MM: f64 = 1000.0;
 /// quarters of a cube thick (printers want clearances of a few percent).
 pub const MAX_GAP_FRACTION: f64 = 0.25;
 
-/// The mesh of a polycube: `cells` in cube units, `cube` the edge length (mm), `gap` the
-/// clearance (mm, at most [`MAX_GAP_FRACTION`] of `cube`).
-pub fn polycube(cells: &[Cell], cube: f64, gap: f64) -> Result<Mesh> {
+/// Checks an STL cell size and clearance: `cube` (mm, the cube edge or ball diameter) in
+/// `(0, MAX_CUBE_MM]`, `gap` (mm) at most [`MAX_GAP_FRACTION`] of it.
+pub(crate) fn check_sizes(cube: f64, gap: f64) -> Result<()> {
     if !(cube > 0.0 && cube <= MAX_CUBE_MM) {
         bail!(
             "the cube size must be a positive number of millimetres up to {MAX_CUBE_MM}, not {cube}"
@@ -73,6 +73,13 @@ pub fn polycube(cells: &[Cell], cube: f64, gap: f64) -> Result<Mesh> {
             }
         );
     }
+    Ok(())
+}
+
+/// The mesh of a polycube: `cells` in cube units, `cube` the edge length (mm), `gap` the
+/// clearance (mm, at most [`MAX_GAP_FRACTION`] of `cube`).
+pub fn polycube(cells: &[Cell], cube: f64, gap: f64) -> Result<Mesh> {
+    check_sizes(cube, gap)?;
     let full: HashSet<Cell> = cells.iter().copied().collect();
     let d = gap / 2.0 / cube;
     // Sub-block indices per axis: 0 = [k, k+d], 1 = [k+d, k+1-d], 2 = [k+1-d, k+1]; with no

@@ -30,9 +30,16 @@
 //! per piece with its cells as `(x, y, z)` in the container's coordinates (`.` for the empty
 //! ones), so the text grows with the cells, not with the box.
 //!
+//! Balls (a scene on the sphere grid) are drawn the same way in the layer frame
+//! ([`sphere_to_layer`]), the frame their puzzle files are typed in: `z=k` is layer k, a row
+//! is a row of that layer's art, one character per ball, so a square pyramid reads as
+//! squares shrinking from their common corner. A ball of layer k + 1 rests on the four
+//! below it at the same and the next column and row.
+//!
 //! Trailing blanks are trimmed from every line; the output ends with a newline.
 
-use super::{Occupant, Scene};
+use super::{Container, Occupant, Scene};
+use crate::geometry::{Grid, sphere_from_layer, sphere_to_layer};
 
 /// Gap between two layers.
 const LAYER_GAP: usize = 3;
@@ -70,27 +77,29 @@ pub fn text(scene: &Scene, color: bool) -> String {
         out.push('\n');
     }
     let n = scene.containers.len();
-    let listed = sparse_cells(scene);
-    for (k, cont) in scene.containers.iter().enumerate() {
+    let frames = Frame::all(scene);
+    let listed = sparse_cells(scene, &frames);
+    for (k, frame) in frames.iter().enumerate() {
         if n > 1 {
             if k > 0 {
                 out.push('\n');
             }
+            let size = frame.shown.size;
             out.push_str(&format!(
                 "box {} of {}: {}x{}x{}\n",
                 k + 1,
                 n,
-                cont.size[0],
-                cont.size[1],
-                cont.size[2]
+                size[0],
+                size[1],
+                size[2]
             ));
         }
-        if !super::drawn_cell_by_cell(cont) {
-            out.push_str(&cell_list(scene, k, &listed[k], color));
+        if !super::drawn_cell_by_cell(&frame.shown) {
+            out.push_str(&cell_list(scene, frame, &listed[k], color));
             continue;
         }
-        let [ox, oy, oz] = cont.origin;
-        let [sx, sy, sz] = cont.size;
+        let [ox, oy, oz] = frame.shown.origin;
+        let [sx, sy, sz] = frame.shown.size;
         let labels: Vec<String> = (0..sz).map(|z| format!("z={}", oz + z)).collect();
         let grid_width = (cell + 1) * sx.max(1) as usize - 1;
         let widths: Vec<usize> = labels.iter().map(|l| l.len().max(grid_width)).collect();
@@ -114,7 +123,7 @@ pub fn text(scene: &Scene, color: bool) -> String {
                 let start = line.len();
                 let mut prev: Option<Occupant> = None;
                 for x in 0..sx {
-                    let here = occ.get(&[ox + x, oy + y, oz + z]).copied();
+                    let here = occ.get(&frame.cell([ox + x, oy + y, oz + z])).copied();
                     if x > 0 {
                         match (prev, here) {
                             (Some(Occupant::Piece(a)), Some(Occupant::Piece(b))) if a == b => {
@@ -146,11 +155,10 @@ pub fn text(scene: &Scene, color: bool) -> String {
 /// For each container too large to draw as layers ([`super::drawn_cell_by_cell`]), its cells:
 /// piece index (`None` for an empty cell) and position, pieces in scene order; an empty list
 /// for the others. One pass over the scene's cells.
-fn sparse_cells(scene: &Scene) -> Vec<Vec<(Option<usize>, [i32; 3])>> {
-    let sparse: Vec<bool> = scene
-        .containers
+fn sparse_cells(scene: &Scene, frames: &[Frame]) -> Vec<Vec<(Option<usize>, [i32; 3])>> {
+    let sparse: Vec<bool> = frames
         .iter()
-        .map(|c| !super::drawn_cell_by_cell(c))
+        .map(|f| !super::drawn_cell_by_cell(&f.shown))
         .collect();
     let mut out = vec![Vec::new(); scene.containers.len()];
     if !sparse.contains(&true) {
@@ -169,11 +177,16 @@ fn sparse_cells(scene: &Scene) -> Vec<Vec<(Option<usize>, [i32; 3])>> {
     out
 }
 
-/// Container `k`, too large to draw as layers: a line saying so, then each piece's cells in it
-/// (and the empty ones) as `(x, y, z)` in the container's own coordinates, wrapped at [`WRAP`]
-/// columns.
-fn cell_list(scene: &Scene, k: usize, cells: &[(Option<usize>, [i32; 3])], color: bool) -> String {
-    let cont = &scene.containers[k];
+/// A container too large to draw as layers: a line saying so, then each piece's cells in it
+/// (and the empty ones) as `(x, y, z)` in the container's own coordinates (balls: `(column,
+/// row, layer)` from the frame's corner), wrapped at [`WRAP`] columns.
+fn cell_list(
+    scene: &Scene,
+    frame: &Frame,
+    cells: &[(Option<usize>, [i32; 3])],
+    color: bool,
+) -> String {
+    let cont = &frame.shown;
     let [sx, sy, sz] = cont.size;
     let mut out = format!(
         "a {sx}x{sy}x{sz} box with {} cells, too sparse to draw as layers; its cells (x, y, z) by piece:\n",
@@ -195,7 +208,7 @@ fn cell_list(scene: &Scene, k: usize, cells: &[(Option<usize>, [i32; 3])], color
         out.push_str(&label);
         let mut col = 2;
         while at < cells.len() && cells[at].0 == who {
-            let c = cells[at].1;
+            let c = frame.pos(cells[at].1);
             let shown = format!(
                 "({}, {}, {})",
                 c[0] - cont.origin[0],
@@ -214,6 +227,72 @@ fn cell_list(scene: &Scene, k: usize, cells: &[(Option<usize>, [i32; 3])], color
         out.push('\n');
     }
     out
+}
+
+/// The box a container is drawn in, cell by cell or as a list: the container itself on the
+/// cube grid; on the sphere grid the box its balls span in the layer frame
+/// ([`sphere_to_layer`]), where every integer triple is a ball and a layer is a square grid.
+struct Frame {
+    grid: Grid,
+    shown: Container,
+}
+
+impl Frame {
+    /// The frame of every container of `scene`.
+    fn all(scene: &Scene) -> Vec<Frame> {
+        let mut frames: Vec<Frame> = scene
+            .containers
+            .iter()
+            .map(|&c| Frame {
+                grid: scene.grid,
+                shown: c,
+            })
+            .collect();
+        if scene.grid != Grid::Sphere {
+            return frames;
+        }
+        let mut span = vec![None::<([i32; 3], [i32; 3])>; frames.len()];
+        let cells = scene
+            .pieces
+            .iter()
+            .flat_map(|p| &p.cells)
+            .chain(&scene.empty);
+        for &c in cells.filter(|&&c| Grid::Sphere.is_cell(c)) {
+            let Some(k) = scene.container_of(c) else {
+                continue;
+            };
+            let l = sphere_to_layer(c);
+            let (lo, hi) = span[k].get_or_insert((l, l));
+            for a in 0..3 {
+                lo[a] = lo[a].min(l[a]);
+                hi[a] = hi[a].max(l[a]);
+            }
+        }
+        for (f, s) in frames.iter_mut().zip(span) {
+            let (lo, hi) = s.unwrap_or(([0; 3], [-1; 3]));
+            f.shown = Container {
+                origin: lo,
+                size: std::array::from_fn(|a| hi[a] - lo[a] + 1),
+            };
+        }
+        frames
+    }
+
+    /// The scene cell at frame position `p`.
+    fn cell(&self, p: [i32; 3]) -> [i32; 3] {
+        match self.grid {
+            Grid::Sphere => sphere_from_layer(p),
+            Grid::Cube => p,
+        }
+    }
+
+    /// The frame position of scene cell `c`.
+    fn pos(&self, c: [i32; 3]) -> [i32; 3] {
+        match self.grid {
+            Grid::Sphere => sphere_to_layer(c),
+            Grid::Cube => c,
+        }
+    }
 }
 
 /// The letter shown for piece `i`: its own, or lowercase for a hint.
@@ -381,6 +460,7 @@ mod tests {
             ],
             empty: vec![[1, 1, 0], [0, 0, 1]],
             loose: false,
+            ..Default::default()
         }
     }
 
@@ -394,6 +474,30 @@ b .     b b
 legend: A = bar, b = ell (hint), . = empty
 ";
         assert_eq!(text(&small(), false), want);
+    }
+
+    #[test]
+    fn balls_are_drawn_in_the_layer_frame() {
+        let want = "\
+Square pyramid, 14 balls
+z=0     z=1     z=2
+A A A   A d     d
+B C C   B .
+B B C
+legend: A = piece A, B = piece B, C = piece C, d = piece D (hint), . = empty
+";
+        assert_eq!(text(&super::super::samples::small_pyramid(), false), want);
+        let want = "\
+Square pyramid, 30 balls
+z=0       z=1       z=2       z=3
+A A B B   A B B     A E       F
+A C C B   D C E     C F
+D C E E   D F F
+D D E F
+legend: A = piece A, B = piece B, C = piece C, D = piece D, E = piece E,
+        F = piece F
+";
+        assert_eq!(text(&super::super::samples::square_pyramid(), false), want);
     }
 
     #[test]

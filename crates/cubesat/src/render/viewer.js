@@ -48,8 +48,28 @@
     var xs = sc.x || [];
     for (k = 0; k + 3 < xs.length; k += 4) { var q = [xs[k + 1], xs[k + 2], xs[k + 3]]; put(xs[k], q, -1); grow(q, 1); }
     if (lo[0] === Infinity) { lo = [0, 0, 0]; hi = [1, 1, 1]; }
+    // Layers: the cube z range, or the balls' layers (cube z is the layer on the sphere grid).
+    var zlo = lo[2], zhi = hi[2] - 1;
+    if (sc.s) {
+      // Balls: world positions are ball centres (Grid::centre, diameter 1), the bounds those
+      // of the balls themselves.
+      lo = [Infinity, Infinity, Infinity]; hi = [-Infinity, -Infinity, -Infinity];
+      zlo = Infinity; zhi = -Infinity;
+      pieces.concat([empty]).forEach(function (cells) {
+        cells.forEach(function (c) {
+          var w = ballAt(c);
+          for (var a = 0; a < 3; a++) { lo[a] = Math.min(lo[a], w[a] - 0.5); hi[a] = Math.max(hi[a], w[a] + 0.5); }
+          zlo = Math.min(zlo, c[2]); zhi = Math.max(zhi, c[2]);
+        });
+      });
+      if (lo[0] === Infinity) { lo = [0, 0, 0]; hi = [1, 1, 1]; zlo = 0; zhi = 0; }
+    }
     var sceneCentre = [0, 1, 2].map(function (a) { return (lo[a] + hi[a]) / 2; });
-    var centroid = pieces.map(function (cells) {
+    var centroid = sc.s ? pieces.map(function (cells) {
+      var s = [0, 0, 0];
+      cells.forEach(function (c) { var w = ballAt(c); s[0] += w[0]; s[1] += w[1]; s[2] += w[2]; });
+      return cells.length ? s.map(function (v) { return v / cells.length; }) : sceneCentre;
+    }) : pieces.map(function (cells) {
       var s = [0, 0, 0];
       cells.forEach(function (c) { s[0] += c[0] + 0.5; s[1] += c[1] + 0.5; s[2] += c[2] + 0.5; });
       return cells.length ? s.map(function (v) { return v / cells.length; }) : sceneCentre;
@@ -57,6 +77,7 @@
     var centre = home.map(function (ci) {
       if (ci < 0) return sceneCentre;
       var c = sc.c[ci];
+      if (sc.s) return [0, 1, 2].map(function (a) { return (c[a] + (c[a + 3] - 1) / 2) * BALL; });
       return [c[0] + c[3] / 2, c[1] + c[4] / 2, c[2] + c[5] / 2];
     });
     var inOrder = {}, seq = sc.o.slice();
@@ -78,14 +99,19 @@
       // Frame every position of the plan.
       states.forEach(function (st2) {
         pieces.forEach(function (cells, pi) {
-          cells.forEach(function (c) { grow([c[0] + st2[pi][0], c[1] + st2[pi][1], c[2] + st2[pi][2]], 1); });
+          cells.forEach(function (c) {
+            if (sc.s) {
+              var w = ballAt([c[0] + st2[pi][0], c[1] + st2[pi][1], c[2] + st2[pi][2]]);
+              grow([w[0] - 0.5, w[1] - 0.5, w[2] - 0.5], 1);
+            } else grow([c[0] + st2[pi][0], c[1] + st2[pi][1], c[2] + st2[pi][2]], 1);
+          });
         });
       });
       sceneCentre = [0, 1, 2].map(function (a) { return (lo[a] + hi[a]) / 2; });
       plan = { m: sc.p.length, states: states };
     }
     sc._d = { pieces: pieces, empty: empty, centroid: centroid, centre: centre, seq: seq,
-      lo: lo, hi: hi, sceneCentre: sceneCentre, n: plan ? plan.m : n, plan: plan };
+      lo: lo, hi: hi, zlo: zlo, zhi: zhi, sceneCentre: sceneCentre, n: plan ? plan.m : n, plan: plan };
     return sc._d;
   }
 
@@ -162,6 +188,49 @@
   }
   function key(x, y, z) { return x + ',' + y + ',' + z; }
 
+  // Balls (the sphere grid): ball c sits at c / sqrt(2), touching balls one unit apart.
+  var BALL = Math.SQRT1_2;
+  function ballAt(c) { return [c[0] * BALL, c[1] * BALL, c[2] * BALL]; }
+  // A unit-diameter ball as triangles (corners on the sphere, so also their normals): an
+  // icosahedron subdivided `levels` times.
+  var ballMeshes = {};
+  function ballMesh(levels) {
+    if (ballMeshes[levels]) return ballMeshes[levels];
+    var t = (1 + Math.sqrt(5)) / 2;
+    var v = [[-1, t, 0], [1, t, 0], [-1, -t, 0], [1, -t, 0], [0, -1, t], [0, 1, t], [0, -1, -t], [0, 1, -t],
+      [t, 0, -1], [t, 0, 1], [-t, 0, -1], [-t, 0, 1]];
+    var f = [[0, 11, 5], [0, 5, 1], [0, 1, 7], [0, 7, 10], [0, 10, 11], [1, 5, 9], [5, 11, 4], [11, 10, 2], [10, 7, 6],
+      [7, 1, 8], [3, 9, 4], [3, 4, 2], [3, 2, 6], [3, 6, 8], [3, 8, 9], [4, 9, 5], [2, 4, 11], [6, 2, 10], [8, 6, 7], [9, 8, 1]];
+    var unit = function (p) { var l = Math.sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]); return [p[0] / l, p[1] / l, p[2] / l]; };
+    var tris = f.map(function (q) { return [unit(v[q[0]]), unit(v[q[1]]), unit(v[q[2]])]; });
+    for (var l = 0; l < levels; l++) {
+      var next = [];
+      tris.forEach(function (q) {
+        var m = [0, 1, 2].map(function (i) { var a = q[i], b = q[(i + 1) % 3]; return unit([a[0] + b[0], a[1] + b[1], a[2] + b[2]]); });
+        next.push([q[0], m[0], m[2]], [m[0], q[1], m[1]], [m[2], m[1], q[2]], [m[0], m[1], m[2]]);
+      });
+      tris = next;
+    }
+    ballMeshes[levels] = tris;
+    return tris;
+  }
+  // A circle of radius 0.5 around a ball's centre in the plane normal to axis `a`, as lines.
+  function ring(w, a, col, lin) {
+    var N = 24;
+    for (var i = 0; i < N; i++) {
+      [i, i + 1].forEach(function (k) {
+        var t = 2 * Math.PI * k / N, p = w.slice(), b = (a + 1) % 3, c = (a + 2) % 3;
+        p[b] += 0.5 * Math.cos(t); p[c] += 0.5 * Math.sin(t);
+        lin.push(p[0], p[1], p[2], 0, 0, 0, col[0], col[1], col[2]);
+      });
+    }
+  }
+
+  function ballCount(d) {
+    if (d.balls === undefined) d.balls = d.pieces.reduce(function (s, cells) { return s + cells.length; }, 0);
+    return d.balls;
+  }
+
   function build(d, sc) {
     var tri = [], lin = [];
     var shown = d.plan ? d.seq.slice() : d.seq.slice(0, st.step);
@@ -185,10 +254,23 @@
       var off = [0, 1, 2].map(function (a) { return e * (d.centroid[pi][a] - d.centre[pi][a]); });
       if (d.plan) {
         var po = planOffset(pi);
-        off = [0, 1, 2].map(function (a) { return off[a] + po[a]; });
+        off = [0, 1, 2].map(function (a) { return off[a] + po[a] * (sc.s ? BALL : 1); });
       } else if (st.anim && st.anim.piece === pi) {
         var t = Math.min(1, (now - st.anim.t0) / DROP_MS);
         off[2] += (1 - t) * (1 - t) * (d.hi[2] - d.lo[2] + 1);
+      }
+      if (sc.s) {
+        // Balls: a ball mesh per cell at its centre; a hint's balls get a light ring.
+        var mesh = ballMesh(ballCount(d) > 400 ? 1 : 2);
+        cells.forEach(function (c) {
+          var w = ballAt(c);
+          w = [w[0] + off[0], w[1] + off[1], w[2] + off[2]];
+          mesh.forEach(function (q) {
+            q.forEach(function (n) { tri.push(w[0] + n[0] / 2, w[1] + n[1] / 2, w[2] + n[2] / 2, n[0], n[1], n[2], col[0], col[1], col[2]); });
+          });
+          if (entry[2]) ring(w, 2, edge, lin);
+        });
+        return;
       }
       cells.forEach(function (c) {
         FACES.forEach(function (f) {
@@ -203,6 +285,7 @@
     // Empty target cells: light wireframes.
     d.empty.forEach(function (c) {
       if (c[2] > st.layer) return;
+      if (sc.s) { var w = ballAt(c); [0, 1, 2].forEach(function (a) { ring(w, a, [0.65, 0.65, 0.7], lin); }); return; }
       [[0, 0, 0, 1, 0, 0], [0, 1, 0, 1, 1, 0], [0, 0, 1, 1, 0, 1], [0, 1, 1, 1, 1, 1],
         [0, 0, 0, 0, 1, 0], [1, 0, 0, 1, 1, 0], [0, 0, 1, 0, 1, 1], [1, 0, 1, 1, 1, 1],
         [0, 0, 0, 0, 0, 1], [1, 0, 0, 1, 0, 1], [0, 1, 0, 0, 1, 1], [1, 1, 0, 1, 1, 1]].forEach(function (s) {
@@ -315,7 +398,7 @@
     // Loose pieces (a puzzle sheet) are no assembly: nothing to step through.
     $('asm').style.display = sc.a === 0 ? 'none' : '';
     var layer = $('layer');
-    layer.min = String(d.lo[2]); layer.max = String(d.hi[2] - 1); layer.value = String(st.layer);
+    layer.min = String(d.zlo); layer.max = String(d.zhi); layer.value = String(st.layer);
     $('lval').textContent = String(st.layer);
     $('msg').textContent = d.plan ? (sc.pt || '') + ': the disassembly played backwards' :
       sc.f || sc.a === 0 ? '' : 'No full slide-in order exists: only ' + sc.o.length + ' of ' + d.n +
@@ -340,7 +423,7 @@
     st.scene = (i + scenes.length) % scenes.length;
     var d = decode(scenes[st.scene]);
     st.step = d.n;
-    st.layer = d.hi[2] - 1;
+    st.layer = d.zhi;
     st.anim = null;
     updateUi();
   }
@@ -420,6 +503,8 @@
   }
 
   if (scenes.length) {
+    // Square layers of balls run along the diagonals of x and y: look at their corner.
+    if (scenes[0].s) st.yaw = 0;
     showScene(0);
     fromHash();
     draw();
