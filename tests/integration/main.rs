@@ -38,6 +38,7 @@ mod sat_counts;
 mod sat_engine;
 mod sat_polycube;
 mod shard;
+mod sphere_oracle;
 mod spheres;
 mod studio;
 mod symmetry_rule;

@@ -96,7 +96,8 @@ impl Grid {
 /// layer's art) is cell `[i + j + k, i - j, k]`; ball `[i, j]` of layer `k + 1` rests in the
 /// hollow between balls `[i, j]`, `[i + 1, j]`, `[i, j + 1]` and `[i + 1, j + 1]` of layer `k`,
 /// so a pyramid's layers are written as squares of side n, n - 1, ..., 1, each from its own
-/// corner, and a tetrahedron as rectangles 1 x n, 2 x (n - 1), ..., n x 1.
+/// corner, and a tetrahedron of edge n as rectangles k + 1 wide and n - k high, layer k
+/// indented n - 1 - k columns (`puzzles/perplexing-pyramid.json`).
 pub fn sphere_from_layer([i, j, k]: [i32; 3]) -> Cell {
     [i + j + k, i - j, k]
 }

@@ -49,6 +49,34 @@ pub const BUNDLED: &[(&str, &str)] = &[
         include_str!("../../../../puzzles/solid-pentominoes-3x4x5.json"),
     ),
     ("bedlam", include_str!("../../../../puzzles/bedlam.json")),
+    (
+        "kanoodle-2d",
+        include_str!("../../../../puzzles/kanoodle-2d.json"),
+    ),
+    (
+        "iq-puzzler-pro-2d",
+        include_str!("../../../../puzzles/iq-puzzler-pro-2d.json"),
+    ),
+    (
+        "iq-puzzler-pro-pyramid",
+        include_str!("../../../../puzzles/iq-puzzler-pro-pyramid.json"),
+    ),
+    (
+        "perplexing-pyramid",
+        include_str!("../../../../puzzles/perplexing-pyramid.json"),
+    ),
+    (
+        "ball-room-pyramid",
+        include_str!("../../../../puzzles/ball-room-pyramid.json"),
+    ),
+    (
+        "ball-room-tetrahedron",
+        include_str!("../../../../puzzles/ball-room-tetrahedron.json"),
+    ),
+    (
+        "ball-room-cube",
+        include_str!("../../../../puzzles/ball-room-cube.json"),
+    ),
 ];
 
 // `CATALOG`: every file of `puzzles/catalog`, listed by the build script.
