@@ -53,17 +53,27 @@ pub fn run(args: InfoArgs) -> Result<Outcome> {
         plural(t.containers().len() as u64, "container")
     )?;
     for (i, c) in t.containers().iter().enumerate() {
-        let kind = if t.is_full_box(i) {
-            "box"
+        // The box people write the container in: on the sphere grid, the layer frame's.
+        let size = if p.grid == cubesat::geometry::Grid::Cube {
+            c.size
         } else {
-            "shape in a box of"
+            let user: Vec<_> = c.cells.iter().map(|&g| t.user_local(g).1).collect();
+            std::array::from_fn(|a| {
+                let lo = user.iter().map(|u| u[a]).min().unwrap_or(0);
+                let hi = user.iter().map(|u| u[a] + 1).max().unwrap_or(0);
+                hi - lo
+            })
         };
+        let volume = size.iter().map(|&s| i64::from(s)).product::<i64>();
+        let full = volume == c.cells.len() as i64
+            && c.cells.iter().all(|&g| !t.cells()[g as usize].optional);
+        let kind = if full { "box" } else { "shape in a box of" };
         writeln!(
             out,
             "  container {i}: {kind} {}x{}x{}, {}",
-            c.size[0],
-            c.size[1],
-            c.size[2],
+            size[0],
+            size[1],
+            size[2],
             plural(c.cells.len() as u64, "cell")
         )?;
     }
