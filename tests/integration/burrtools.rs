@@ -655,3 +655,52 @@ print('ok')
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+#[ignore = "needs python3 with trimesh; CI runs it with --include-ignored"]
+fn a_bundled_ball_puzzle_prints_as_watertight_pieces_through_the_binary() {
+    // `cubesat stl` on the 20-ball tetrahedron, the way a user runs it: six pieces of 2 to 4
+    // balls (20 mm), each one closed body; the assembled solution six bodies.
+    let py = trimesh();
+    let dir = Dir::new();
+    dir.run(&[
+        "stl",
+        "perplexing-pyramid",
+        "--out",
+        "out",
+        "--cube",
+        "20",
+        "-q",
+    ])
+    .code(0);
+    let script = r#"
+import glob, math, sys, trimesh
+base = sys.argv[1] + '/out'
+pieces = sorted(glob.glob(base + '/piece-*.stl'))
+assert len(pieces) == 6, pieces
+ball = 4 / 3 * math.pi * 10 ** 3
+total = 0
+for f in pieces:
+    m = trimesh.load(f)
+    assert m.is_watertight and m.is_winding_consistent and m.is_volume, f
+    assert len(m.split()) == 1, (f, len(m.split()))
+    # Between one ball less and one ball more than its balls, necks included.
+    n = round(m.volume / ball)
+    assert 2 <= n <= 4, (f, m.volume)
+    total += n
+assert total == 20, total
+s = trimesh.load(base + '/solution.stl')
+assert s.is_watertight and len(s.split()) == 6, len(s.split())
+print('ok')
+"#;
+    let out = Command::new(py)
+        .args(["-c", script, dir.path().to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success() && String::from_utf8_lossy(&out.stdout).contains("ok"),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

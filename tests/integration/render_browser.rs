@@ -352,3 +352,70 @@ fn script_errors_are_reported() {
         "error not in the log either"
     );
 }
+
+#[test]
+#[ignore = "needs chromium; CI runs it with --include-ignored"]
+fn the_binary_s_page_of_a_ball_puzzle_draws_every_piece_exploded() {
+    // `cubesat solve iq-puzzler-pro-pyramid --format html`, as a user writes it: the page is
+    // marked as balls, draws with WebGL and no script error, and exploded every one of the
+    // twelve pieces' colours shows (a piece at the back may be mostly hidden: 28 pixels of
+    // the darkblue piece in Chromium's 800x600 first frame, against 300-700 for the others).
+    let chromium = need_chromium();
+    let work = tempfile::Builder::new()
+        .prefix("cubesat-render-browser-")
+        .tempdir()
+        .unwrap();
+    let page = work.path().join("pyramid.html");
+    let out = Command::new(env!("CARGO_BIN_EXE_cubesat"))
+        .args([
+            "solve",
+            "iq-puzzler-pro-pyramid",
+            "--limit",
+            "1",
+            "--format",
+            "html",
+            "-q",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains(r#""s":1"#),
+        "the page marks the scene as balls"
+    );
+    std::fs::write(&page, text).unwrap();
+    let url = format!("file://{}#explode=100", page.display());
+    let (dom, stderr) = run_browser(
+        &chromium,
+        work.path(),
+        "pyramid",
+        &["--dump-dom".into(), url],
+    );
+    assert_eq!(
+        status_attr(&dom, "data-webgl"),
+        Some("1"),
+        "WebGL\n{stderr}"
+    );
+    assert_eq!(
+        status_attr(&dom, "data-errors"),
+        None,
+        "script errors\n{stderr}"
+    );
+    let counts: Vec<u64> = status_attr(&dom, "data-piece-pixels")
+        .unwrap()
+        .split(',')
+        .map(|c| c.parse().unwrap())
+        .collect();
+    eprintln!("pixels per piece colour {counts:?}");
+    assert_eq!(counts.len(), 12);
+    assert!(counts.iter().all(|&c| c > 0), "{counts:?}");
+    assert!(
+        counts.iter().filter(|&&c| c > 200).count() >= 10,
+        "{counts:?}"
+    );
+}
