@@ -134,9 +134,9 @@ pub struct Estimated {
     pub std_error: f64,
     /// A lower bound that holds for sure: what the probes counted exactly.
     pub known: f64,
-    /// The degrees of freedom of the standard error (Welch-Satterthwaite over the strata): few
-    /// when a few strata sampled a few times each hold most of the variance, and the error
-    /// itself is then uncertain; infinite when exact.
+    /// The degrees of freedom of the standard error (Welch-Satterthwaite over the strata of
+    /// every epoch): few when a few strata sampled a few times each hold most of the variance,
+    /// and the error itself is then uncertain; infinite when exact.
     pub dof: f64,
 }
 
