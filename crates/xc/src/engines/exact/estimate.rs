@@ -614,8 +614,8 @@ impl<'q, 'w> Estimator<'q, 'w> {
     }
 }
 
-/// One stratum: a subtree of the cut at the queries' roots that an epoch samples by its own
-/// probes.
+/// One stratum: an open subtree (a query's root, or a child of a cut below it) that an
+/// epoch samples by its own probes.
 struct Stratum {
     node: usize,
     /// Its Knuth weight within its query's tree.
