@@ -491,7 +491,7 @@ pub struct Estimate {
     pub high: Option<f64>,
     /// The CPU seconds the count would take on the machine measured.
     pub cpu_seconds: f64,
-    /// The estimate's own run: seconds, seed and day (`YYYY-MM-DD`).
+    /// How long the estimate's probes ran, in seconds.
     pub seconds: f64,
     /// The seed of the random probes.
     pub seed: u64,
