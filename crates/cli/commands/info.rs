@@ -13,6 +13,7 @@ use cubesat::run::Instance;
 
 use crate::args::InfoArgs;
 
+use super::estimate::human_seconds;
 use super::{Outcome, output};
 
 /// `cubesat info`: the puzzle's description on stdout.
@@ -211,6 +212,36 @@ fn catalog(out: &mut impl Write, c: &Catalog) -> Result<()> {
         .collect();
     if !counts.is_empty() {
         writeln!(out, "  cubesat: {}", counts.join(", "))?;
+    }
+    if let Some(i) = &c.incomplete {
+        writeln!(out, "  incomplete: the source left its count unfinished")?;
+        writeln!(out, "    convention: {}", escape(&i.convention))?;
+        writeln!(out, "    source: {}", escape(&i.source))?;
+        if let Some(k) = &i.counted {
+            writeln!(
+                out,
+                "    counted: {}, {} CPU in all: {}",
+                k.date,
+                human_seconds(k.cpu_seconds),
+                escape(&k.how)
+            )?;
+        }
+        if let Some(e) = &i.estimate {
+            let high = e
+                .high
+                .map_or("unbounded".to_string(), |h| format!("{h:.3e}"));
+            writeln!(
+                out,
+                "    open, estimated {}: {:.3e} nodes (95% interval {:.3e} to {high}), {} CPU on the machine measured (cubesat estimate --seconds {} --seed {}, {})",
+                e.up_to.phrase(),
+                e.nodes,
+                e.low,
+                human_seconds(e.cpu_seconds),
+                e.seconds,
+                e.seed,
+                e.date
+            )?;
+        }
     }
     Ok(())
 }

@@ -8,6 +8,8 @@ use anyhow::{Result, bail};
 use cubesat::UpTo;
 use cubesat::puzzle::{self, ModeCount, Puzzle, Verdict};
 
+use super::estimate::human_seconds;
+
 use crate::args::ListArgs;
 
 use super::{Outcome, output};
@@ -78,6 +80,11 @@ pub fn run(args: &ListArgs) -> Result<Outcome> {
     let widths = column_widths(families.values().flatten());
     let mut out = output(None)?;
     let (mut agree, mut differ, mut unpublished) = (0, 0, 0);
+    let open = families
+        .values()
+        .flatten()
+        .filter(|r| r.cubesat.starts_with("open"))
+        .count();
     for (family, rows) in &families {
         writeln!(
             out,
@@ -112,7 +119,7 @@ pub fn run(args: &ListArgs) -> Result<Outcome> {
         return Ok(Outcome::NoneFound);
     }
     say!(
-        "{} in {}: {agree} agreeing with their published count, {differ} differing (see `cubesat info NAME`), {unpublished} with no published count",
+        "{} in {}: {agree} agreeing with their published count, {differ} differing (see `cubesat info NAME`), {unpublished} with no published count; {open} open (estimated, not counted)",
         cubesat::report::plural(shown as u64, "puzzle"),
         if families.len() == 1 {
             "1 family".to_string()
@@ -184,10 +191,15 @@ fn row(name: &'static str, p: &Puzzle) -> Row {
                 (Some(false), Some(f)) if f.verdict == Verdict::Source => "no: source",
                 (Some(false), _) => "no: convention",
             };
-            let cubesat = match c.counts.get(mode) {
-                ModeCount::Count(n) => grouped(n),
-                ModeCount::Undefined => "undefined".to_string(),
-                ModeCount::NotCounted => "-".to_string(),
+            let estimate = c.incomplete.as_ref().and_then(|i| i.estimate.as_ref());
+            let cubesat = match (c.counts.get(mode), estimate) {
+                (ModeCount::Count(n), _) => grouped(n),
+                (ModeCount::Undefined, _) => "undefined".to_string(),
+                // No count finished: what one would cost (`info` gives the interval).
+                (ModeCount::NotCounted, Some(e)) => {
+                    format!("open, est. {} CPU", human_seconds(e.cpu_seconds))
+                }
+                (ModeCount::NotCounted, None) => "-".to_string(),
             };
             (
                 first.map_or("-".to_string(), |f| grouped(f.count)),

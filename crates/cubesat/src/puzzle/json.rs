@@ -14,9 +14,9 @@ use serde_json::{Map, Value, json};
 use crate::geometry::{Cell, Grid, Shape, add, is_face_connected};
 use crate::mode::UpTo;
 use crate::puzzle::{
-    Catalog, CatalogCounts, ContainerSpec, Finding, Hint, KnownCounts, MAX_ART_CELLS, MAX_COORD,
-    MAX_GROUP, MAX_PIECE_CELLS, MAX_PIECE_COPIES, MAX_TARGET_CELLS, ModeCount, Piece, Published,
-    Puzzle, Target, Verdict,
+    Catalog, CatalogCounts, ContainerSpec, Counted, Estimate, Finding, Hint, Incomplete,
+    KnownCounts, MAX_ART_CELLS, MAX_COORD, MAX_GROUP, MAX_PIECE_CELLS, MAX_PIECE_COPIES,
+    MAX_TARGET_CELLS, ModeCount, Piece, Published, Puzzle, Target, Verdict,
 };
 
 pub use crate::puzzle::MAX_FILE_BYTES;
@@ -812,7 +812,11 @@ fn published(v: &Value, path: &JsonPath, counts: &CatalogCounts) -> Result<Publi
 
 fn catalog(v: &Value, path: &JsonPath) -> Result<Catalog> {
     let m = object(v, path, "a catalog record")?;
-    check_keys(m, path, &["family", "published", "cubesat", "slow"])?;
+    check_keys(
+        m,
+        path,
+        &["family", "published", "cubesat", "slow", "incomplete"],
+    )?;
     let family = match m.get("family") {
         Some(f) => {
             let fp = path.key("family");
@@ -858,11 +862,122 @@ fn catalog(v: &Value, path: &JsonPath) -> Result<Catalog> {
         Some(b) => boolean(b, &path.key("slow"))?,
         None => false,
     };
+    let incomplete = match m.get("incomplete") {
+        Some(x) => Some(incomplete(x, &path.key("incomplete"))?),
+        None => None,
+    };
     Ok(Catalog {
         family,
         published,
         counts,
         slow,
+        incomplete,
+    })
+}
+
+/// A day, `YYYY-MM-DD`.
+fn date(v: &Value, path: &JsonPath) -> Result<String> {
+    let s = string(v, path, "a date")?;
+    let b = s.as_bytes();
+    let ok = b.len() == 10
+        && b.iter().enumerate().all(|(i, c)| {
+            if i == 4 || i == 7 {
+                *c == b'-'
+            } else {
+                c.is_ascii_digit()
+            }
+        });
+    if !ok {
+        fail!(
+            path,
+            "expected a date YYYY-MM-DD, found '{}'",
+            crate::echo::echo(s)
+        );
+    }
+    Ok(s.to_string())
+}
+
+/// A finite non-negative number.
+fn amount(v: &Value, path: &JsonPath) -> Result<f64> {
+    match v.as_f64() {
+        Some(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => fail!(path, "expected a non-negative number, found {}", found(v)),
+    }
+}
+
+fn incomplete(v: &Value, path: &JsonPath) -> Result<Incomplete> {
+    let m = object(v, path, "an incomplete count")?;
+    check_keys(m, path, &["source", "convention", "counted", "estimate"])?;
+    let need = |k: &str, what: &str| -> Result<String> {
+        match m.get(k) {
+            Some(x) => text(x, &path.key(k), what),
+            None => fail!(path, "the incomplete count has no '{k}'"),
+        }
+    };
+    let counted = match m.get("counted") {
+        Some(c) => {
+            let cp = path.key("counted");
+            let o = object(c, &cp, "how the counts were made")?;
+            check_keys(o, &cp, &["date", "cpu_seconds", "how"])?;
+            let get = |k: &str| match o.get(k) {
+                Some(x) => Ok(x),
+                None => fail!(cp, "'counted' has no '{k}'"),
+            };
+            Some(Counted {
+                date: date(get("date")?, &cp.key("date"))?,
+                cpu_seconds: amount(get("cpu_seconds")?, &cp.key("cpu_seconds"))?,
+                how: text(get("how")?, &cp.key("how"), "how the counts were made")?,
+            })
+        }
+        None => None,
+    };
+    let estimate = match m.get("estimate") {
+        Some(e) => {
+            let ep = path.key("estimate");
+            let o = object(e, &ep, "an estimate")?;
+            check_keys(
+                o,
+                &ep,
+                &[
+                    "up_to",
+                    "nodes",
+                    "low",
+                    "high",
+                    "cpu_seconds",
+                    "seconds",
+                    "seed",
+                    "date",
+                ],
+            )?;
+            let get = |k: &str| match o.get(k) {
+                Some(x) => Ok(x),
+                None => fail!(ep, "the estimate has no '{k}'"),
+            };
+            let est = Estimate {
+                up_to: catalog_mode(get("up_to")?, &ep.key("up_to"))?,
+                nodes: amount(get("nodes")?, &ep.key("nodes"))?,
+                low: amount(get("low")?, &ep.key("low"))?,
+                high: match get("high")? {
+                    Value::Null => None,
+                    x => Some(amount(x, &ep.key("high"))?),
+                },
+                cpu_seconds: amount(get("cpu_seconds")?, &ep.key("cpu_seconds"))?,
+                seconds: amount(get("seconds")?, &ep.key("seconds"))?,
+                seed: integer(get("seed")?, &ep.key("seed"), 0, i64::MAX)? as u64,
+                date: date(get("date")?, &ep.key("date"))?,
+            };
+            if est.low > est.nodes || est.high.is_some_and(|h| h < est.nodes) {
+                fail!(ep, "the interval does not hold the estimate");
+            }
+            Some(est)
+        }
+        None => None,
+    };
+    Ok(Incomplete {
+        source: need("source", "the source")?,
+        convention: need("convention", "the convention")?,
+        counted,
+        estimate,
     })
 }
 
@@ -1534,6 +1649,25 @@ fn catalog_value(c: &Catalog) -> Value {
     if c.slow {
         o["slow"] = json!(true);
     }
+    if let Some(i) = &c.incomplete {
+        let mut io = json!({ "source": i.source, "convention": i.convention });
+        if let Some(k) = &i.counted {
+            io["counted"] = json!({ "date": k.date, "cpu_seconds": k.cpu_seconds, "how": k.how });
+        }
+        if let Some(e) = &i.estimate {
+            io["estimate"] = json!({
+                "up_to": e.up_to.to_string(),
+                "nodes": e.nodes,
+                "low": e.low,
+                "high": e.high,
+                "cpu_seconds": e.cpu_seconds,
+                "seconds": e.seconds,
+                "seed": e.seed,
+                "date": e.date,
+            });
+        }
+        o["incomplete"] = io;
+    }
     o
 }
 
@@ -1680,6 +1814,55 @@ mod tests {
             &format!("\"catalog\": {record},\n        \"pieces\""),
             1,
         )
+    }
+
+    #[test]
+    fn incomplete_counts_carry_their_source_and_an_estimate_or_how_they_were_counted() {
+        let estimate = r#"{"up_to": "rotation", "nodes": 2.5e15, "low": 1e15, "high": null,
+            "cpu_seconds": 1.9e8, "seconds": 10.0, "seed": 1, "date": "2026-11-26"}"#;
+        let ok = with_catalog(&format!(
+            r#"{{"family": "bricks", "published": null, "incomplete": {{"source": "a page",
+                "convention": "every placement", "estimate": {estimate}}}}}"#
+        ));
+        let p = parse_puzzle(&ok, "t").unwrap();
+        let i = p.catalog.clone().unwrap().incomplete.unwrap();
+        let e = i.estimate.unwrap();
+        assert_eq!(
+            (e.up_to, e.nodes, e.high, e.seed),
+            (UpTo::Rotation, 2.5e15, None, 1)
+        );
+        assert_eq!(from_value(&to_value(&p), "t").unwrap(), p);
+        let counted = with_catalog(
+            r#"{"family": "bricks", "published": null, "cubesat": {"none": 2, "rotation": 1, "rotation+reflection": 1},
+                "incomplete": {"source": "s", "convention": "c",
+                "counted": {"date": "2026-11-26", "cpu_seconds": 0.5, "how": "three modes"}}}"#,
+        );
+        let p = parse_puzzle(&counted, "t").unwrap();
+        assert_eq!(from_value(&to_value(&p), "t").unwrap(), p);
+        for (bad, wanted) in [
+            (
+                estimate.replace("2026-11-26", "26/11/2026"),
+                "catalog.incomplete.estimate.date: expected a date YYYY-MM-DD",
+            ),
+            (
+                estimate.replace("\"low\": 1e15", "\"low\": 1e16"),
+                "catalog.incomplete.estimate: the interval does not hold the estimate",
+            ),
+            (
+                estimate.replace("\"nodes\": 2.5e15", "\"nodes\": -1"),
+                "catalog.incomplete.estimate.nodes: expected a non-negative number",
+            ),
+            (
+                estimate.replace("\"seed\": 1,", ""),
+                "catalog.incomplete.estimate: the estimate has no 'seed'",
+            ),
+        ] {
+            let e = err(&with_catalog(&format!(
+                r#"{{"family": "bricks", "published": null, "incomplete": {{"source": "s",
+                    "convention": "c", "estimate": {bad}}}}}"#
+            )));
+            assert!(e.starts_with(wanted), "{e}");
+        }
     }
 
     #[test]

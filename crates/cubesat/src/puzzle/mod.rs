@@ -525,7 +525,62 @@ pub struct Catalog {
     /// one thread each) takes more than ten CPU seconds: the `catalog` bench counts it and the
     /// catalog test leaves it out.
     pub slow: bool,
+    /// For a puzzle whose source left its count unfinished: where it says so, and what cubesat
+    /// measured (the count's cost, or an estimate where no count finished).
+    pub incomplete: Option<Incomplete>,
 }
+
+/// A count the source left unfinished (Polyform Puzzler's "solutions incomplete"), the
+/// `incomplete` key of a catalog record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Incomplete {
+    /// Where the source says its solutions are incomplete: author, page, section, address.
+    pub source: String,
+    /// The source's counting convention, and the cubesat mode it translates into.
+    pub convention: String,
+    /// How cubesat's counts in the record were made, when they were.
+    pub counted: Option<Counted>,
+    /// cubesat's estimate of the count's cost, where no count finished.
+    pub estimate: Option<Estimate>,
+}
+
+/// How the counts of an [`Incomplete`] record were made.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Counted {
+    /// The day, `YYYY-MM-DD`.
+    pub date: String,
+    /// CPU seconds of the counts in every recorded mode together.
+    pub cpu_seconds: f64,
+    /// What was run and what the counts mean.
+    pub how: String,
+}
+
+// The reader admits finite numbers only.
+impl Eq for Counted {}
+
+/// `cubesat estimate`'s figures for a count that did not finish.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Estimate {
+    /// The counting mode estimated.
+    pub up_to: UpTo,
+    /// The estimated nodes of the search tree.
+    pub nodes: f64,
+    /// The low end of the estimate's interval.
+    pub low: f64,
+    /// The high end; `None` when the interval is unbounded.
+    pub high: Option<f64>,
+    /// The CPU seconds the count would take on the machine measured.
+    pub cpu_seconds: f64,
+    /// How long the estimate's probes ran, in seconds.
+    pub seconds: f64,
+    /// The seed of the random probes.
+    pub seed: u64,
+    /// The day, `YYYY-MM-DD`.
+    pub date: String,
+}
+
+// The reader admits finite numbers only.
+impl Eq for Estimate {}
 
 impl Catalog {
     /// Whether cubesat's counts agree with every published count: `None` when nothing is

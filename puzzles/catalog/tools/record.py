@@ -1,0 +1,126 @@
+"""Records cubesat's measurements in the catalog files of puzzles whose source left the count
+incomplete (the `incomplete` key, see puzzles/README.md).
+
+    python3 puzzles/catalog/tools/record.py CATALOG_DIR MEASURED_DIR DATE
+
+MEASURED_DIR holds, per puzzle NAME (the file name without .json):
+- `est/NAME.json`: `cubesat estimate FILE --seconds S --seed N --up-to rotation --format json`
+  (the puzzle's file without its `catalog` key, which an older binary does not read);
+- `count/NAME.MODE` and `count/NAME.MODE.time`: the stdout of `cubesat solve FILE --count
+  --up-to MODE --threads 1` and `/usr/bin/time -f "%U %S %e"` of it, for MODE none, rotation
+  and rotation+reflection.
+A puzzle counted in all three modes gets the counts, `counted` (the CPU seconds of the three
+together) and `slow` when they took more than 0.3 CPU seconds (the catalog test counts the
+others, twice); otherwise it gets the estimate, if there is one, and no counts.
+"""
+
+import json
+import os
+import re
+import sys
+from collections import OrderedDict
+
+MODES = ['none', 'rotation', 'rotation+reflection']
+SLOW_CPU = 0.3
+
+
+def count(measured, name, mode):
+    path = os.path.join(measured, 'count', '%s.%s' % (name, mode))
+    if not os.path.exists(path):
+        return None
+    m = re.match(r'(\d+) solution', open(path).read())
+    if not m:
+        return None
+    user, system, _ = open(path + '.time').read().split()[-3:]
+    return int(m.group(1)), float(user) + float(system)
+
+
+def update(path, measured, date):
+    name = os.path.basename(path)[:-5]
+    d = json.load(open(path), object_pairs_hook=OrderedDict)
+    c = d.get('catalog', {})
+    inc = c.get('incomplete')
+    if inc is None:
+        return None
+    counts = [count(measured, name, m) for m in MODES]
+    for k in ('cubesat', 'slow'):
+        c.pop(k, None)
+    for k in ('counted', 'estimate'):
+        inc.pop(k, None)
+    how = None
+    if all(counts):
+        c['cubesat'] = OrderedDict((m, n) for m, (n, _) in zip(MODES, counts))
+        cpu = sum(t for _, t in counts)
+        if cpu > SLOW_CPU:
+            c['slow'] = True
+        inc['counted'] = OrderedDict([
+            ('date', date),
+            ('cpu_seconds', round(cpu, 2)),
+            ('how', 'cubesat solve --count --threads 1 in each of the three modes, the exact '
+                    'engine, every solution checked by the verifier; Polyform Puzzler\'s '
+                    'convention is the rotation mode, whose count is the number of solutions '
+                    'it would list when complete'),
+        ])
+        how = 'counted %s (%.1f CPU s)' % (c['cubesat'], cpu)
+    est = os.path.join(measured, 'est', name + '.json')
+    if how is None and os.path.exists(est) and os.path.getsize(est):
+        e = json.load(open(est))
+        inc['estimate'] = OrderedDict([
+            ('up_to', e['up_to']),
+            ('nodes', float('%.4g' % e['nodes'])),
+            ('low', float('%.4g' % e['low'])),
+            ('high', None if e['high'] is None else float('%.4g' % e['high'])),
+            ('cpu_seconds', float('%.4g' % e['cpu_seconds'])),
+            ('seconds', round(e['seconds'], 1)),
+            ('seed', e.get('seed', 1)),
+            ('date', date),
+        ])
+        how = 'estimated %.3g nodes, %.3g CPU s' % (e['nodes'], e['cpu_seconds'])
+    # The catalog's keys in their usual order.
+    order = ['family', 'published', 'cubesat', 'slow', 'incomplete']
+    d['catalog'] = OrderedDict((k, c[k]) for k in order if k in c)
+    write(path, d)
+    return how
+
+
+def write(path, d):
+    """The generator's layout: one piece and one layer per line."""
+    lines = ['{']
+    keys = list(d.keys())
+    for i, k in enumerate(keys):
+        comma = ',' if i < len(keys) - 1 else ''
+        if k == 'pieces':
+            lines.append('  "pieces": [')
+            for j, pc in enumerate(d[k]):
+                lines.append('    ' + json.dumps(pc, separators=(', ', ': ')) +
+                             (',' if j < len(d[k]) - 1 else ''))
+            lines.append('  ]' + comma)
+        elif k == 'target' and list(d[k].keys()) == ['layers']:
+            lines.append('  "target": {"layers": [')
+            L = d[k]['layers']
+            for j, layer in enumerate(L):
+                lines.append('    ' + json.dumps(layer) + (',' if j < len(L) - 1 else ''))
+            lines.append('  ]}' + comma)
+        else:
+            body = json.dumps(d[k], indent=2, ensure_ascii=False).replace('\n', '\n  ')
+            lines.append('  %s: %s%s' % (json.dumps(k), body, comma))
+    lines.append('}')
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write('\n'.join(lines) + '\n')
+
+
+def main():
+    catalog, measured, date = sys.argv[1:4]
+    for family in sorted(os.listdir(catalog)):
+        folder = os.path.join(catalog, family)
+        if not os.path.isdir(folder) or family == 'tools':
+            continue
+        for f in sorted(os.listdir(folder)):
+            if f.endswith('.json'):
+                how = update(os.path.join(folder, f), measured, date)
+                if how:
+                    print('%s/%s: %s' % (family, f[:-5], how))
+
+
+if __name__ == '__main__':
+    main()
