@@ -35,6 +35,14 @@ def count(measured, name, mode):
     return int(m.group(1)), float(user) + float(system)
 
 
+def pp_mode(convention):
+    """The cubesat mode a record's convention names ("... cubesat's none mode")."""
+    m = re.search(r"cubesat's ([a-z+]+) mode", convention)
+    if not m or m.group(1) not in MODES:
+        raise ValueError('no cubesat mode in the convention: %r' % convention)
+    return m.group(1)
+
+
 def update(path, measured, date):
     name = os.path.basename(path)[:-5]
     d = json.load(open(path), object_pairs_hook=OrderedDict)
@@ -58,8 +66,8 @@ def update(path, measured, date):
             ('cpu_seconds', round(cpu, 2)),
             ('how', 'cubesat solve --count --threads 1 in each of the three modes, the exact '
                     'engine, every solution checked by the verifier; Polyform Puzzler\'s '
-                    'convention is the rotation mode, whose count is the number of solutions '
-                    'it would list when complete'),
+                    'convention is the %s mode, whose count is the number of solutions '
+                    'it would list when complete' % pp_mode(inc['convention'])),
         ])
         how = 'counted %s (%.1f CPU s)' % (c['cubesat'], cpu)
     est = os.path.join(measured, 'est', name + '.json')
