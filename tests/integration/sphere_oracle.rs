@@ -1,4 +1,4 @@
-//! The bundled ball puzzles small enough for a Python search count the same in cubesat and in `tests/data/spheres/oracle.py`, an exact-cover counter written apart from cubesat (its own FCC rotations, symmetry classes and mirror rule).
+//! The bundled ball puzzles: the small ones count the same in cubesat and in `tests/data/spheres/oracle.py` (an exact-cover counter written apart from cubesat), and every count survives conversion to BurrTools files and back.
 
 use crate::common::Dir;
 use std::process::Command;
@@ -47,6 +47,42 @@ fn small_ball_puzzles_count_as_the_independent_oracle_does() {
             } else {
                 run.code(0).stdout_has(&format!("{n} solution"));
             }
+        }
+    }
+}
+
+#[test]
+fn bundled_ball_puzzles_keep_their_counts_through_burrtools_files() {
+    // JSON -> .xmpuzzle -> JSON: every mode counts the same at each step (BurrTools 0.7.1's
+    // burrTxt gives the same default counts on these .xmpuzzle files: 2, 2, 1 and 3).
+    let dir = Dir::new();
+    for (file, burrtools) in [
+        ("perplexing-pyramid", 2),
+        ("ball-room-pyramid", 2),
+        ("ball-room-tetrahedron", 1),
+        ("ball-room-cube", 3),
+    ] {
+        let bt = format!("{file}.xmpuzzle");
+        let back = format!("{file}.json");
+        dir.run(&["convert", file, &bt, "-q"]).code(0);
+        dir.run(&["convert", &bt, &back, "-q"]).code(0);
+        dir.run(&["solve", &bt, "--count", "-q"])
+            .code(0)
+            .stdout_has(&format!("{burrtools} solution"));
+        for mode in ["none", "rotation"] {
+            let counts: Vec<String> = [file, bt.as_str(), back.as_str()]
+                .iter()
+                .map(|f| {
+                    dir.run(&["solve", f, "--count", "--up-to", mode, "-q"])
+                        .code(0)
+                        .stdout
+                        .clone()
+                })
+                .collect();
+            assert!(
+                counts.iter().all(|c| *c == counts[0]),
+                "{file} {mode}: {counts:?}"
+            );
         }
     }
 }
