@@ -502,12 +502,6 @@ impl Shape {
     }
 }
 
-/// True when cube-grid `cells` form one face-connected group (an empty list counts as
-/// connected).
-pub(crate) fn is_face_connected(cells: &[Cell]) -> bool {
-    Grid::Cube.is_connected(cells)
-}
-
 /// Component-wise minimum of a list of cells.
 pub(crate) fn min_corner(cells: &[Cell]) -> Option<Cell> {
     let mut it = cells.iter();
