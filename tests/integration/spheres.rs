@@ -229,6 +229,11 @@ fn json_in_the_layer_frame_counts_as_the_burrtools_files() {
         }
     }
     assert_eq!(seen, 10, "{line}");
+    // Saved solutions read back (render checks each against the puzzle).
+    let all = dir.run(&["solve", "t.json", "--all", "--format", "json", "-q"]);
+    all.code(0);
+    dir.write("t.jsonl", &all.stdout);
+    dir.run(&["render", "t.jsonl", "--format", "text"]).code(0);
 }
 
 #[test]

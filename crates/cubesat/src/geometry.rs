@@ -503,12 +503,6 @@ impl Shape {
     }
 }
 
-/// True when cube-grid `cells` form one face-connected group (an empty list counts as
-/// connected).
-pub(crate) fn is_face_connected(cells: &[Cell]) -> bool {
-    Grid::Cube.is_connected(cells)
-}
-
 /// Component-wise minimum of a list of cells.
 pub(crate) fn min_corner(cells: &[Cell]) -> Option<Cell> {
     let mut it = cells.iter();
@@ -717,14 +711,15 @@ mod tests {
         }
     }
 
-    /// A flat triangle of three balls in a {111} plane has 6 orientations in that plane's
-    /// four directions... counted here against a brute force over all 240 matrices: the
-    /// distinct images of a shape are the orbits BurrTools lists, and a piece in a (001)
-    /// layer, which only the signed permutations fit, keeps its cube-grid count.
+    /// Orientation counts of small ball pieces, from the directions of the face-centred cubic
+    /// lattice: a pair or a straight line lies along one of 6 directions; a triangle of three
+    /// touching balls lies in one of the four {111} planes, pointing one of two ways (8); the
+    /// tetrahedron of four has 2. Every orientation is made of balls, and normalising keeps
+    /// balls on balls.
     #[test]
     fn sphere_orientations() {
         let on = |cells: &[Cell]| Shape::new_on(Grid::Sphere, cells.iter().copied());
-        // Two touching balls: 6 directions of contact... 12 contacts, 6 unordered pairs.
+        // Two touching balls: 12 contacts, 6 unordered directions.
         assert_eq!(on(&[[0, 0, 0], [1, 1, 0]]).orientations(false).len(), 6);
         // A straight line of three balls: 6 directions.
         assert_eq!(
@@ -733,9 +728,7 @@ mod tests {
                 .len(),
             6
         );
-        // A triangle (three mutually touching balls): 8 faces of the octahedron x ... the
-        // triangles of an FCC lattice lie in the four {111} planes, two triangle directions
-        // each: 8 orientations.
+        // Three mutually touching balls.
         let tri = on(&[[0, 0, 0], [1, 1, 0], [1, 0, 1]]);
         assert!(tri.is_connected());
         assert_eq!(tri.orientations(false).len(), 8);

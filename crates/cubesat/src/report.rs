@@ -750,23 +750,18 @@ fn solution_from_json(
             )
         })?;
         let container = p["container"].as_u64().unwrap_or(0) as usize;
-        let origin = inst
-            .puzzle
-            .target
-            .containers()
-            .get(container)
-            .ok_or_else(|| {
-                Error::input(
-                    format!("line {line}"),
-                    format!("pieces[{k}].container: no container {container}"),
-                )
-            })?
-            .origin;
+        if container >= inst.puzzle.target.containers().len() {
+            return Err(Error::input(
+                format!("line {line}"),
+                format!("pieces[{k}].container: no container {container}"),
+            ));
+        }
         let cells: Vec<[i32; 3]> = serde_json::from_value(p["cells"].clone())
             .map_err(|e| Error::input(format!("line {line}"), format!("pieces[{k}].cells: {e}")))?;
         let mut ids = Vec::with_capacity(cells.len());
         for c in cells {
-            let g = crate::geometry::add(origin, c);
+            // The cells as `solution_json` writes them: in the grid's user frame.
+            let g = inst.puzzle.target.user_to_global(container, c);
             ids.push(inst.puzzle.target.cell_at(g).ok_or_else(|| {
                 Error::input(
                     format!("line {line}"),

@@ -108,6 +108,17 @@ pub fn target_symmetries(target: &Target, reflections: bool) -> Result<Vec<Targe
         let mut used = vec![false; cm.sources.len()];
         extend(&cm, kind, 0, &mut used, &mut cells, &mut group)?;
     }
+    if target.grid() != crate::geometry::Grid::Sphere {
+        // The cube's 48 are a group, so the transforms that fit a target are one too.
+    } else if !is_closed(&group) {
+        // The sphere grid's 240 transforms are not closed under composition (two can make a
+        // matrix with entries in Z/9): a target whose symmetries need such a product would
+        // give a set that is not a group, and orbit counts that mean nothing.
+        return Err(Error::unsupported(
+            Request::UpTo,
+            "the target's symmetries among the sphere grid's 240 transforms do not form a group (a product of two lies outside them), so counts up to symmetry are not defined; count with --up-to none",
+        ));
+    }
     let identity: Vec<u32> = (0..target.cells().len() as u32).collect();
     if let Some(pos) = group
         .iter()
@@ -116,6 +127,29 @@ pub fn target_symmetries(target: &Target, reflections: bool) -> Result<Vec<Targe
         group.swap(0, pos);
     }
     Ok(group)
+}
+
+/// True when the cell maps are closed under composition; not checked (true) where that would
+/// take more than 50 million steps, a group of thousands of elements that only several
+/// congruent containers make.
+fn is_closed(group: &[TargetSymmetry]) -> bool {
+    let cells = group.first().map_or(0, |g| g.cells.len());
+    if (group.len() as u64).pow(2) * cells as u64 > 50_000_000 {
+        return true;
+    }
+    let set: std::collections::HashSet<(&[u32], bool)> = group
+        .iter()
+        .map(|g| (g.cells.as_slice(), g.reflection))
+        .collect();
+    let mut product = vec![0u32; cells];
+    group.iter().all(|a| {
+        group.iter().all(|b| {
+            for (p, &c) in product.iter_mut().zip(&b.cells) {
+                *p = a.cells[c as usize];
+            }
+            set.contains(&(product.as_slice(), a.reflection != b.reflection))
+        })
+    })
 }
 
 /// Chooses, container by container, an unused image container and a congruence onto it.

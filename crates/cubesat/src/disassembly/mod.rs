@@ -503,7 +503,10 @@ mod tests {
                     pieces[owner].push(*c);
                 }
             }
-            if pieces.iter().all(|p| crate::geometry::is_face_connected(p)) {
+            if pieces
+                .iter()
+                .all(|p| crate::geometry::Grid::Cube.is_connected(p))
+            {
                 break;
             }
         }

@@ -11,7 +11,7 @@ use std::path::Path;
 use crate::error::{Error, Result, bail};
 use serde_json::{Map, Value, json};
 
-use crate::geometry::{Cell, Grid, Shape, add, is_face_connected};
+use crate::geometry::{Cell, Grid, Shape, add};
 use crate::mode::UpTo;
 use crate::puzzle::{
     Catalog, CatalogCounts, ContainerSpec, Counted, Estimate, Finding, Hint, Incomplete,
@@ -1088,17 +1088,14 @@ pub fn from_value(v: &Value, default_name: &str) -> Result<Puzzle> {
                 raw.name
             );
         }
-        if !allow_disconnected && grid == Grid::Cube && !is_face_connected(&raw.cells) {
-            fail!(
-                path,
-                "piece '{}' is not face-connected (set \"allow_disconnected\": true if that is intended)",
-                raw.name
-            );
-        }
         if !allow_disconnected && !grid.is_connected(&raw.cells) {
+            let how = match grid {
+                Grid::Cube => "face-connected",
+                Grid::Sphere => "connected (some balls touch none of the others)",
+            };
             fail!(
                 path,
-                "piece '{}' is not connected: some balls touch no other (set \"allow_disconnected\": true if that is intended)",
+                "piece '{}' is not {how} (set \"allow_disconnected\": true if that is intended)",
                 raw.name
             );
         }
