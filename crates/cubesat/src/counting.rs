@@ -760,7 +760,11 @@ impl Reducer {
             ));
         }
         if let Some(r) = &self.rule {
-            let [x, y, z] = puzzle.target.cells()[r.cell as usize].pos;
+            // Ball positions are given in the layer frame people write them in.
+            let [x, y, z] = match puzzle.grid {
+                crate::geometry::Grid::Cube => puzzle.target.cells()[r.cell as usize].pos,
+                crate::geometry::Grid::Sphere => puzzle.target.user_local(r.cell).1,
+            };
             s.push_str(&format!(
                 "; symmetry broken at cell ({x}, {y}, {z}): {}, one per placement there",
                 plural(r.branch_count() as u64, "branch")
