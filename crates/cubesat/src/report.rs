@@ -325,39 +325,10 @@ pub fn target_art(puzzle: &Puzzle, table: &PlacementTable, hints: &[u32], title:
             ));
             continue;
         }
-        let labels: Vec<String> = (0..sz).map(|z| format!("z={z}")).collect();
-        let width = labels
-            .iter()
-            .map(String::len)
-            .max()
-            .unwrap_or(0)
-            .max(sx as usize);
-        let mut line = String::new();
-        for (z, l) in labels.iter().enumerate() {
-            let gap = if z + 1 < labels.len() { 3 } else { 0 };
-            line.push_str(&format!("{l:<w$}", w = width + gap));
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-        for y in 0..sy {
-            let mut line = String::new();
-            for z in 0..sz {
-                let row: String = (0..sx)
-                    .map(|x| match t.cell_at(add(c.origin, [x, y, z])) {
-                        Some(i) => match hinted.get(&i) {
-                            Some(&h) => h,
-                            None if t.cells()[i as usize].optional => '+',
-                            None => '#',
-                        },
-                        None => '.',
-                    })
-                    .collect();
-                let gap = if z + 1 < sz { 3 } else { 0 };
-                line.push_str(&format!("{row:<w$}", w = width + gap));
-            }
-            out.push_str(line.trim_end());
-            out.push('\n');
-        }
+        out.push_str(&layers_side_by_side([sx, sy, sz], |p| {
+            t.cell_at(add(c.origin, p))
+                .map_or('.', |i| art_mark(t, &hinted, i))
+        }));
     }
     out
 }
@@ -405,6 +376,29 @@ fn ball_art(
             list(true)
         );
     }
+    layers_side_by_side([sx, sy, sz], |[x, y, z]| {
+        t.cell_at(sphere_from_layer([lo[0] + x, lo[1] + y, lo[2] + z]))
+            .map_or('.', |i| art_mark(t, hinted, i))
+    })
+}
+
+/// A target cell's character in layer art: its hint piece's letter, `+` when optional, `#`.
+fn art_mark(
+    t: &crate::puzzle::Target,
+    hinted: &std::collections::HashMap<u32, char>,
+    i: u32,
+) -> char {
+    match hinted.get(&i) {
+        Some(&h) => h,
+        None if t.cells()[i as usize].optional => '+',
+        None => '#',
+    }
+}
+
+/// Layer art of a `size` box, layers `z=0`, `z=1`, ... side by side under their labels,
+/// three spaces apart, one character per position from `at([x, y, z])`.
+fn layers_side_by_side(size: [i32; 3], at: impl Fn([i32; 3]) -> char) -> String {
+    let [sx, sy, sz] = size;
     let labels: Vec<String> = (0..sz).map(|z| format!("z={z}")).collect();
     let width = labels
         .iter()
@@ -423,19 +417,7 @@ fn ball_art(
     for y in 0..sy {
         let mut line = String::new();
         for z in 0..sz {
-            let row: String = (0..sx)
-                .map(|x| {
-                    let p = [lo[0] + x, lo[1] + y, lo[2] + z];
-                    match t.cell_at(sphere_from_layer(p)) {
-                        Some(i) => match hinted.get(&i) {
-                            Some(&h) => h,
-                            None if t.cells()[i as usize].optional => '+',
-                            None => '#',
-                        },
-                        None => '.',
-                    }
-                })
-                .collect();
+            let row: String = (0..sx).map(|x| at([x, y, z])).collect();
             let gap = if z + 1 < sz { 3 } else { 0 };
             line.push_str(&format!("{row:<w$}", w = width + gap));
         }
@@ -810,7 +792,10 @@ mod tests {
         let piece = Piece {
             name: "bar".into(),
             letter: 'A',
-            shape: Shape::new([ball([0, 0, 0]), ball([1, 0, 0]), ball([0, 0, 1])]),
+            shape: Shape::new_on(
+                Grid::Sphere,
+                [ball([0, 0, 0]), ball([1, 0, 0]), ball([0, 0, 1])],
+            ),
             count: 1,
             min_count: 1,
             colours: Vec::new(),
@@ -822,7 +807,7 @@ mod tests {
             grid: Grid::Sphere,
             description: String::new(),
             pieces: vec![piece],
-            target: Target::new(&[ContainerSpec { cells }]),
+            target: Target::new_on(Grid::Sphere, &[ContainerSpec { cells, frame: None }]),
             hints: Vec::new(),
             mirror: false,
             allow_disconnected: false,
