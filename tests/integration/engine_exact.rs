@@ -732,3 +732,29 @@ fn tetris_cube_has_9839_solutions_up_to_rotation() {
     let r = e.query().threads(2).exclude(&excluded).count().unwrap();
     assert_eq!(r.solutions, 9_839);
 }
+
+#[test]
+fn progress_shows_inside_a_long_leaf_search() {
+    // Polyform Puzzler's stacked squares of the polycubes of orders 1-4 (a 2.2e9-node tree):
+    // with a monocube the leaf search takes over high in the tree, and the first one runs for
+    // over a hundred million nodes. Its finished share still shows as it goes, so a count
+    // has a fraction done (and a time left) within seconds, and the count's fraction still
+    // ends at exactly 1 on a whole tree (above).
+    let m = bundled_model("polycubes-1234-stacked-squares-1");
+    let e = ExactEngine::new(&m).unwrap();
+    let p = Arc::new(Progress::new());
+    let mut seen = 0u32;
+    e.query()
+        .progress(p.clone())
+        .enumerate(|_| {
+            seen += 1;
+            seen < 300_000
+        })
+        .unwrap();
+    let done = p.fraction_done();
+    assert!(
+        done > 0.0 && done < 0.1,
+        "fraction {done} after {} nodes",
+        p.nodes()
+    );
+}

@@ -415,13 +415,22 @@ impl<'a> Searcher<'a> {
                     s: &'s mut Searcher<'a>,
                     sink: &'s mut S,
                     nodes0: u64,
+                    /// The leaf search's weight, and the share of it already published.
+                    weight: f64,
+                    published: f64,
                 }
                 impl<S: Sink> TailSink for Leaf<'_, '_, S> {
                     fn cover(&mut self, options: &[u32]) -> bool {
                         self.s.emit(options, self.sink)
                     }
-                    fn check(&mut self, nodes: u64) -> bool {
+                    fn check(&mut self, nodes: u64, done: f64) -> bool {
                         self.s.nodes = self.nodes0 + nodes;
+                        // Progress inside a long leaf search, so that a count spending
+                        // minutes in one still shows a fraction done and a time left.
+                        if done > self.published {
+                            self.s.done += (done - self.published) * self.weight;
+                            self.published = done;
+                        }
                         !self.s.check()
                     }
                 }
@@ -431,20 +440,33 @@ impl<'a> Searcher<'a> {
                     s: self,
                     sink,
                     nodes0,
+                    weight,
+                    published: 0.0,
                 };
                 let finished = tail.search(nodes0, &mut leaf);
+                let published = leaf.published;
                 self.nodes = nodes0 + tail.nodes;
                 self.tail = tail;
                 go_on = finished && !self.stopped && !self.interrupted && self.invalid.is_none();
+                if go_on {
+                    self.done += weight * (1.0 - published);
+                }
+                return Some(self.after_tail(go_on));
             }
         }
         if go_on {
             self.done += weight;
         }
+        Some(self.after_tail(go_on))
+    }
+
+    /// The check after a leaf board (a node like any other): `false` when the search must
+    /// stop.
+    fn after_tail(&mut self, go_on: bool) -> bool {
         if self.nodes.is_multiple_of(CHECK_EVERY) && self.check() {
-            return Some(false);
+            return false;
         }
-        Some(go_on)
+        go_on
     }
 
     /// Returns `false` when the search must stop.

@@ -253,9 +253,10 @@ pub(crate) trait TailSink {
     /// A completion: the options chosen in the leaf search (model indices, in search order).
     /// Returns `false` to stop.
     fn cover(&mut self, options: &[u32]) -> bool;
-    /// Called every [`CHECK_EVERY`] nodes with the nodes the leaf search visited so far;
+    /// Called every [`CHECK_EVERY`] nodes with the nodes the leaf search visited so far and
+    /// the share of its tree finished (Knuth's path weights, [`Tail::fraction_done`]);
     /// returns `false` to stop.
-    fn check(&mut self, nodes: u64) -> bool;
+    fn check(&mut self, nodes: u64, done: f64) -> bool;
 }
 
 /// How often (in nodes) the search, the leaf search included, publishes progress and looks
@@ -289,6 +290,11 @@ pub(crate) struct Tail {
     /// Whether the board takes two words.
     wide: bool,
     chosen: Vec<u32>,
+    /// Per depth of the current path: the children of that node finished before the one
+    /// being searched, and how many it has. A leaf search can run for minutes on a board
+    /// with a monocube; from these a check tells how much of it is done, at the cost of one
+    /// store per node.
+    path: Vec<(u32, u32)>,
     /// Nodes visited by the current leaf search.
     pub nodes: u64,
     next_check: u64,
@@ -358,15 +364,21 @@ macro_rules! leaf_node {
                     }
                 }
             }
+            let depth = self.chosen.len();
+            let mut finished = 0;
             for (w, &bits) in branch.iter().enumerate() {
                 let mut b = bits;
                 while b != 0 {
                     let j = w * 64 + b.trailing_zeros() as usize;
                     b &= b - 1;
+                    if let Some(at) = self.path.get_mut(depth) {
+                        *at = (finished, best);
+                    }
+                    finished += 1;
                     self.nodes += 1;
                     if self.nodes >= self.next_check {
                         self.next_check += CHECK_EVERY;
-                        if !sink.check(self.nodes) {
+                        if !sink.check(self.nodes, self.fraction_done(depth)) {
                             self.stopped = true;
                             return;
                         }
@@ -705,6 +717,9 @@ impl Tail {
     /// crosses a multiple of [`CHECK_EVERY`], as in the caller's own search.
     pub fn search(&mut self, nodes_before: u64, sink: &mut impl TailSink) -> bool {
         self.nodes = 0;
+        // Every option covers a board cell or the last copy of a piece: deeper paths than
+        // this are not expected, and would only be left out of the fraction.
+        self.path.resize(MAX_TAIL_CELLS as usize + 65, (0, 1));
         self.next_check = CHECK_EVERY - nodes_before % CHECK_EVERY;
         self.stopped = false;
         self.chosen.clear();
@@ -747,6 +762,18 @@ impl Tail {
         #[cfg(not(target_arch = "x86_64"))]
         dispatch!(rec);
         !self.stopped
+    }
+
+    /// The share of the leaf search's tree finished, in Knuth's path weights: the children
+    /// finished at each depth of the current path (up to `depth`), each weighing one over
+    /// the product of the branch counts above and at it.
+    fn fraction_done(&self, depth: usize) -> f64 {
+        let (mut done, mut weight) = (0.0, 1.0);
+        for &(finished, branches) in &self.path[..=depth.min(self.path.len() - 1)] {
+            weight /= f64::from(branches.max(1));
+            done += weight * f64::from(finished);
+        }
+        done
     }
 
     leaf_node!(rec);
