@@ -193,8 +193,9 @@ impl Transform {
                     .sum();
             }
         }
-        // The product of two orthogonal matrices with entries in Z/3 is again one: entries of
-        // the product of the numerators are divisible by the surplus denominator.
+        // Reduced by the common factor, the product is exact: its denominator is 1, 3 or 9
+        // (the 240 are not closed under composition, which is why a target's symmetries are
+        // checked for closure before a count up to them).
         let den = i32::from(self.den) * i32::from(other.den);
         let g = m
             .iter()
