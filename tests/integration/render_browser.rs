@@ -292,28 +292,8 @@ fn viewer_draws_balls_of_a_pyramid() {
         );
         std::fs::write(&page, text).unwrap();
         for explode in [0, 100] {
-            let url = format!("file://{}#explode={explode}", page.display());
             let run = format!("{tag}-{explode}");
-            let (dom, stderr) =
-                run_browser(&chromium, work.path(), &run, &["--dump-dom".into(), url]);
-            assert_eq!(
-                status_attr(&dom, "data-webgl"),
-                Some("1"),
-                "WebGL\n{stderr}"
-            );
-            assert_eq!(
-                status_attr(&dom, "data-errors"),
-                None,
-                "script errors\n{stderr}"
-            );
-            let problems = script_problems(&stderr);
-            assert!(problems.is_empty(), "console problems: {problems:#?}");
-            let counts: Vec<u64> = status_attr(&dom, "data-piece-pixels")
-                .unwrap()
-                .split(',')
-                .map(|c| c.parse().unwrap())
-                .collect();
-            eprintln!("{run}: pixels per piece colour {counts:?}");
+            let counts = piece_pixels(&chromium, work.path(), &page, &run, explode);
             assert_eq!(counts.len(), scene.pieces.len());
             let showing = counts.iter().filter(|&&c| c > 200).count();
             if explode == 100 {
@@ -323,6 +303,33 @@ fn viewer_draws_balls_of_a_pyramid() {
             }
         }
     }
+}
+
+/// Opens a 3D page at the given explode setting and returns the pixels of each piece's
+/// colour in its first frame, after checking that it drew with WebGL, without a script
+/// error or a console problem.
+fn piece_pixels(chromium: &Path, work: &Path, page: &Path, run: &str, explode: u32) -> Vec<u64> {
+    let url = format!("file://{}#explode={explode}", page.display());
+    let (dom, stderr) = run_browser(chromium, work, run, &["--dump-dom".into(), url]);
+    assert_eq!(
+        status_attr(&dom, "data-webgl"),
+        Some("1"),
+        "WebGL\n{stderr}"
+    );
+    assert_eq!(
+        status_attr(&dom, "data-errors"),
+        None,
+        "script errors\n{stderr}"
+    );
+    let problems = script_problems(&stderr);
+    assert!(problems.is_empty(), "console problems: {problems:#?}");
+    let counts: Vec<u64> = status_attr(&dom, "data-piece-pixels")
+        .unwrap()
+        .split(',')
+        .map(|c| c.parse().unwrap())
+        .collect();
+    eprintln!("{run}: pixels per piece colour {counts:?}");
+    counts
 }
 
 #[test]
@@ -389,29 +396,7 @@ fn the_binary_s_page_of_a_ball_puzzle_draws_every_piece_exploded() {
         "the page marks the scene as balls"
     );
     std::fs::write(&page, text).unwrap();
-    let url = format!("file://{}#explode=100", page.display());
-    let (dom, stderr) = run_browser(
-        &chromium,
-        work.path(),
-        "pyramid",
-        &["--dump-dom".into(), url],
-    );
-    assert_eq!(
-        status_attr(&dom, "data-webgl"),
-        Some("1"),
-        "WebGL\n{stderr}"
-    );
-    assert_eq!(
-        status_attr(&dom, "data-errors"),
-        None,
-        "script errors\n{stderr}"
-    );
-    let counts: Vec<u64> = status_attr(&dom, "data-piece-pixels")
-        .unwrap()
-        .split(',')
-        .map(|c| c.parse().unwrap())
-        .collect();
-    eprintln!("pixels per piece colour {counts:?}");
+    let counts = piece_pixels(&chromium, work.path(), &page, "pyramid", 100);
     assert_eq!(counts.len(), 12);
     assert!(counts.iter().all(|&c| c > 0), "{counts:?}");
     assert!(

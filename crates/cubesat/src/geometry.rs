@@ -213,16 +213,8 @@ impl Transform {
     pub fn all() -> &'static [Transform; 48] {
         static ALL: OnceLock<[Transform; 48]> = OnceLock::new();
         ALL.get_or_init(|| {
-            let perms: [[u8; 3]; 6] = [
-                [0, 1, 2],
-                [0, 2, 1],
-                [1, 0, 2],
-                [1, 2, 0],
-                [2, 0, 1],
-                [2, 1, 0],
-            ];
             let mut proper = Vec::with_capacity(24);
-            for axis in perms {
+            for axis in AXIS_ORDERS.map(|p| p.map(|a| a as u8)) {
                 for bits in 0..8u8 {
                     let sign = [
                         if bits & 1 == 0 { 1 } else { -1 },
@@ -300,6 +292,17 @@ impl Transform {
         })
     }
 }
+
+/// The six orders of the three axes, in lexicographic order (the cube's rotations are built
+/// in this order, and the STL mesher cuts a cube into six tetrahedra along them).
+pub(crate) const AXIS_ORDERS: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
 
 fn gcd(a: i32, b: i32) -> i32 {
     if b == 0 { a.abs() } else { gcd(b, a % b) }

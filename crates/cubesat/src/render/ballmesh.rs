@@ -130,7 +130,7 @@ pub fn balls(cells: &[Cell], ball: f64, gap: f64) -> Result<Mesh> {
     let at = |p: [i32; 3]| value.get(&p).copied().unwrap_or(f64::INFINITY);
     let mut mesh = Mesh::default();
     for q in cubes {
-        for perm in PERMS {
+        for perm in crate::geometry::AXIS_ORDERS {
             // The tetrahedron from the cube's low corner to its high one along axes `perm`.
             let mut v = [q; 4];
             for (k, &axis) in perm.iter().enumerate() {
@@ -142,16 +142,6 @@ pub fn balls(cells: &[Cell], ball: f64, gap: f64) -> Result<Mesh> {
     }
     Ok(mesh)
 }
-
-/// The orders in which a tetrahedron of the cube's cut steps along the axes.
-const PERMS: [[usize; 3]; 6] = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
-];
 
 /// Adds the triangles of the zero set in the tetrahedron with grid corners `v` (`at` gives the
 /// distance at a grid point, `scale` the grid step in mm).
