@@ -75,12 +75,12 @@ fn exact_first_then_varisat_counts_like_the_exact_engine() {
             assert!(s.contains("the exact engine closed"), "{s}");
         }
     }
-    // Cut into about 22,000 cubes, a few of 6x10's are larger than the first check
+    // Cut into about 2,100 cubes, a few of 6x10's are larger than the first check
     // interval (4,096 nodes): the exact engine gives them up, and they are cut deeper.
     let inst = Instance::new(bundled("pentominoes-6x10").unwrap()).unwrap();
     let opts = RunOptions {
         engine: EngineChoice::Sat,
-        sat_cubes: Some(8192),
+        sat_cubes: Some(2048),
         sat_exact_budget: Some(1),
         ..RunOptions::default()
     };
@@ -113,15 +113,14 @@ fn exact_first_then_varisat_counts_like_the_exact_engine() {
     let refuted = number("the lookahead refuted ");
     let solved = number("varisat solved ");
     assert_eq!(closed + refuted + solved, to_solve, "{}", r.engine);
-    // Where no cube may be cut deeper, those go to varisat (the same cut, one placement of
-    // F per rotation orbit as the run above holds it).
-    let r =
-        cubesat::counting::Reducer::new(&inst.puzzle, &inst.table, UpTo::Rotation, true).unwrap();
+    // Where no cube may be cut deeper, those go to varisat (the same cut, the same piece held
+    // to one placement per rotation orbit as the run above).
+    let r = inst.reducer(UpTo::Rotation, true).unwrap();
     let cubes = ExactEngine::new(&inst.model)
         .unwrap()
         .query()
         .exclude(r.excluded())
-        .subproblems_within(8192, 6)
+        .subproblems_within(2048, 6)
         .unwrap();
     let mut classes = 0;
     let (_, st) = conquer_cubes(

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use anyhow::Result;
 
-use cubesat::counting::{Reducer, UpTo};
+use cubesat::counting::UpTo;
 use cubesat::puzzle::{Catalog, CatalogCounts, ModeCount, Verdict};
 
 use cubesat::echo::escape;
@@ -145,7 +145,7 @@ pub fn run(args: InfoArgs) -> Result<Outcome> {
         modes.push(UpTo::BurrTools);
     }
     for mode in modes {
-        match Reducer::new(p, &inst.table, mode, false) {
+        match inst.reducer(mode, false) {
             Ok(r) => writeln!(out, "symmetry {}: {}", mode, r.describe(p))?,
             Err(e) => writeln!(out, "symmetry {}: not defined ({})", mode, e.report())?,
         }

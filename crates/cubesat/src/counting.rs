@@ -42,14 +42,16 @@ use crate::error::{Error, Request, Result};
 use crate::placements::PlacementTable;
 use crate::puzzle::{CanonicalForms, Puzzle};
 use crate::symmetry::PlacementSymmetries;
+use cubesat_xc::exact::{ExactEngine, TreeTop};
 use std::cmp::Ordering;
 
 pub use crate::mode::UpTo;
 
-/// The version of how a reduced run is split into searches (the restricted piece, or since
-/// scheme 2 the branches at a cell); shard records carry it in their run digest, so that
-/// shards of runs that searched differently are never added up.
-pub const SCHEME: u32 = 2;
+/// The version of how a reduced run is split into searches (the restricted piece, since
+/// scheme 2 the branches at a cell, since scheme 3 the restricted piece chosen by measuring
+/// the candidates' trees); shard records carry it in their run digest, so that shards of
+/// runs that searched differently are never added up.
+pub const SCHEME: u32 = 3;
 
 /// Symmetry reduction for one counting mode: which placements to exclude from the search and
 /// how much each solution found weighs.
@@ -425,12 +427,39 @@ fn mirror_valid(cnt: &[u32], parts: &[Option<usize>], min: &[u32], max: &[u32]) 
 
 impl Reducer {
     /// Prepares the reduction for `mode`. With `counting`, mode `none` is derived from the
-    /// largest available group (faster); without, `none` searches everything.
+    /// largest available group (faster); without, `none` searches everything. The restricted
+    /// piece is chosen by measuring the tops of the candidates' trees, with an exact engine
+    /// prepared here when there is a choice; [`Reducer::with_engine`] uses one already made.
     pub fn new(
         puzzle: &Puzzle,
         table: &PlacementTable,
         mode: UpTo,
         counting: bool,
+    ) -> Result<Reducer> {
+        let engine = || ExactEngine::new(&table.model(puzzle)).ok();
+        Reducer::with_engine_from(puzzle, table, mode, counting, &engine)
+    }
+
+    /// [`Reducer::new`] with the exact engine of the model `table` makes for `puzzle`
+    /// ([`crate::Instance::exact_engine`]): the same reduction, without preparing the
+    /// engine twice.
+    pub fn with_engine(
+        puzzle: &Puzzle,
+        table: &PlacementTable,
+        mode: UpTo,
+        counting: bool,
+        engine: &ExactEngine,
+    ) -> Result<Reducer> {
+        Reducer::with_engine_from(puzzle, table, mode, counting, &|| Some(engine.clone()))
+    }
+
+    /// [`Reducer::with_engine`] with the engine made by `engine` when first needed.
+    pub(crate) fn with_engine_from(
+        puzzle: &Puzzle,
+        table: &PlacementTable,
+        mode: UpTo,
+        counting: bool,
+        engine: &dyn Fn() -> Option<ExactEngine>,
     ) -> Result<Reducer> {
         let forms = puzzle.canonical_forms();
         let partners = puzzle.mirror_partners_of(&forms);
@@ -538,7 +567,7 @@ impl Reducer {
         if let Some(g) = &reducer.group
             && g.len() > 1
             && let Some((piece, reps, free)) =
-                choose_restriction(puzzle, table, g, restrict_partners.as_deref())
+                choose_restriction(puzzle, table, g, restrict_partners.as_deref(), engine)
         {
             // Exact on its own when the subgroup keeping the piece acts freely on its
             // placements and is the whole group (no reflection left to a canonical check).
@@ -774,22 +803,89 @@ impl Reducer {
     }
 }
 
-/// Picks the piece whose restriction shrinks the search most: for each candidate (count 1,
-/// not hinted), the subgroup keeping it, the orbits of its placements, and the fraction of
-/// placements kept. Returns the piece, its representatives (smallest index per orbit) and
-/// whether the subgroup acts freely on its placements.
+/// The deepest level below the root at which the candidates' trees are compared: the
+/// smallest tree to depth 3 was the smallest whole tree, or one within 11% of it, on the
+/// five families of issue 29, while depths 1 and 2 tied or misled on the Tetris Cube.
+const PICK_DEPTH: usize = 3;
+/// After depth 1 and after depth 2, the candidates more than this many times as large as the
+/// best go no deeper (as numerator / denominator). Depth 1 is the first branching alone
+/// (the Tetris Cube's best piece had 13 nodes there against 9), depth 2 already separates.
+const PICK_SPREAD: [(u64, u64); 2] = [(2, 1), (5, 4)];
+/// The nodes the whole comparison may visit, for a model of 64 words of options: a larger
+/// model's nodes cost more, and it gets proportionally fewer (the Tetris Cube, 4,080 options,
+/// spends about 60 ms of it).
+const PICK_NODES: u64 = 100_000;
+/// The comparison visits at most this fraction of the first candidate's estimated tree: its
+/// nodes, outside the leaf search and at the top of the tree, cost several times a count's.
+const PICK_SHARE: f64 = 128.0;
+/// Knuth's probes that estimate the first candidate's tree ([`TreeTop::sample`]);
+/// the estimate only sizes the comparison's budget, so a factor of ten off does no harm.
+const PICK_PROBES: u32 = 8;
+const PICK_SEED: u64 = 0x5eed;
+/// With a budget under this many nodes a candidate, the comparison cannot reach depth 2 and
+/// is not begun.
+const PICK_MIN_NODES: u64 = 64;
+
+/// One piece that could be restricted: its representatives (smallest index per orbit of the
+/// subgroup keeping it), the fraction of its placements they are, and how many of its
+/// placements an element other than the identity fixes.
+struct Candidate {
+    piece: usize,
+    reps: Vec<u32>,
+    fraction: f64,
+    fixed_points: usize,
+}
+
+/// Picks the piece whose restriction shrinks the search most. The candidates are the pieces
+/// of count 1 (not hinted) whose subgroup has more than one element. Restricting any of them
+/// keeps the same solution classes, but the trees differ by up to 4x (the Tetris Cube's
+/// pieces: 30 to 132 million nodes), and no static rule (fewest placements kept, largest
+/// piece) ranked them on every family. So each candidate's tree is measured to depth 1, 2
+/// and 3 ([`TreeTop::breadth`]), the clearly larger ones dropped on the way (see
+/// [`PICK_SPREAD`]) within a node budget ([`PICK_NODES`], [`PICK_SHARE`]). A budget that
+/// runs out during depth 3 leaves the order at depth 2. Ties, a budget too small to finish
+/// depth 2 and a model the engine refuses go to the smallest fraction kept, then the fewest
+/// fixed points. Every step is deterministic, so an export, its decode and every shard of a
+/// run pick the same piece. Returns the piece, its representatives and whether the subgroup
+/// acts freely on its placements.
 fn choose_restriction(
     puzzle: &Puzzle,
     table: &PlacementTable,
     group: &PlacementSymmetries,
     partners: Option<&[usize]>,
+    engine: &dyn Fn() -> Option<ExactEngine>,
 ) -> Option<(usize, Vec<u32>, bool)> {
+    let mut cands = candidates(puzzle, table, group, partners);
+    cands.sort_by(|a, b| {
+        a.fraction
+            .total_cmp(&b.fraction)
+            .then(a.fixed_points.cmp(&b.fixed_points))
+            .then(a.piece.cmp(&b.piece))
+    });
+    let pick = if cands.len() > 1 {
+        measured_pick(table, &cands, engine).unwrap_or(0)
+    } else {
+        0
+    };
+    (pick < cands.len()).then(|| {
+        let c = cands.swap_remove(pick);
+        (c.piece, c.reps, c.fixed_points == 0)
+    })
+}
+
+/// The pieces [`choose_restriction`] chooses from, in piece order.
+fn candidates(
+    puzzle: &Puzzle,
+    table: &PlacementTable,
+    group: &PlacementSymmetries,
+    partners: Option<&[usize]>,
+) -> Vec<Candidate> {
     let hinted: Vec<u32> = table
         .hints()
         .iter()
         .map(|&h| table.placements()[h as usize].piece)
         .collect();
-    let mut best: Option<(f64, usize, usize, Vec<u32>)> = None;
+    let mut out = Vec::new();
     for (pi, piece) in puzzle.pieces.iter().enumerate() {
         if piece.count != 1 || piece.min_count != 1 || hinted.contains(&(pi as u32)) {
             continue;
@@ -819,18 +915,79 @@ fn choose_restriction(
                 seen.extend(orbit);
             }
         }
-        let fraction = reps.len() as f64 / placements.len() as f64;
-        let better = match &best {
-            None => true,
-            Some((f, fp, _, _)) => {
-                fraction < *f - 1e-12 || ((fraction - f).abs() < 1e-12 && fixed_points < *fp)
+        out.push(Candidate {
+            piece: pi,
+            fraction: reps.len() as f64 / placements.len() as f64,
+            reps,
+            fixed_points,
+        });
+    }
+    out
+}
+
+/// The index in `cands` of the candidate whose tree measures smallest (see
+/// [`choose_restriction`]); `None` when the engine refuses the model. `engine` is asked for
+/// the exact engine only here, so a reduction without a choice never prepares one.
+fn measured_pick(
+    table: &PlacementTable,
+    cands: &[Candidate],
+    engine: &dyn Fn() -> Option<ExactEngine>,
+) -> Option<usize> {
+    // Whatever the run's own settings, so that every run of the puzzle picks alike.
+    let engine = engine()?.with_pruning(true).with_preprocess(true);
+    let top = |c: &Candidate| {
+        let keep: std::collections::HashSet<u32> = c.reps.iter().copied().collect();
+        let excluded: Vec<u32> = table.by_piece()[c.piece]
+            .iter()
+            .copied()
+            .filter(|p| !keep.contains(p))
+            .collect();
+        engine.query().exclude(&excluded).top().ok()
+    };
+    let mut tops: Vec<Option<TreeTop>> = (0..cands.len()).map(|_| None).collect();
+    let first = top(&cands[0])?;
+    // The comparison is worth a small share of the search it shortens: a tree of a few
+    // thousand nodes (Soma) keeps the first candidate untested.
+    let tree = first.sample(PICK_PROBES, PICK_SEED);
+    let mut budget =
+        ((tree / PICK_SHARE) as u64).min(PICK_NODES * 64 / first.words().max(64) as u64);
+    tops[0] = Some(first);
+    if budget < PICK_MIN_NODES * cands.len() as u64 {
+        return Some(0);
+    }
+    // The candidates still compared, with their size at the last depth measured, best first.
+    let mut alive: Vec<(u64, usize)> = (0..cands.len()).map(|i| (0, i)).collect();
+    for depth in 1..=PICK_DEPTH {
+        let (num, den) = PICK_SPREAD.get(depth - 1).copied().unwrap_or((1, 1));
+        let mut best = u64::MAX;
+        let mut next = Vec::with_capacity(alive.len());
+        for &(_, i) in &alive {
+            let cap = (best.saturating_mul(num) / den).min(budget);
+            if tops[i].is_none() {
+                tops[i] = Some(top(&cands[i])?);
             }
-        };
-        if better {
-            best = Some((fraction, fixed_points, pi, reps));
+            match tops[i].as_ref()?.breadth(depth, cap) {
+                Some(size) => {
+                    budget -= size;
+                    best = best.min(size);
+                    next.push((size, i));
+                }
+                // Over the budget: the last depth measured decides, if the second; the
+                // first branching alone misleads as often as not.
+                None if cap == budget => {
+                    return Some(if depth > 2 { alive[0].1 } else { 0 });
+                }
+                None => budget -= cap,
+            }
+        }
+        next.retain(|&(size, _)| size.saturating_mul(den) <= best.saturating_mul(num));
+        next.sort();
+        alive = next;
+        if alive.len() <= 1 {
+            break;
         }
     }
-    best.map(|(_, fixed, pi, reps)| (pi, reps, fixed == 0))
+    alive.first().map(|&(_, i)| i)
 }
 
 /// A group of one element (or none at all) needs no reduction: every solution is its own class.

@@ -5,10 +5,9 @@
 use std::time::Duration;
 
 use cubesat_xc::cuts::Refutation;
-use cubesat_xc::exact::{EstimateOptions, ExactEngine, ExactQuery, TreeEstimate};
+use cubesat_xc::exact::{EstimateOptions, ExactQuery, TreeEstimate};
 use cubesat_xc::{MAX_SHARDS, Shard};
 
-use crate::counting::Reducer;
 use crate::error::{Result, bail};
 use crate::run::{EngineChoice, Instance, RunOptions};
 
@@ -148,7 +147,7 @@ pub fn estimate(
             refutation: Some(r),
         });
     }
-    let reducer = Reducer::new(&inst.puzzle, &inst.table, opts.up_to, true)?;
+    let reducer = inst.reducer(opts.up_to, true)?;
     let verifier = inst.verifier();
     let n = inst.table.len();
     let failure = std::sync::Mutex::new(None);
@@ -162,7 +161,8 @@ pub fn estimate(
         }
         reducer.weight(s)
     };
-    let engine = ExactEngine::new(&inst.model)?
+    let engine = inst
+        .exact_engine()?
         .with_pruning(opts.prune)
         .with_preprocess(opts.prune);
     let queries: Vec<ExactQuery> = reducer

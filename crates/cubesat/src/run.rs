@@ -87,6 +87,8 @@ pub struct Instance {
     /// holes of a puzzle with piece ranges and optional cells, see
     /// [`PlacementTable::hole_item`]).
     pub model: ExactCover,
+    /// The exact engine of `model`, prepared on first use.
+    exact: std::sync::OnceLock<ExactEngine>,
 }
 
 impl Instance {
@@ -99,6 +101,25 @@ impl Instance {
             puzzle,
             table,
             model,
+            exact: std::sync::OnceLock::new(),
+        })
+    }
+
+    /// The exact engine of this instance's model (default settings), prepared once: the
+    /// reduction measures its candidates with it and the run searches with it.
+    pub fn exact_engine(&self) -> Result<ExactEngine> {
+        if let Some(e) = self.exact.get() {
+            return Ok(e.clone());
+        }
+        let e = ExactEngine::new(&self.model)?;
+        Ok(self.exact.get_or_init(|| e).clone())
+    }
+
+    /// The symmetry reduction of this instance for `mode` ([`Reducer::new`]), measured with
+    /// its exact engine (prepared only if there is a restricted piece to choose).
+    pub fn reducer(&self, mode: UpTo, counting: bool) -> Result<Reducer> {
+        Reducer::with_engine_from(&self.puzzle, &self.table, mode, counting, &|| {
+            self.exact_engine().ok()
         })
     }
 
@@ -222,7 +243,7 @@ fn engine<'a>(
     }
     Ok(match opts.engine.resolve() {
         EngineChoice::Exact | EngineChoice::Auto => Box::new(
-            ExactEngine::new(&inst.model)?
+            inst.exact_engine()?
                 .with_pruning(opts.prune)
                 .with_preprocess(opts.prune && counting),
         ),
@@ -310,7 +331,7 @@ pub fn list(
     opts: &RunOptions,
     mut sink: impl FnMut(&Solution) -> bool,
 ) -> Result<RunReport> {
-    let reducer = Reducer::new(&inst.puzzle, &inst.table, opts.up_to, false)?;
+    let reducer = inst.reducer(opts.up_to, false)?;
     let verifier = inst.verifier();
     let mut report = RunReport {
         description: reducer.describe(&inst.puzzle),
@@ -365,7 +386,7 @@ pub fn list(
 /// Counts solutions in the given mode (up to `opts.limit` counted solutions), verifying
 /// every one.
 pub fn count(inst: &Instance, opts: &RunOptions) -> Result<RunReport> {
-    let reducer = Reducer::new(&inst.puzzle, &inst.table, opts.up_to, true)?;
+    let reducer = inst.reducer(opts.up_to, true)?;
     let verifier = inst.verifier();
     let mut report = RunReport {
         description: reducer.describe(&inst.puzzle),

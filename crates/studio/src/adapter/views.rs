@@ -2,7 +2,6 @@
 //! `cubesat info`, the obstacles, the 3D preview) and a solution's text, SVG, 3D page and
 //! assembly steps.
 
-use cubesat::counting::Reducer;
 use cubesat::render::{self, Scene};
 use cubesat::report::{piece_scene, scene, sheet_scene};
 use cubesat::run::Instance;
@@ -133,7 +132,7 @@ fn info(inst: &Instance) -> Value {
     }
     let symmetry: Vec<Value> = modes
         .into_iter()
-        .map(|mode| match Reducer::new(p, &inst.table, mode, false) {
+        .map(|mode| match inst.reducer(mode, false) {
             Ok(r) => json!({"mode": mode.to_string(), "describe": r.describe(p)}),
             Err(e) => json!({"mode": mode.to_string(), "error": Failure::from(e).message}),
         })

@@ -297,8 +297,8 @@ impl Sink for Tallying<'_> {
         self.total = self.total.saturating_add((self.weight)(sol));
         true
     }
-    fn frontier(&mut self, chosen: &[u32], excluded: &[u32], weight: f64) {
-        self.cut.frontier(chosen, excluded, weight);
+    fn frontier(&mut self, chosen: &[u32], excluded: &[u32], weight: f64) -> bool {
+        self.cut.frontier(chosen, excluded, weight)
     }
 }
 

@@ -13,8 +13,10 @@ pub(crate) trait Sink {
     /// A verified solution (ascending option indices); return `false` to stop the search.
     fn solution(&mut self, sol: &[u32]) -> bool;
     /// A frontier node in subproblem mode: options chosen below the root, options excluded
-    /// below the root, and the node's share of the tree.
-    fn frontier(&mut self, _chosen: &[u32], _excluded: &[u32], _weight: f64) {}
+    /// below the root, and the node's share of the tree; return `false` to stop the cut.
+    fn frontier(&mut self, _chosen: &[u32], _excluded: &[u32], _weight: f64) -> bool {
+        true
+    }
 }
 
 pub(crate) struct Searcher<'a> {
@@ -48,6 +50,11 @@ pub(crate) struct Searcher<'a> {
     budget: Option<u64>,
     /// True when the budget stopped the search.
     pub over_budget: bool,
+    /// Probe mode: the state of the generator that picks the one child followed at each node.
+    sample: Option<u64>,
+    /// In probe mode, Knuth's estimate of the tree's nodes from this path: every node
+    /// visited adds the product of the branching degrees above it.
+    pub estimate: f64,
     pub nodes: u64,
     pub solutions: u64,
     /// Share of the tree finished since the last flush.
@@ -83,6 +90,8 @@ impl<'a> Searcher<'a> {
             stop: None,
             budget: None,
             over_budget: false,
+            sample: None,
+            estimate: 0.0,
             nodes: 0,
             solutions: 0,
             done: 0.0,
@@ -113,6 +122,19 @@ impl<'a> Searcher<'a> {
     pub fn with_budget(mut self, nodes: u64) -> Self {
         self.budget = Some(nodes);
         self
+    }
+
+    /// A probe: one random path from `root` (Knuth, "Estimating the efficiency of backtrack
+    /// programs", 1975), each child drawn uniformly by a generator seeded with `seed`;
+    /// returns the path's estimate of the tree's nodes. Reuses this searcher's buffers.
+    pub fn probe<S: Sink>(&mut self, root: &Level, seed: u64, sink: &mut S) -> f64 {
+        self.levels[0].clone_from(root);
+        self.chosen.clear();
+        self.excluded.clear();
+        self.sample = Some(seed | 1);
+        self.estimate = 0.0;
+        self.node(0, 1.0, sink);
+        self.estimate
     }
 
     pub fn with_progress(
@@ -405,8 +427,7 @@ impl<'a> Searcher<'a> {
         match load {
             Load::TooBig => return None,
             Load::Ready if self.limit.is_some() => {
-                sink.frontier(&self.chosen, &self.excluded, weight);
-                return Some(true);
+                return Some(self.frontier(weight, sink));
             }
             Load::Dead => self.nodes += 1,
             Load::Ready => {
@@ -460,6 +481,16 @@ impl<'a> Searcher<'a> {
         Some(self.after_tail(go_on))
     }
 
+    /// Hands the current node to the sink as a leaf of the cut; `false` when the sink stops
+    /// the cut.
+    fn frontier<S: Sink>(&mut self, weight: f64, sink: &mut S) -> bool {
+        if sink.frontier(&self.chosen, &self.excluded, weight) {
+            return true;
+        }
+        self.stopped = true;
+        false
+    }
+
     /// The check after a leaf board (a node like any other): `false` when the search must
     /// stop.
     fn after_tail(&mut self, go_on: bool) -> bool {
@@ -481,10 +512,10 @@ impl<'a> Searcher<'a> {
         let lv = &self.levels[d];
         if lv.need_left == 0 {
             if expanding {
-                sink.frontier(&self.chosen, &self.excluded, weight);
-                return true;
+                return self.frontier(weight, sink);
             }
             self.nodes += 1;
+            self.estimate += 1.0 / weight;
             self.done += weight;
             // The exact items are covered, so no option is left (every option holds one): a
             // ranged item short of its minimum stays short.
@@ -524,6 +555,7 @@ impl<'a> Searcher<'a> {
         };
         if !expanding || self.limit != Some(d) || dead {
             self.nodes += 1;
+            self.estimate += 1.0 / weight;
             if self.nodes.is_multiple_of(CHECK_EVERY) && self.check() {
                 return false;
             }
@@ -533,8 +565,7 @@ impl<'a> Searcher<'a> {
             return true;
         }
         if self.limit == Some(d) {
-            sink.frontier(&self.chosen, &self.excluded, weight);
-            return true;
+            return self.frontier(weight, sink);
         }
         let Some(i) = best else { return true };
         let multi = need > 1;
@@ -563,6 +594,16 @@ impl<'a> Searcher<'a> {
         }
         let k = cands.len();
         let w = weight / k as f64;
+        if let Some(state) = &mut self.sample
+            && k > 1
+        {
+            // xorshift64: a probe needs a few draws, not a good generator.
+            *state ^= *state << 13;
+            *state ^= *state >> 7;
+            *state ^= *state << 17;
+            cands.swap(0, (*state % k as u64) as usize);
+            cands.truncate(1);
+        }
         let excluded_mark = self.excluded.len();
         let mut go_on = true;
         let sibling = p.sibling_mode();
@@ -631,6 +672,7 @@ impl<'a> Searcher<'a> {
                 // A starved child: a dead end, counted like any visited node.
                 self.done += w;
                 self.nodes += 1;
+                self.estimate += 1.0 / w;
                 go_on = !(self.nodes.is_multiple_of(CHECK_EVERY) && self.check());
             }
             if !go_on {
@@ -661,12 +703,13 @@ impl Sink for FrontierSink {
     fn solution(&mut self, _sol: &[u32]) -> bool {
         true
     }
-    fn frontier(&mut self, chosen: &[u32], excluded: &[u32], weight: f64) {
+    fn frontier(&mut self, chosen: &[u32], excluded: &[u32], weight: f64) -> bool {
         if chosen.len() == self.limit {
             self.open += 1;
         }
         self.leaves
             .push((chosen.to_vec(), excluded.to_vec(), weight));
+        true
     }
 }
 
