@@ -481,6 +481,14 @@ impl<'a> Searcher<'a> {
         Some(self.after_tail(go_on))
     }
 
+    /// In probe mode, adds a node of share `weight` to the path's estimate (Knuth's: the
+    /// product of the branching degrees above it); nothing otherwise.
+    fn tally(&mut self, weight: f64) {
+        if self.sample.is_some() {
+            self.estimate += 1.0 / weight;
+        }
+    }
+
     /// Hands the current node to the sink as a leaf of the cut; `false` when the sink stops
     /// the cut.
     fn frontier<S: Sink>(&mut self, weight: f64, sink: &mut S) -> bool {
@@ -514,12 +522,13 @@ impl<'a> Searcher<'a> {
             if expanding {
                 return self.frontier(weight, sink);
             }
+            let short = lv.rlow > 0;
             self.nodes += 1;
-            self.estimate += 1.0 / weight;
+            self.tally(weight);
             self.done += weight;
             // The exact items are covered, so no option is left (every option holds one): a
             // ranged item short of its minimum stays short.
-            if lv.rlow > 0 {
+            if short {
                 return true;
             }
             return self.emit(&[], sink);
@@ -555,7 +564,7 @@ impl<'a> Searcher<'a> {
         };
         if !expanding || self.limit != Some(d) || dead {
             self.nodes += 1;
-            self.estimate += 1.0 / weight;
+            self.tally(weight);
             if self.nodes.is_multiple_of(CHECK_EVERY) && self.check() {
                 return false;
             }
@@ -672,7 +681,7 @@ impl<'a> Searcher<'a> {
                 // A starved child: a dead end, counted like any visited node.
                 self.done += w;
                 self.nodes += 1;
-                self.estimate += 1.0 / w;
+                self.tally(w);
                 go_on = !(self.nodes.is_multiple_of(CHECK_EVERY) && self.check());
             }
             if !go_on {
