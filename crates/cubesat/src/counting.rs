@@ -441,8 +441,7 @@ impl Reducer {
     }
 
     /// [`Reducer::new`] with the exact engine of the model `table` makes for `puzzle`
-    /// ([`crate::Instance::exact_engine`]): the same reduction, without preparing the
-    /// engine twice.
+    /// ([`crate::run::LazyEngine`]): the same reduction, without preparing the engine twice.
     pub fn with_engine(
         puzzle: &Puzzle,
         table: &PlacementTable,

@@ -147,7 +147,8 @@ pub fn estimate(
             refutation: Some(r),
         });
     }
-    let reducer = inst.reducer(opts.up_to, true)?;
+    let exact = crate::run::LazyEngine::new(inst);
+    let reducer = exact.reducer(opts.up_to, true)?;
     let verifier = inst.verifier();
     let n = inst.table.len();
     let failure = std::sync::Mutex::new(None);
@@ -161,8 +162,8 @@ pub fn estimate(
         }
         reducer.weight(s)
     };
-    let engine = inst
-        .exact_engine()?
+    let engine = exact
+        .get()?
         .with_pruning(opts.prune)
         .with_preprocess(opts.prune);
     let queries: Vec<ExactQuery> = reducer

@@ -87,8 +87,41 @@ pub struct Instance {
     /// holes of a puzzle with piece ranges and optional cells, see
     /// [`PlacementTable::hole_item`]).
     pub model: ExactCover,
-    /// The exact engine of `model`, prepared on first use.
-    exact: std::sync::OnceLock<ExactEngine>,
+}
+
+/// The exact engine of an instance's model, prepared on first use and shared by one run's
+/// reduction (which measures its candidate pieces with it) and its search; dropped with the
+/// run, so an instance kept for its solutions does not keep the engine's tables.
+pub struct LazyEngine<'a> {
+    inst: &'a Instance,
+    engine: std::sync::OnceLock<ExactEngine>,
+}
+
+impl<'a> LazyEngine<'a> {
+    /// Nothing prepared yet.
+    pub fn new(inst: &'a Instance) -> LazyEngine<'a> {
+        LazyEngine {
+            inst,
+            engine: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The engine (default settings), prepared at the first call.
+    pub fn get(&self) -> Result<ExactEngine> {
+        if let Some(e) = self.engine.get() {
+            return Ok(e.clone());
+        }
+        let e = ExactEngine::new(&self.inst.model)?;
+        Ok(self.engine.get_or_init(|| e).clone())
+    }
+
+    /// The instance's symmetry reduction for `mode` ([`Reducer::new`]), measured with this
+    /// engine (prepared only if there is a restricted piece to choose).
+    pub fn reducer(&self, mode: UpTo, counting: bool) -> Result<Reducer> {
+        Reducer::with_engine_from(&self.inst.puzzle, &self.inst.table, mode, counting, &|| {
+            self.get().ok()
+        })
+    }
 }
 
 impl Instance {
@@ -101,26 +134,13 @@ impl Instance {
             puzzle,
             table,
             model,
-            exact: std::sync::OnceLock::new(),
         })
-    }
-
-    /// The exact engine of this instance's model (default settings), prepared once: the
-    /// reduction measures its candidates with it and the run searches with it.
-    pub fn exact_engine(&self) -> Result<ExactEngine> {
-        if let Some(e) = self.exact.get() {
-            return Ok(e.clone());
-        }
-        let e = ExactEngine::new(&self.model)?;
-        Ok(self.exact.get_or_init(|| e).clone())
     }
 
     /// The symmetry reduction of this instance for `mode` ([`Reducer::new`]), measured with
-    /// its exact engine (prepared only if there is a restricted piece to choose).
+    /// an exact engine prepared only if there is a restricted piece to choose.
     pub fn reducer(&self, mode: UpTo, counting: bool) -> Result<Reducer> {
-        Reducer::with_engine_from(&self.puzzle, &self.table, mode, counting, &|| {
-            self.exact_engine().ok()
-        })
+        LazyEngine::new(self).reducer(mode, counting)
     }
 
     /// The verifier for this instance's solutions.
@@ -234,6 +254,7 @@ fn placements_of(solution: &[u32], placements: usize) -> &[u32] {
 /// it.
 fn engine<'a>(
     inst: &'a Instance,
+    exact: &LazyEngine,
     opts: &RunOptions,
     counting: bool,
 ) -> Result<Box<dyn Engine + 'a>> {
@@ -243,7 +264,8 @@ fn engine<'a>(
     }
     Ok(match opts.engine.resolve() {
         EngineChoice::Exact | EngineChoice::Auto => Box::new(
-            inst.exact_engine()?
+            exact
+                .get()?
                 .with_pruning(opts.prune)
                 .with_preprocess(opts.prune && counting),
         ),
@@ -331,7 +353,8 @@ pub fn list(
     opts: &RunOptions,
     mut sink: impl FnMut(&Solution) -> bool,
 ) -> Result<RunReport> {
-    let reducer = inst.reducer(opts.up_to, false)?;
+    let exact = LazyEngine::new(inst);
+    let reducer = exact.reducer(opts.up_to, false)?;
     let verifier = inst.verifier();
     let mut report = RunReport {
         description: reducer.describe(&inst.puzzle),
@@ -364,7 +387,7 @@ pub fn list(
         }
         go_on
     };
-    let engine = engine(inst, opts, false)?;
+    let engine = engine(inst, &exact, opts, false)?;
     enumerate_branches(&*engine, &reducer, opts, &mut report, &mut |s| {
         if visit(s) {
             ControlFlow::Continue(())
@@ -386,7 +409,8 @@ pub fn list(
 /// Counts solutions in the given mode (up to `opts.limit` counted solutions), verifying
 /// every one.
 pub fn count(inst: &Instance, opts: &RunOptions) -> Result<RunReport> {
-    let reducer = inst.reducer(opts.up_to, true)?;
+    let exact = LazyEngine::new(inst);
+    let reducer = exact.reducer(opts.up_to, true)?;
     let verifier = inst.verifier();
     let mut report = RunReport {
         description: reducer.describe(&inst.puzzle),
@@ -408,7 +432,7 @@ pub fn count(inst: &Instance, opts: &RunOptions) -> Result<RunReport> {
         reducer.weight(s)
     };
     let start = Instant::now();
-    let engine = engine(inst, opts, true)?;
+    let engine = engine(inst, &exact, opts, true)?;
     let invalid = |summary: &str, e: crate::Error| {
         e.context(format!("the {summary} engine reported an invalid solution"))
     };
