@@ -689,7 +689,7 @@ fn the_top_of_a_tree_measures_as_the_search_visits_it() {
 
 /// The restricted piece is the candidate whose tree measures smallest, not the first by the
 /// fraction of placements kept: on 6x10 that is X (807,436 nodes) rather than F (1,524,068),
-/// with the same count; the choice is the same with the instance's engine and without.
+/// with the same count; the choice is the same with the run's engine and without.
 #[test]
 fn the_restricted_piece_is_chosen_by_measuring_the_trees() {
     let inst = Instance::new(cubesat::puzzle::bundled("pentominoes-6x10").unwrap()).unwrap();
@@ -710,6 +710,10 @@ fn the_restricted_piece_is_chosen_by_measuring_the_trees() {
         "{}",
         report.engine
     );
+    // A listing does not measure: it holds the first candidate by the fraction kept.
+    let listing = inst.reducer(UpTo::Rotation, false).unwrap();
+    let text = listing.describe(&inst.puzzle);
+    assert!(text.contains("piece 'F' held"), "{text}");
     // A tree too small to pay for the comparison keeps the first candidate (Soma's L).
     let soma = Instance::new(cubesat::puzzle::bundled("soma").unwrap()).unwrap();
     let text = soma

@@ -427,9 +427,10 @@ fn mirror_valid(cnt: &[u32], parts: &[Option<usize>], min: &[u32], max: &[u32]) 
 
 impl Reducer {
     /// Prepares the reduction for `mode`. With `counting`, mode `none` is derived from the
-    /// largest available group (faster); without, `none` searches everything. The restricted
-    /// piece is chosen by measuring the tops of the candidates' trees, with an exact engine
-    /// prepared here when there is a choice; [`Reducer::with_engine`] uses one already made.
+    /// largest available group (faster); without, `none` searches everything. With
+    /// `counting`, the restricted piece is chosen by measuring the tops of the candidates'
+    /// trees, with an exact engine prepared here when there is a choice;
+    /// [`Reducer::with_engine`] uses one already made.
     pub fn new(
         puzzle: &Puzzle,
         table: &PlacementTable,
@@ -565,8 +566,14 @@ impl Reducer {
         };
         if let Some(g) = &reducer.group
             && g.len() > 1
-            && let Some((piece, reps, free)) =
-                choose_restriction(puzzle, table, g, restrict_partners.as_deref(), engine)
+            && let Some((piece, reps, free)) = choose_restriction(
+                puzzle,
+                table,
+                g,
+                restrict_partners.as_deref(),
+                counting,
+                engine,
+            )
         {
             // Exact on its own when the subgroup keeping the piece acts freely on its
             // placements and is the whole group (no reflection left to a canonical check).
@@ -816,7 +823,7 @@ const PICK_SPREAD: [(u64, u64); 2] = [(2, 1), (5, 4)];
 const PICK_NODES: u64 = 100_000;
 /// The comparison visits at most this fraction of the first candidate's estimated tree: its
 /// nodes, outside the leaf search and at the top of the tree, cost several times a count's.
-const PICK_SHARE: f64 = 128.0;
+const PICK_SHARE: f64 = 512.0;
 /// Knuth's probes that estimate the first candidate's tree ([`TreeTop::sample`]);
 /// the estimate only sizes the comparison's budget, so a factor of ten off does no harm.
 const PICK_PROBES: u32 = 8;
@@ -844,14 +851,17 @@ struct Candidate {
 /// [`PICK_SPREAD`]) within a node budget ([`PICK_NODES`], [`PICK_SHARE`]). A budget that
 /// runs out during depth 3 leaves the order at depth 2. Ties, a budget too small to finish
 /// depth 2 and a model the engine refuses go to the smallest fraction kept, then the fewest
-/// fixed points. Every step is deterministic, so an export, its decode and every shard of a
-/// run pick the same piece. Returns the piece, its representatives and whether the subgroup
-/// acts freely on its placements.
+/// fixed points. Only a count (`counting`) measures: a listing wants its first solution at
+/// once, and an export and its decode, `info` and the studio's views keep the static choice
+/// (on a box of 29 pentacubes the comparison took 0.4 s against `info`'s 30 ms). Every step
+/// is deterministic, so every shard of a count picks the same piece. Returns the piece, its
+/// representatives and whether the subgroup acts freely on its placements.
 fn choose_restriction(
     puzzle: &Puzzle,
     table: &PlacementTable,
     group: &PlacementSymmetries,
     partners: Option<&[usize]>,
+    counting: bool,
     engine: &dyn Fn() -> Option<ExactEngine>,
 ) -> Option<(usize, Vec<u32>, bool)> {
     let mut cands = candidates(puzzle, table, group, partners);
@@ -861,7 +871,7 @@ fn choose_restriction(
             .then(a.fixed_points.cmp(&b.fixed_points))
             .then(a.piece.cmp(&b.piece))
     });
-    let pick = if cands.len() > 1 {
+    let pick = if counting && cands.len() > 1 {
         measured_pick(table, &cands, engine).unwrap_or(0)
     } else {
         0
