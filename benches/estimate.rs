@@ -120,13 +120,13 @@ fn walk(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
 }
 
 /// The cache key of a workload's truth: its puzzle text and mode, hashed (FNV-1a, stable
-/// across runs and toolchains).
+/// across runs and toolchains), and the reduction scheme, which decides the tree counted.
 fn key(w: &Workload) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in w.text_key.bytes() {
         h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
     }
-    format!("{h:016x}@{}", w.up_to)
+    format!("{h:016x}@{}@{}", w.up_to, cubesat::counting::SCHEME)
 }
 
 fn load_truths(path: &Path) -> BTreeMap<String, Truth> {
