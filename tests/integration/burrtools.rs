@@ -84,40 +84,22 @@ const OWN: &[(&str, u32, u64)] = &[
     ("13_burr_pool.xmpuzzle", 1, 34),
 ];
 
-fn count(dir: &Dir, file: &str, problem: Option<u32>, extra: &[&str]) -> u64 {
-    let p = problem.map(|p| p.to_string());
-    let mut args = vec!["solve", "--count", "-q", file];
-    if let Some(p) = &p {
-        args.extend(["--problem", p.as_str()]);
-    }
-    args.extend(extra);
-    let r = dir.run(&args);
-    if r.code != 0 && r.code != 1 {
-        r.code(0);
-    }
-    r.stdout
-        .split_whitespace()
-        .next()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no count from {args:?}: {}{}", r.stdout, r.stderr))
-}
-
 /// Counts a file's problem in BurrTools' convention, then converts it to JSON and back to
 /// .xmpuzzle and counts both again.
 fn check(file: &str, problem: u32, expected: u64) {
     let dir = Dir::new();
     assert_eq!(
-        count(&dir, file, Some(problem), &[]),
+        dir.count(file, Some(problem), &[]),
         expected,
         "{file} problem {problem}"
     );
     let p = problem.to_string();
     dir.run(&["convert", "-q", file, "c.json", "--problem", &p])
         .code(0);
-    assert_eq!(count(&dir, "c.json", None, &[]), expected, "{file} as JSON");
+    assert_eq!(dir.count("c.json", None, &[]), expected, "{file} as JSON");
     dir.run(&["convert", "-q", "c.json", "c.xmpuzzle"]).code(0);
     assert_eq!(
-        count(&dir, "c.xmpuzzle", None, &[]),
+        dir.count("c.xmpuzzle", None, &[]),
         expected,
         "{file} as JSON and back"
     );
@@ -190,18 +172,18 @@ fn the_three_cubesat_modes_stay_exact() {
     let dir = Dir::new();
     let f = data("reference/06b_mirror_paradox.xmpuzzle");
     for (p, raw, rot, rotref) in [(0, 12, 2, 1), (1, 252, 38, 27), (3, 12, 2, 1)] {
-        assert_eq!(count(&dir, &f, Some(p), &["--up-to", "none"]), raw);
-        assert_eq!(count(&dir, &f, Some(p), &["--up-to", "rotation"]), rot);
+        assert_eq!(dir.count(&f, Some(p), &["--up-to", "none"]), raw);
+        assert_eq!(dir.count(&f, Some(p), &["--up-to", "rotation"]), rot);
         assert_eq!(
-            count(&dir, &f, Some(p), &["--up-to", "rotation+reflection"]),
+            dir.count(&f, Some(p), &["--up-to", "rotation+reflection"]),
             rotref
         );
     }
     let f = data("reference/07_colours.xmpuzzle");
-    assert_eq!(count(&dir, &f, Some(1), &["--up-to", "none"]), 92160);
+    assert_eq!(dir.count(&f, Some(1), &["--up-to", "none"]), 92160);
     let f = data("reference/06a_ranges.xmpuzzle");
     assert_eq!(
-        count(&dir, &f, Some(1), &["--up-to", "none", "--engine", "dlx"]),
+        dir.count(&f, Some(1), &["--up-to", "none", "--engine", "dlx"]),
         187632
     );
     // A fixed-count set that is not mirror-closed has no reflection count.
@@ -242,7 +224,7 @@ fn ranged_problems_count_right_in_every_mode_with_every_engine() {
     let dir = Dir::new();
     for &(file, p, raw, rot, rotref) in RANGED {
         let f = data(&format!("reference/{file}"));
-        let c = |extra: &[&str]| count(&dir, &f, Some(p), extra);
+        let c = |extra: &[&str]| dir.count(&f, Some(p), extra);
         assert_eq!(c(&["--up-to", "none"]), raw, "{file} {p} none");
         assert_eq!(c(&["--up-to", "rotation"]), rot, "{file} {p} rotation");
         assert_eq!(
@@ -265,8 +247,8 @@ fn a_pool_counts_the_same_in_every_mode_on_one_thread_and_two() {
     let dir = Dir::new();
     let f = data("own/13_burr_pool.xmpuzzle");
     for mode in ["none", "rotation", "rotation+reflection", "burrtools"] {
-        let one = count(&dir, &f, Some(1), &["--up-to", mode, "--threads", "1"]);
-        let two = count(&dir, &f, Some(1), &["--up-to", mode, "--threads", "2"]);
+        let one = dir.count(&f, Some(1), &["--up-to", mode, "--threads", "1"]);
+        let two = dir.count(&f, Some(1), &["--up-to", mode, "--threads", "2"]);
         assert_eq!(one, two, "{mode}");
         assert!(one >= 34, "{mode}: {one}");
     }
@@ -297,7 +279,7 @@ fn info_lists_the_problems_and_problems_are_chosen_by_name() {
         .stdout_has("3 problems")
         .stdout_has("0: 'square': L4 x4 -> 4x4 (4x4x1, 16 voxels) [default]")
         .stdout_has("2: 'tower'");
-    assert_eq!(count(&dir, &f, None, &[]), 3);
+    assert_eq!(dir.count(&f, None, &[]), 3);
     let r = dir.run(&["solve", "--count", "-q", &f, "--problem", "tower"]);
     r.code(0).stdout_has("1 solution");
     dir.run(&["solve", &f, "--problem", "nope"])
@@ -323,11 +305,8 @@ fn export_writes_xmpuzzle_and_refuses_what_burrtools_cannot_say() {
         "s.xmpuzzle",
     ])
     .code(0);
-    assert_eq!(count(&dir, "s.xmpuzzle", None, &[]), 240);
-    assert_eq!(
-        count(&dir, "s.xmpuzzle", None, &["--up-to", "rotation"]),
-        480
-    );
+    assert_eq!(dir.count("s.xmpuzzle", None, &[]), 240);
+    assert_eq!(dir.count("s.xmpuzzle", None, &["--up-to", "rotation"]), 480);
     dir.run(&["export", "tetracubes-two-2x2x4", "--format", "xmpuzzle"])
         .code(2)
         .stderr_has("containers");
@@ -372,13 +351,13 @@ fn malformed_files_are_one_line_errors() {
     let dir = Dir::new();
     // The good file works, plain and gzip.
     dir.write("good.xml", &xml(DOMINO, FILL));
-    assert_eq!(count(&dir, "good.xml", None, &[]), 1);
+    assert_eq!(dir.count("good.xml", None, &[]), 1);
     std::fs::write(
         dir.path().join("good.xmpuzzle"),
         gzip(xml(DOMINO, FILL).as_bytes()),
     )
     .unwrap();
-    assert_eq!(count(&dir, "good.xmpuzzle", None, &["--up-to", "none"]), 2);
+    assert_eq!(dir.count("good.xmpuzzle", None, &["--up-to", "none"]), 2);
 
     let cases: Vec<(&str, String, Vec<&str>)> = vec![
         (
@@ -531,10 +510,26 @@ fn trimesh() -> PathBuf {
     PathBuf::from("python3")
 }
 
+/// Runs a Python `script` that checks the meshes under `dir` with trimesh (its one argument is
+/// the folder) and must print `ok`; returns what it printed.
+fn trimesh_check(dir: &Dir, script: &str) -> String {
+    let out = Command::new(trimesh())
+        .args(["-c", script, dir.path().to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success() && stdout.contains("ok"),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
 #[test]
 #[ignore = "needs python3 with trimesh; CI runs it with --include-ignored"]
 fn soma_stl_files_are_watertight_with_the_right_volume() {
-    let py = trimesh();
+    trimesh();
     let dir = Dir::new();
     dir.run(&[
         "stl", "soma", "--out", "flush", "--cube", "10", "--gap", "0", "-q",
@@ -571,16 +566,7 @@ for d in ('flush', 'gap'):
         assert 27 * 9.5 ** 3 < s.volume < 27000, s.volume
 print('ok')
 "#;
-    let out = Command::new(py)
-        .args(["-c", script, dir.path().to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success() && String::from_utf8_lossy(&out.stdout).contains("ok"),
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    trimesh_check(&dir, script);
 }
 
 #[test]
@@ -588,7 +574,7 @@ print('ok')
 fn ball_stl_meshes_are_watertight_single_bodies_of_the_right_volume() {
     use cubesat::render::ballmesh::balls;
     use cubesat::render::stl::{Mesh, binary_stl};
-    let py = trimesh();
+    trimesh();
     let dir = Dir::new();
     // The 30-ball pyramid's six pieces, 20 mm balls, with and without a gap; each piece's
     // ball and contact counts go to the script, which computes the exact volume itself.
@@ -643,17 +629,7 @@ for d in ('flush', 'gap'):
     assert len(s.split()) == 6, (d, len(s.split()))
 print('ok')
 "#;
-    let out = Command::new(py)
-        .args(["-c", script, dir.path().to_str().unwrap()])
-        .output()
-        .unwrap();
-    eprintln!("{}", String::from_utf8_lossy(&out.stdout));
-    assert!(
-        out.status.success() && String::from_utf8_lossy(&out.stdout).contains("ok"),
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    eprintln!("{}", trimesh_check(&dir, script));
 }
 
 #[test]
@@ -661,7 +637,7 @@ print('ok')
 fn a_bundled_ball_puzzle_prints_as_watertight_pieces_through_the_binary() {
     // `cubesat stl` on the 20-ball tetrahedron, the way a user runs it: six pieces of 2 to 4
     // balls (20 mm), each one closed body; the assembled solution six bodies.
-    let py = trimesh();
+    trimesh();
     let dir = Dir::new();
     dir.run(&[
         "stl",
@@ -693,14 +669,5 @@ s = trimesh.load(base + '/solution.stl')
 assert s.is_watertight and len(s.split()) == 6, len(s.split())
 print('ok')
 "#;
-    let out = Command::new(py)
-        .args(["-c", script, dir.path().to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success() && String::from_utf8_lossy(&out.stdout).contains("ok"),
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    trimesh_check(&dir, script);
 }

@@ -92,6 +92,26 @@ impl Dir {
         self.run_env(args, &[])
     }
 
+    /// `cubesat solve --count -q FILE [--problem N] EXTRA`: the count it prints (exit 0, or 1
+    /// for none).
+    pub fn count(&self, file: &str, problem: Option<u32>, extra: &[&str]) -> u64 {
+        let p = problem.map(|p| p.to_string());
+        let mut args = vec!["solve", "--count", "-q", file];
+        if let Some(p) = &p {
+            args.extend(["--problem", p.as_str()]);
+        }
+        args.extend(extra);
+        let r = self.run(&args);
+        if r.code != 0 && r.code != 1 {
+            r.code(0);
+        }
+        r.stdout
+            .split_whitespace()
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no count from {args:?}: {}{}", r.stdout, r.stderr))
+    }
+
     /// Runs with extra environment variables.
     pub fn run_env(&self, args: &[&str], env: &[(&str, &str)]) -> Run {
         let mut c = Command::new(env!("CARGO_BIN_EXE_cubesat"));

@@ -56,50 +56,27 @@ const SPHERES: &[(&str, u32, u64, u64, u64, u64)] = &[
     ("spheres/s10_square4.xmpuzzle", 0, 136, 17, 34, 136),
 ];
 
-fn count(dir: &Dir, file: &str, problem: Option<u32>, extra: &[&str]) -> u64 {
-    let p = problem.map(|p| p.to_string());
-    let mut args = vec!["solve", "--count", "-q", file];
-    if let Some(p) = &p {
-        args.extend(["--problem", p.as_str()]);
-    }
-    args.extend(extra);
-    let r = dir.run(&args);
-    if r.code != 0 && r.code != 1 {
-        r.code(0);
-    }
-    r.stdout
-        .split_whitespace()
-        .next()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no count from {args:?}: {}{}", r.stdout, r.stderr))
-}
-
 #[test]
 fn grid_2_files_count_to_burrtools_numbers_in_every_mode_and_engine() {
     let dir = Dir::new();
     for &(f, p, raw, default, keep_mirror, keep_both) in SPHERES {
         let file = data(f);
         let at = format!("{f} problem {p}");
-        assert_eq!(count(&dir, &file, Some(p), &[]), default, "{at}: default");
+        assert_eq!(dir.count(&file, Some(p), &[]), default, "{at}: default");
         assert_eq!(
-            count(&dir, &file, Some(p), &["--up-to", "burrtools"]),
+            dir.count(&file, Some(p), &["--up-to", "burrtools"]),
             default,
             "{at}: burrtools"
         );
         assert_eq!(
-            count(&dir, &file, Some(p), &["--up-to", "rotation"]),
+            dir.count(&file, Some(p), &["--up-to", "rotation"]),
             keep_mirror,
             "{at}: rotation = burrTxt2 -c -m"
         );
         // Every engine counts every placement alike; BurrTools' -c -m -r is at most that.
         for engine in ["exact", "dlx", "sat"] {
             assert_eq!(
-                count(
-                    &dir,
-                    &file,
-                    Some(p),
-                    &["--up-to", "none", "--engine", engine]
-                ),
+                dir.count(&file, Some(p), &["--up-to", "none", "--engine", engine]),
                 raw,
                 "{at}: none, {engine}"
             );
@@ -144,13 +121,13 @@ fn grid_2_files_convert_to_json_and_back_with_the_same_counts() {
         assert!(json.contains("\"grid\": \"spheres\""), "{at}: {json}");
         dir.run(&["convert", "-q", "c.json", "c.xmpuzzle"]).code(0);
         for f in ["c.json", "c.xmpuzzle"] {
-            assert_eq!(count(&dir, f, None, &[]), default, "{at}: {f}");
+            assert_eq!(dir.count(f, None, &[]), default, "{at}: {f}");
             assert_eq!(
-                count(&dir, f, None, &["--up-to", "rotation"]),
+                dir.count(f, None, &["--up-to", "rotation"]),
                 keep_mirror,
                 "{at}: {f}"
             );
-            assert_eq!(count(&dir, f, None, &["--up-to", "none"]), raw, "{at}: {f}");
+            assert_eq!(dir.count(f, None, &["--up-to", "none"]), raw, "{at}: {f}");
         }
     }
 }
@@ -179,17 +156,17 @@ const TETRAHEDRON: &str = r####"{"name": "tetrahedron 10", "grid": "spheres",
 fn json_in_the_layer_frame_counts_as_the_burrtools_files() {
     let dir = Dir::new();
     dir.write("p.json", PYRAMID);
-    assert_eq!(count(&dir, "p.json", None, &["--up-to", "none"]), 56);
-    assert_eq!(count(&dir, "p.json", None, &["--up-to", "rotation"]), 14);
-    assert_eq!(count(&dir, "p.json", None, &["--up-to", "burrtools"]), 7);
+    assert_eq!(dir.count("p.json", None, &["--up-to", "none"]), 56);
+    assert_eq!(dir.count("p.json", None, &["--up-to", "rotation"]), 14);
+    assert_eq!(dir.count("p.json", None, &["--up-to", "burrtools"]), 7);
     dir.write("t.json", TETRAHEDRON);
-    assert_eq!(count(&dir, "t.json", None, &["--up-to", "none"]), 72);
-    assert_eq!(count(&dir, "t.json", None, &["--up-to", "rotation"]), 6);
-    assert_eq!(count(&dir, "t.json", None, &["--up-to", "burrtools"]), 4);
+    assert_eq!(dir.count("t.json", None, &["--up-to", "none"]), 72);
+    assert_eq!(dir.count("t.json", None, &["--up-to", "rotation"]), 6);
+    assert_eq!(dir.count("t.json", None, &["--up-to", "burrtools"]), 4);
     // To BurrTools and back: the same puzzle, the same counts, and JSON written back in the
     // layer frame as typed.
     dir.run(&["convert", "-q", "t.json", "t.xmpuzzle"]).code(0);
-    assert_eq!(count(&dir, "t.xmpuzzle", None, &["--up-to", "none"]), 72);
+    assert_eq!(dir.count("t.xmpuzzle", None, &["--up-to", "none"]), 72);
     dir.run(&["convert", "-q", "t.xmpuzzle", "back.json"])
         .code(0);
     let back = std::fs::read_to_string(dir.path().join("back.json")).unwrap();
@@ -249,7 +226,7 @@ fn hints_and_generate_work_on_balls() {
         g.contains("\"grid\": \"spheres\"") && g.contains("\"hints\""),
         "{g}"
     );
-    let n = count(&dir, "g.json", None, &["--up-to", "none"]);
+    let n = dir.count("g.json", None, &["--up-to", "none"]);
     assert!((1..56).contains(&n), "{n}");
     // The same bytes again for the same seed.
     dir.run(&[
@@ -266,7 +243,7 @@ fn hints_and_generate_work_on_balls() {
         "\"hints\": [{\"piece\": \"pair\", \"cells\": [[0, 0, 1], [0, 0, 2]]}], \"pieces\"",
     );
     dir.write("h1.json", &hinted);
-    let n = count(&dir, "h1.json", None, &["--up-to", "none"]);
+    let n = dir.count("h1.json", None, &["--up-to", "none"]);
     assert!(n > 0 && n < 56, "{n}");
 }
 

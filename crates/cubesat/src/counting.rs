@@ -429,8 +429,8 @@ impl Reducer {
     /// Prepares the reduction for `mode`. With `counting`, mode `none` is derived from the
     /// largest available group (faster); without, `none` searches everything. With
     /// `counting`, the restricted piece is chosen by measuring the tops of the candidates'
-    /// trees, with an exact engine prepared here when there is a choice;
-    /// [`Reducer::with_engine`] uses one already made.
+    /// trees, with an exact engine prepared here when there is a choice
+    /// ([`crate::run::LazyEngine::reducer`] uses the run's).
     pub fn new(
         puzzle: &Puzzle,
         table: &PlacementTable,
@@ -441,19 +441,9 @@ impl Reducer {
         Reducer::with_engine_from(puzzle, table, mode, counting, &engine)
     }
 
-    /// [`Reducer::new`] with the exact engine of the model `table` makes for `puzzle`
-    /// ([`crate::run::LazyEngine`]): the same reduction, without preparing the engine twice.
-    pub fn with_engine(
-        puzzle: &Puzzle,
-        table: &PlacementTable,
-        mode: UpTo,
-        counting: bool,
-        engine: &ExactEngine,
-    ) -> Result<Reducer> {
-        Reducer::with_engine_from(puzzle, table, mode, counting, &|| Some(engine.clone()))
-    }
-
-    /// [`Reducer::with_engine`] with the engine made by `engine` when first needed.
+    /// [`Reducer::new`] with the exact engine of the model `table` makes for `puzzle` made by
+    /// `engine`, asked only when a count has a restricted piece to choose
+    /// ([`crate::run::LazyEngine`] shares it with the run).
     pub(crate) fn with_engine_from(
         puzzle: &Puzzle,
         table: &PlacementTable,

@@ -54,7 +54,7 @@ pub(crate) struct Searcher<'a> {
     sample: Option<u64>,
     /// In probe mode, Knuth's estimate of the tree's nodes from this path: every node
     /// visited adds the product of the branching degrees above it.
-    pub estimate: f64,
+    estimate: f64,
     pub nodes: u64,
     pub solutions: u64,
     /// Share of the tree finished since the last flush.
