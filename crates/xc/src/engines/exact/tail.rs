@@ -58,11 +58,13 @@ trait Board:
     /// The options' cell masks of the loaded board, and for loading them.
     fn masks(t: &Tail) -> &[Self];
     fn masks_mut(t: &mut Tail) -> &mut Vec<Self>;
+    /// The face neighbours of cell `i` of the loaded board, where known (else none).
+    fn adjacent(t: &Tail, i: usize) -> Self;
 }
 
 /// [`Board`] for an unsigned word type whose loaded masks live in the given [`Tail`] field.
 macro_rules! board {
-    ($t:ty, $field:ident, $forced_ends_scan:expr) => {
+    ($t:ty, $field:ident, $forced_ends_scan:expr, $adjacent:expr) => {
         impl Board for $t {
             const ZERO: Self = 0;
             const FORCED_ENDS_SCAN: bool = $forced_ends_scan;
@@ -94,14 +96,18 @@ macro_rules! board {
             fn masks_mut(t: &mut Tail) -> &mut Vec<Self> {
                 &mut t.$field
             }
+            #[inline(always)]
+            fn adjacent(t: &Tail, i: usize) -> Self {
+                $adjacent(t, i)
+            }
         }
     };
 }
 
 // On a two-word board, testing the other cells at every forced node costs more than the
 // dead children it spares (Conway's puzzle, the 1x2x4 bricks).
-board!(u64, mask, false);
-board!(u128, wide_mask, true);
+board!(u64, mask, false, |t: &Tail, i: usize| t.adjacent[i % 64]);
+board!(u128, wide_mask, true, |_, _| 0);
 
 /// The most live options a leaf search takes, on a board of one word: a larger board leaves
 /// fewer nodes to the upper search, whose nodes cost more, and serves more nodes per load,
@@ -146,6 +152,8 @@ pub(crate) struct TailTables {
     opt_mask: Option<Vec<u64>>,
     /// Total coverage the piece items need.
     piece_need: u64,
+    /// The face neighbours of every cell, when the model has at most 64 cells.
+    adjacent: Option<Vec<u64>>,
 }
 
 impl TailTables {
@@ -200,7 +208,14 @@ impl TailTables {
                 }
             })
             .collect();
+        let adjacent = (n_cells <= 64).then(|| {
+            g.neighbors
+                .iter()
+                .map(|nb| nb.iter().fold(0u64, |m, &c| m | 1 << c))
+                .collect()
+        });
         Some(TailTables {
+            adjacent,
             word_piece,
             first_cell: first as u32,
             n_cells,
@@ -287,6 +302,9 @@ pub(crate) struct Tail {
     board: Vec<u32>,
     /// The free cells.
     free: u128,
+    /// The face neighbours of every cell of the loaded board: a one-word board of a model of at
+    /// most 64 cells (whose cells are the model's), else none.
+    adjacent: Vec<u64>,
     /// Whether the board takes two words.
     wide: bool,
     chosen: Vec<u32>,
@@ -307,7 +325,7 @@ pub(crate) struct Tail {
 macro_rules! leaf_node {
     ($(#[$attr:meta])* $name:ident) => {
         /// One node: `live` options, `free` cells, `open` slots (pieces still needed, `left[s]`
-        /// copies each).
+        /// copies each); `near` holds the cells next to the option just chosen.
         $(#[$attr])*
         fn $name<const W: usize, B: Board>(
             &mut self,
@@ -315,6 +333,7 @@ macro_rules! leaf_node {
             free: B,
             open: u64,
             left: &mut [u32; 64],
+            near: B,
             sink: &mut impl TailSink,
         ) {
             if free == B::ZERO {
@@ -330,16 +349,23 @@ macro_rules! leaf_node {
             // another cell has no option makes a dead child, and often a chain of them (13%
             // fewer nodes on the 6x10 board, 18% on 3x4x5). The running minimum is one key,
             // the count above the cell, kept without a branch: which cell wins next is data
-            // the branch predictor cannot learn.
+            // the branch predictor cannot learn. The cells next to the option just chosen are
+            // counted first: a cell that option left without options is most often one of
+            // them, and a dead node's scan ends there (Bedlam 6-9% faster with every body).
+            // The order does not change the cell chosen, the key breaking ties by cell; a
+            // two-word board, whose scan also ends at a forced cell, has no `near` cells.
             let mut key = u32::MAX;
-            'scan: for (h, mut f) in free.halves().into_iter().enumerate() {
-                while f != 0 {
-                    let c = h * 64 + f.trailing_zeros() as usize;
-                    f &= f - 1;
-                    let n = count(&and(&live, &self.cover[c]));
-                    key = key.min(n << 8 | c as u32);
-                    if n == 0 || n == 1 && B::FORCED_ENDS_SCAN {
-                        break 'scan;
+            let near = near & free;
+            'scan: for part in [near, free & !near] {
+                for (h, mut f) in part.halves().into_iter().enumerate() {
+                    while f != 0 {
+                        let c = h * 64 + f.trailing_zeros() as usize;
+                        f &= f - 1;
+                        let n = count(&and(&live, &self.cover[c]));
+                        key = key.min(n << 8 | c as u32);
+                        if n == 0 || n == 1 && B::FORCED_ENDS_SCAN {
+                            break 'scan;
+                        }
                     }
                 }
             }
@@ -391,8 +417,10 @@ macro_rules! leaf_node {
                     // vector just before the vector is loaded whole: a store-forwarding stall.
                     let mut child = live;
                     let mut u = m;
+                    let mut next = B::ZERO;
                     while u != B::ZERO {
                         let cov = &self.cover[u.low()];
+                        next = next | B::adjacent(self, u.low());
                         u = u.drop_low();
                         for (c, &k) in child.iter_mut().zip(cov) {
                             *c &= !k;
@@ -408,7 +436,7 @@ macro_rules! leaf_node {
                         open
                     };
                     self.chosen.push(self.option[j]);
-                    self.$name::<W, B>(child, free & !m, o, left, sink);
+                    self.$name::<W, B>(child, free & !m, o, left, next, sink);
                     self.chosen.pop();
                     left[s] += 1;
                     if self.stopped {
@@ -530,6 +558,13 @@ impl Tail {
         if !build {
             return Load::Ready;
         }
+        self.adjacent.clear();
+        if let Some(a) = &t.adjacent
+            && !wide
+        {
+            self.adjacent.extend_from_slice(a);
+        }
+        self.adjacent.resize(64, 0);
         let skip = chosen_option.map_or(&[][..], |x| t.cells_of(x));
         let union = if wide {
             self.load_masks::<u128>(t, occ, skip)
@@ -731,22 +766,24 @@ impl Tail {
             ($rec:ident) => {
                 match (self.wide, n.div_ceil(64)) {
                     (false, 0 | 1) => {
-                        self.$rec::<1, u64>(first(n), free as u64, open, &mut left, sink)
+                        self.$rec::<1, u64>(first(n), free as u64, open, &mut left, 0, sink)
                     }
-                    (false, 2) => self.$rec::<2, u64>(first(n), free as u64, open, &mut left, sink),
+                    (false, 2) => {
+                        self.$rec::<2, u64>(first(n), free as u64, open, &mut left, 0, sink)
+                    }
                     (false, 3 | 4) => {
-                        self.$rec::<4, u64>(first(n), free as u64, open, &mut left, sink)
+                        self.$rec::<4, u64>(first(n), free as u64, open, &mut left, 0, sink)
                     }
                     (false, 5..=8) => {
-                        self.$rec::<8, u64>(first(n), free as u64, open, &mut left, sink)
+                        self.$rec::<8, u64>(first(n), free as u64, open, &mut left, 0, sink)
                     }
                     (false, _) => {
-                        self.$rec::<16, u64>(first(n), free as u64, open, &mut left, sink)
+                        self.$rec::<16, u64>(first(n), free as u64, open, &mut left, 0, sink)
                     }
-                    (true, 0 | 1) => self.$rec::<1, u128>(first(n), free, open, &mut left, sink),
-                    (true, 2) => self.$rec::<2, u128>(first(n), free, open, &mut left, sink),
-                    (true, 3 | 4) => self.$rec::<4, u128>(first(n), free, open, &mut left, sink),
-                    (true, _) => self.$rec::<8, u128>(first(n), free, open, &mut left, sink),
+                    (true, 0 | 1) => self.$rec::<1, u128>(first(n), free, open, &mut left, 0, sink),
+                    (true, 2) => self.$rec::<2, u128>(first(n), free, open, &mut left, 0, sink),
+                    (true, 3 | 4) => self.$rec::<4, u128>(first(n), free, open, &mut left, 0, sink),
+                    (true, _) => self.$rec::<8, u128>(first(n), free, open, &mut left, 0, sink),
                 }
             };
         }
