@@ -774,7 +774,7 @@ fn solution_from_json(
 mod tests {
     use super::*;
     use crate::geometry::{Grid, Shape, sphere_from_layer};
-    use crate::puzzle::{ContainerSpec, KnownCounts, Piece, Target};
+    use crate::puzzle::{ContainerSpec, Piece, Target};
 
     /// A 14-ball square pyramid target (its far corner ball optional) and one three-ball
     /// piece, on the sphere grid, built by hand (in cube coordinates, moved by an even step
@@ -802,22 +802,12 @@ mod tests {
             weight: 0,
             groups: Vec::new(),
         };
-        Puzzle {
-            name: "pyramid".into(),
-            grid: Grid::Sphere,
-            description: String::new(),
-            pieces: vec![piece],
-            target: Target::new_on(Grid::Sphere, &[ContainerSpec { cells, frame: None }]),
-            hints: Vec::new(),
-            mirror: false,
-            allow_disconnected: false,
-            known_counts: KnownCounts::default(),
-            catalog: None,
-            colour_pairs: None,
-            max_holes: None,
-            default_up_to: None,
-            notes: Vec::new(),
-        }
+        Puzzle::new(
+            "pyramid".into(),
+            Grid::Sphere,
+            vec![piece],
+            Target::new_on(Grid::Sphere, &[ContainerSpec { cells, frame: None }]),
+        )
     }
 
     #[test]

@@ -21,8 +21,8 @@ use crate::error::{Error, Result, bail};
 use crate::geometry::{Cell, Grid, Shape};
 use crate::mode::UpTo;
 use crate::puzzle::{
-    ContainerSpec, KnownCounts, MAX_COORD, MAX_GROUP, MAX_PIECE_CELLS, MAX_PIECE_COPIES,
-    MAX_TARGET_CELLS, Piece, Puzzle, Target,
+    ContainerSpec, MAX_COORD, MAX_GROUP, MAX_PIECE_CELLS, MAX_PIECE_COPIES, MAX_TARGET_CELLS,
+    Piece, Puzzle, Target,
 };
 
 pub use crate::puzzle::MAX_FILE_BYTES;
@@ -898,31 +898,19 @@ impl BurrFile {
         if pieces.is_empty() {
             bail!("{here}: <shapes>: the problem has no parts");
         }
+        // The name titles pictures and messages: characters that act on a terminal are
+        // escaped (a cubesat JSON file may not hold them at all).
+        let name = if prob.name.is_empty() {
+            format!("problem {index}")
+        } else {
+            crate::echo::escape(&prob.name).into_owned()
+        };
         let mut puzzle = Puzzle {
-            grid,
-            // The name titles pictures and messages: characters that act on a terminal are
-            // escaped (a cubesat JSON file may not hold them at all).
-            name: if prob.name.is_empty() {
-                format!("problem {index}")
-            } else {
-                crate::echo::escape(&prob.name).into_owned()
-            },
             description: self.comment.clone(),
-            pieces,
-            target,
-            hints: Vec::new(),
-            mirror: false,
             allow_disconnected: true,
-            known_counts: KnownCounts::default(),
-            catalog: None,
-            colour_pairs: if self.colours > 0 {
-                Some(prob.pairs.clone())
-            } else {
-                None
-            },
-            max_holes: None,
+            colour_pairs: (self.colours > 0).then(|| prob.pairs.clone()),
             default_up_to: Some(UpTo::BurrTools),
-            notes: Vec::new(),
+            ..Puzzle::new(name, grid, pieces, target)
         };
         // BurrTools' definition check: the pieces' volume must fit the result.
         let must = puzzle.target.must_count() as u64;

@@ -1108,20 +1108,10 @@ pub fn from_value(v: &Value, default_name: &str) -> Result<Puzzle> {
     let pieces = assign_letters(raws, &pp, grid)?;
 
     let mut puzzle = Puzzle {
-        name,
-        grid,
         description,
-        pieces,
-        target,
-        hints: Vec::new(),
         mirror,
         allow_disconnected,
-        known_counts: KnownCounts::default(),
-        catalog: None,
-        colour_pairs: None,
-        max_holes: None,
-        default_up_to: None,
-        notes: Vec::new(),
+        ..Puzzle::new(name, grid, pieces, target)
     };
     if let Some(k) = m.get("known_counts") {
         puzzle.known_counts = known_counts(k, &root.key("known_counts"))?;

@@ -729,6 +729,28 @@ pub struct Puzzle {
 }
 
 impl Puzzle {
+    /// A puzzle of these pieces and this target with every other field at its plain value:
+    /// no description, hints, known counts, catalog record, colour rule, hole limit, default
+    /// counting mode or notes; rotations only; connected pieces only.
+    pub fn new(name: String, grid: Grid, pieces: Vec<Piece>, target: Target) -> Puzzle {
+        Puzzle {
+            name,
+            grid,
+            description: String::new(),
+            pieces,
+            target,
+            hints: Vec::new(),
+            mirror: false,
+            allow_disconnected: false,
+            known_counts: KnownCounts::default(),
+            catalog: None,
+            colour_pairs: None,
+            max_holes: None,
+            default_up_to: None,
+            notes: Vec::new(),
+        }
+    }
+
     /// True when some piece has a range of copies.
     pub fn has_ranges(&self) -> bool {
         self.pieces.iter().any(|p| p.is_ranged())
