@@ -6,6 +6,7 @@ use super::sliced::{SlicedState, SlicedTables};
 use super::tail::TailTables;
 use crate::model::ExactCover;
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Above this many bytes the per-option conflict bitsets are not stored; conflicts are then
 /// computed from the per-item option bitsets at every step instead.
@@ -121,8 +122,12 @@ pub(crate) struct Prepared {
     /// Options of every item (items × words).
     pub item_mask: Vec<u64>,
     /// Options sharing an item covered at most once with every option, itself included
-    /// (options × words), when small enough to store.
-    pub conflict: Option<Vec<u64>>,
+    /// (options × words), once built (see [`Prepared::conflict_miss`]).
+    conflict: OnceLock<Vec<u64>>,
+    /// Whether the conflict rows may be stored (fast layouts, and small enough).
+    pub conflict_ok: bool,
+    /// Conflict rows computed on the fly so far, while none are stored.
+    conflict_misses: AtomicUsize,
     pub geo: Option<Geo>,
     /// Tables of the bit-sliced counters, when the model qualifies (see [`SlicedTables`]).
     pub sliced: Option<SlicedTables>,
@@ -284,7 +289,10 @@ impl Prepared {
             rng_off,
             rng,
             item_mask,
-            conflict: None,
+            conflict: OnceLock::new(),
+            conflict_ok: fast_layouts
+                && n_opts.saturating_mul(words).saturating_mul(8) <= CONFLICT_BYTES_LIMIT,
+            conflict_misses: AtomicUsize::new(0),
             geo: Geo::build(model, fast_layouts),
             sliced: None,
             tail: None,
@@ -307,9 +315,6 @@ impl Prepared {
                     })
                     .collect(),
             );
-        }
-        if fast_layouts && n_opts.saturating_mul(words).saturating_mul(8) <= CONFLICT_BYTES_LIMIT {
-            p.conflict = Some(conflict_rows(&p));
         }
         p.sliced = SlicedTables::build(&p);
         p.tail = TailTables::build(model);
@@ -407,7 +412,7 @@ impl Prepared {
     /// conflicts, and whose branches change the parent between siblings).
     pub fn sibling_mode(&self) -> bool {
         self.prim8.is_some()
-            && self.conflict.is_some()
+            && self.conflict.get().is_some()
             && self.multi.is_empty()
             && self.ranged.is_empty()
     }
@@ -420,7 +425,7 @@ impl Prepared {
     /// killed ones counted out) instead of all killed or all surviving options. Always builds
     /// complete counts; a starved child is left to the search's fewest-options scan.
     pub fn descend_sibling(&self, parent: &Level, child: &mut Level, x: usize) {
-        let (Some(conf), Some(p8)) = (&self.conflict, &self.prim8) else {
+        let (Some(conf), Some(p8)) = (self.conflict.get(), &self.prim8) else {
             self.descend(parent, child, x, false);
             return;
         };
@@ -503,7 +508,7 @@ impl Prepared {
             child.live[wi as usize] = 0;
         }
         child.active.clear();
-        match &self.conflict {
+        match self.conflict.get() {
             Some(conf) => {
                 let row = &conf[x * w..(x + 1) * w];
                 for &wi in &parent.active {
@@ -515,6 +520,7 @@ impl Prepared {
                 }
             }
             None => {
+                self.conflict_miss();
                 let excl = self.excl_of(x);
                 for &wi in &parent.active {
                     let wu = wi as usize;
@@ -1087,9 +1093,10 @@ impl Prepared {
     /// conflict bitsets or computed into `buf`.
     pub(crate) fn conflict_row<'b>(&'b self, o: usize, buf: &'b mut Vec<u64>) -> &'b [u64] {
         let w = self.words;
-        if let Some(conf) = &self.conflict {
+        if let Some(conf) = self.conflict.get() {
             return &conf[o * w..(o + 1) * w];
         }
+        self.conflict_miss();
         buf.clear();
         buf.resize(w, 0);
         for &e in self.excl_of(o) {
@@ -1099,6 +1106,25 @@ impl Prepared {
         }
         set_bit(buf, o);
         buf
+    }
+
+    /// The stored conflict rows, built now if they are not yet (`None` where they may not
+    /// be stored).
+    pub(crate) fn conflict_matrix(&self) -> Option<&[u64]> {
+        self.conflict_ok
+            .then(|| self.conflict.get_or_init(|| conflict_rows(self)).as_slice())
+    }
+
+    /// Notes a conflict row computed on the fly, and stores them all once as many rows have
+    /// been computed as there are options (rent or buy: a search then never spends more
+    /// than twice what storing them up front costs). A setup-bound count never pays for
+    /// them: BurrTools' PelikanBurr reads some 500 rows of its 3,601 (1.6 MB, a tenth of
+    /// its whole run with the page faults), a count of millions of nodes stores them early.
+    #[inline]
+    fn conflict_miss(&self) {
+        if self.conflict_ok && self.conflict_misses.fetch_add(1, Ordering::Relaxed) >= self.n_opts {
+            self.conflict_matrix();
+        }
     }
 
     /// Dead-region test: every connected component of free cells holding `m` must-fill cells
