@@ -437,22 +437,22 @@ fn or_moved(dst: &mut [u64], src: &[u64], mask: &[u64], off: i32) {
     let (ws, bs) = (d >> 6, (d & 63) as u32);
     let at = |j: usize| src[j] & mask[j];
     if off > 0 {
-        for i in ws..n {
+        for (i, d) in dst.iter_mut().enumerate().skip(ws) {
             let j = i - ws;
             let mut v = at(j) << bs;
             if bs != 0 && j > 0 {
                 v |= at(j - 1) >> (64 - bs);
             }
-            dst[i] |= v;
+            *d |= v;
         }
     } else {
-        for i in 0..n - ws.min(n) {
+        for (i, d) in dst.iter_mut().enumerate().take(n - ws.min(n)) {
             let j = i + ws;
             let mut v = at(j) >> bs;
             if bs != 0 && j + 1 < n {
                 v |= at(j + 1) << (64 - bs);
             }
-            dst[i] |= v;
+            *d |= v;
         }
     }
 }

@@ -1261,9 +1261,9 @@ impl Prepared {
         } = sc;
         let mut have_sums = false;
         let (mut must_free, mut all_free) = (0, 0);
-        for w in 0..cw {
+        for (w, fw) in free.iter_mut().enumerate().take(cw) {
             let f = g.all[w] & !lv.occ[w];
-            free[w] = f;
+            *fw = f;
             must_free += (g.must[w] & f).count_ones() as usize;
             all_free += f.count_ones() as usize;
         }
