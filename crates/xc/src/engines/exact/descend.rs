@@ -15,7 +15,7 @@ impl SlicedTables {
     /// every count below `1 << MAX_PLANES`.
     pub fn build(p: &Prepared) -> Option<SlicedTables> {
         let m = &p.model;
-        if p.conflict.is_none() || p.words > WORDS || !p.ranged.is_empty() {
+        if !p.conflict_ok || p.words > WORDS || !p.ranged.is_empty() {
             return None;
         }
         let mut lane = vec![u8::MAX; m.items.len()];
@@ -64,7 +64,7 @@ impl SlicedTables {
         let max = count.into_iter().max().unwrap_or(0);
         let planes = (usize::BITS - max.leading_zeros()) as usize;
         let w = p.words;
-        let conf = p.conflict.as_ref()?;
+        let conf = p.conflict_matrix()?;
         let padded = |rows: &[u64], n: usize| -> Vec<Live> {
             (0..n)
                 .map(|r| {

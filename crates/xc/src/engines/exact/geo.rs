@@ -75,14 +75,30 @@ fn or_shifted(dst: &mut [u64], src: &[u64], shift: usize) {
     }
 }
 
+/// At or above this many words per cell bitset the flood fill of the region test walks the
+/// neighbour lists ([`Geo::walk`]) instead of OR-ing whole neighbour rows: a row costs `cw`
+/// words per reached cell, a walk a few neighbour tests, and BurrTools'
+/// DraculasDentalDesaster (1,656 cells, 26 words) spent a quarter of its count in the rows.
+const WALK_MIN_WORDS: usize = 8;
+
+/// The most distinct neighbour offsets the shift flood fills take ([`Geo::shifts`],
+/// [`Geo::wide`]): each costs a shift per word and step.
+const MAX_SHIFTS: usize = 8;
+
 /// Cell geometry as bitsets, present only when the model's geometry makes region pruning sound:
 /// every option holds exactly one piece item and that piece's volume in cells, the cells are
 /// face-connected, and no cell needs more than one covering.
 pub(crate) struct Geo {
     /// Words per cell bitset.
     pub cw: usize,
-    /// Neighbour mask of every cell (cells × cw).
+    /// Neighbour mask of every cell (cells × cw), when the flood fill ORs rows (empty when
+    /// it walks the lists).
     pub nbr: Vec<u64>,
+    /// The neighbours of every cell, flat (`adj[adj_off[c]..adj_off[c + 1]]`), symmetric.
+    pub adj_off: Vec<u32>,
+    pub adj: Vec<u32>,
+    /// Whether the flood fill walks `adj` (large targets, see [`WALK_MIN_WORDS`]).
+    pub walk: bool,
     /// All cells, and the must-fill (primary) cells.
     pub all: Vec<u64>,
     pub must: Vec<u64>,
@@ -103,6 +119,10 @@ pub(crate) struct Geo {
     /// ±row, ±layer): per offset, the cells having a neighbour at that offset. Flood fill then
     /// grows a whole component with a few shifts per step instead of a loop over its cells.
     pub shifts: Option<Vec<(i32, u64)>>,
+    /// The same for larger targets (more than one word per cell set): per offset, the cells
+    /// having a neighbour at that offset (`cw` words). A step of the flood fill then costs a
+    /// few shifted words per offset however many cells it reaches.
+    pub wide: Option<Vec<(i32, Vec<u64>)>>,
     /// Whether the free cells as a whole are checked too: with ranged pieces the pieces left
     /// may hold more volume than the cells, and a sub-multiset of them must fill every
     /// region at once (with fixed counts every piece left is placed, so the pieces' volume
@@ -111,7 +131,10 @@ pub(crate) struct Geo {
 }
 
 impl Geo {
-    pub(crate) fn build(m: &ExactCover) -> Option<Geo> {
+    /// The geometry of `m`, `None` when region pruning would not be sound. `fast` allows the
+    /// shift flood fill and the neighbour rows (tests turn it off to exercise the walk on
+    /// small models).
+    pub(crate) fn build(m: &ExactCover, fast: bool) -> Option<Geo> {
         let g = m.geometry.as_ref()?;
         let first = g.first_cell as usize;
         let cells = m.items.len() - first;
@@ -119,15 +142,60 @@ impl Geo {
             return None;
         }
         let cw = cells.div_ceil(64);
-        let mut nbr = vec![0u64; cells * cw];
+        // Adjacency must be symmetric for components to be well defined: every listed pair
+        // goes in both ways, once.
+        let mut lists: Vec<Vec<u32>> = vec![Vec::new(); cells];
         for (c, ns) in g.neighbors.iter().enumerate() {
             for &n in ns {
                 if n as usize >= cells {
                     return None;
                 }
-                set_bit(&mut nbr[c * cw..(c + 1) * cw], n as usize);
-                // Adjacency must be symmetric for components to be well defined.
-                set_bit(&mut nbr[n as usize * cw..(n as usize + 1) * cw], c);
+                lists[c].push(n);
+                lists[n as usize].push(c as u32);
+            }
+        }
+        let mut adj_off = Vec::with_capacity(cells + 1);
+        let mut adj = Vec::new();
+        adj_off.push(0u32);
+        for l in &mut lists {
+            l.sort_unstable();
+            l.dedup();
+            adj.extend_from_slice(l);
+            adj_off.push(adj.len() as u32);
+        }
+        drop(lists);
+        // The neighbour offsets (`b - a` of every adjacent pair) with their cells: few for a
+        // box (±1, ±row, ±layer), many for other shapes (whose rows differ in length).
+        let mut by_offset: Vec<(i32, Vec<u64>)> = Vec::new();
+        'offsets: for a in 0..cells {
+            for &b in &adj[adj_off[a] as usize..adj_off[a + 1] as usize] {
+                let off = b as i32 - a as i32;
+                let k = match by_offset.iter().position(|(o, _)| *o == off) {
+                    Some(k) => k,
+                    None if by_offset.len() == MAX_SHIFTS => {
+                        by_offset.clear();
+                        break 'offsets;
+                    }
+                    None => {
+                        by_offset.push((off, vec![0; cw]));
+                        by_offset.len() - 1
+                    }
+                };
+                set_bit(&mut by_offset[k].1, a);
+            }
+        }
+        let few = fast && !by_offset.is_empty();
+        let shifts = (few && cw == 1).then(|| by_offset.iter().map(|(o, m)| (*o, m[0])).collect());
+        let wide = (few && cw > 1).then_some(by_offset);
+        let walk = !fast || (wide.is_none() && cw >= WALK_MIN_WORDS);
+        let mut nbr = Vec::new();
+        if !walk {
+            nbr = vec![0u64; cells * cw];
+            for c in 0..cells {
+                let row = &mut nbr[c * cw..(c + 1) * cw];
+                for &n in &adj[adj_off[c] as usize..adj_off[c + 1] as usize] {
+                    set_bit(row, n as usize);
+                }
             }
         }
         let mut all = vec![0u64; cw];
@@ -150,25 +218,23 @@ impl Geo {
         }
         let mut opt_cells = vec![0u64; m.options.len() * cw];
         let mut opt_size = vec![0u32; m.options.len()];
-        let (mut seen, mut stack) = (Vec::new(), Vec::new());
+        let mut walker = Connected::new(cells);
         for (o, items) in m.options.iter().enumerate() {
-            let pieces: Vec<u32> = items
-                .iter()
-                .copied()
-                .filter(|&i| (i as usize) < first)
-                .collect();
-            let [p] = pieces[..] else { return None };
-            let oc = &mut opt_cells[o * cw..(o + 1) * cw];
-            let mut n = 0;
-            for &i in items.iter().filter(|&&i| i as usize >= first) {
-                set_bit(oc, i as usize - first);
-                n += 1;
-            }
-            if n != g.piece_sizes[p as usize] || !connected(oc, &g.neighbors, &mut seen, &mut stack)
+            // Items ascend, so the piece items (below `first`) come first.
+            let k = items.partition_point(|&i| (i as usize) < first);
+            let ([p], cs) = items.split_at(k) else {
+                return None;
+            };
+            if cs.len() != g.piece_sizes[*p as usize] as usize
+                || !walker.connected(cs, first, &adj_off, &adj)
             {
                 return None;
             }
-            opt_size[o] = size_index(g.piece_sizes[p as usize]);
+            let oc = &mut opt_cells[o * cw..(o + 1) * cw];
+            for &i in cs {
+                set_bit(oc, i as usize - first);
+            }
+            opt_size[o] = size_index(g.piece_sizes[*p as usize]);
         }
         let mut radix = vec![0usize; sizes.len()];
         let mut states = 1usize;
@@ -202,27 +268,13 @@ impl Geo {
             }
             t
         });
-        let shifts = (cw == 1)
-            .then(|| {
-                let mut by_offset: Vec<(i32, u64)> = Vec::new();
-                for (c, ns) in g.neighbors.iter().enumerate() {
-                    for &n in ns {
-                        for (a, b) in [(c, n as usize), (n as usize, c)] {
-                            let off = b as i32 - a as i32;
-                            match by_offset.iter_mut().find(|(o, _)| *o == off) {
-                                Some((_, m)) => *m |= 1u64 << a,
-                                None => by_offset.push((off, 1u64 << a)),
-                            }
-                        }
-                    }
-                }
-                by_offset
-            })
-            .filter(|v| v.len() <= 8);
         Some(Geo {
             whole: m.items[..first].iter().any(|i| i.is_ranged()),
             cw,
             nbr,
+            adj_off,
+            adj,
+            walk,
             all,
             must,
             opt_cells,
@@ -233,6 +285,7 @@ impl Geo {
             sw,
             sum_table,
             shifts,
+            wide,
         })
     }
 }
@@ -256,42 +309,59 @@ pub(crate) fn achievable_sums(sizes: &[u32], counts: &[u32], out: &mut [u64]) {
     }
 }
 
-/// Whether the cells of the bitset `cells` are face-connected: a walk from the lowest one over
-/// the neighbour lists, each cell visited once (`seen` and `stack` are scratch). Run for every
-/// option of a model: growing the component a layer at a time over whole bitsets took a
-/// third of a count of BurrTools' PelikanBurr (3,601 options of 23-27 cells in 512).
-fn connected(
-    cells: &[u64],
-    neighbors: &[Vec<u32>],
-    seen: &mut Vec<u64>,
-    stack: &mut Vec<u32>,
-) -> bool {
-    let Some(seed) = cells
-        .iter()
-        .enumerate()
-        .find(|(_, w)| **w != 0)
-        .map(|(i, w)| i * 64 + w.trailing_zeros() as usize)
-    else {
-        return true;
-    };
-    let total: u32 = cells.iter().map(|w| w.count_ones()).sum();
-    seen.clear();
-    seen.resize(cells.len(), 0);
-    stack.clear();
-    set_bit(seen, seed);
-    stack.push(seed as u32);
-    let mut reached = 0;
-    while let Some(c) = stack.pop() {
-        reached += 1;
-        for &n in &neighbors[c as usize] {
-            let n = n as usize;
-            if test_bit(cells, n) && !test_bit(seen, n) {
-                set_bit(seen, n);
-                stack.push(n as u32);
-            }
+/// The face-connectivity test of the options' cells, with its buffers.
+struct Connected {
+    /// Per cell: `stamp` while it is a cell of the option under test not yet reached,
+    /// `stamp + 1` once reached, anything else otherwise.
+    mark: Vec<u32>,
+    stamp: u32,
+    stack: Vec<u32>,
+}
+
+impl Connected {
+    fn new(cells: usize) -> Connected {
+        Connected {
+            mark: vec![0; cells],
+            stamp: 0,
+            stack: Vec::new(),
         }
     }
-    reached == total
+
+    /// Whether the cell items `items` (cell `c` is item `first + c`) are face-connected: a
+    /// walk from the first over the neighbour lists, each cell visited once. Run for every
+    /// option of a model (3,601 of 23-27 cells in 512 for BurrTools' PelikanBurr), so the
+    /// cells are told apart by a stamp per test rather than by bitsets cleared per option.
+    fn connected(&mut self, items: &[u32], first: usize, adj_off: &[u32], adj: &[u32]) -> bool {
+        let Some(&seed) = items.first() else {
+            return true;
+        };
+        if self.stamp >= u32::MAX - 2 {
+            self.mark.fill(0);
+            self.stamp = 0;
+        }
+        let (todo, done) = (self.stamp + 1, self.stamp + 2);
+        self.stamp = done;
+        for &i in items {
+            self.mark[i as usize - first] = todo;
+        }
+        let seed = seed as usize - first;
+        self.mark[seed] = done;
+        self.stack.clear();
+        self.stack.push(seed as u32);
+        let mut reached = 0;
+        while let Some(c) = self.stack.pop() {
+            reached += 1;
+            let c = c as usize;
+            for &n in &adj[adj_off[c] as usize..adj_off[c + 1] as usize] {
+                let mk = &mut self.mark[n as usize];
+                if *mk == todo {
+                    *mk = done;
+                    self.stack.push(n);
+                }
+            }
+        }
+        reached == items.len()
+    }
 }
 
 impl Geo {
@@ -355,6 +425,69 @@ impl Geo {
             return any_in_range(row, m, free.count_ones() as usize);
         }
         true
+    }
+}
+
+/// `dst |= (src & mask)` moved up by `off` bits (down for a negative `off`), over bitsets of
+/// equal length; `mask` keeps only bits whose target lies inside.
+#[inline]
+fn or_moved(dst: &mut [u64], src: &[u64], mask: &[u64], off: i32) {
+    let n = dst.len();
+    let d = off.unsigned_abs() as usize;
+    let (ws, bs) = (d >> 6, (d & 63) as u32);
+    let at = |j: usize| src[j] & mask[j];
+    if off > 0 {
+        for (i, d) in dst.iter_mut().enumerate().skip(ws) {
+            let j = i - ws;
+            let mut v = at(j) << bs;
+            if bs != 0 && j > 0 {
+                v |= at(j - 1) >> (64 - bs);
+            }
+            *d |= v;
+        }
+    } else {
+        for (i, d) in dst.iter_mut().enumerate().take(n - ws.min(n)) {
+            let j = i + ws;
+            let mut v = at(j) >> bs;
+            if bs != 0 && j + 1 < n {
+                v |= at(j + 1) << (64 - bs);
+            }
+            *d |= v;
+        }
+    }
+}
+
+impl Geo {
+    /// The component of free cells `free` holding cell `seed`, grown into `comp` a step at a
+    /// time by shifts ([`Geo::wide`]); `frontier` and `next` are scratch (all `cw` words).
+    pub(crate) fn flood_wide(
+        wide: &[(i32, Vec<u64>)],
+        free: &[u64],
+        seed: usize,
+        comp: &mut [u64],
+        frontier: &mut [u64],
+        next: &mut [u64],
+    ) {
+        comp.fill(0);
+        frontier.fill(0);
+        set_bit(comp, seed);
+        set_bit(frontier, seed);
+        loop {
+            next.fill(0);
+            for (off, mask) in wide {
+                or_moved(next, frontier, mask, *off);
+            }
+            let mut any = 0;
+            for w in 0..comp.len() {
+                let v = next[w] & free[w] & !comp[w];
+                frontier[w] = v;
+                comp[w] |= v;
+                any |= v;
+            }
+            if any == 0 {
+                return;
+            }
+        }
     }
 }
 

@@ -6,6 +6,7 @@ use super::sliced::{SlicedState, SlicedTables};
 use super::tail::TailTables;
 use crate::model::ExactCover;
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Above this many bytes the per-option conflict bitsets are not stored; conflicts are then
 /// computed from the per-item option bitsets at every step instead.
@@ -121,8 +122,12 @@ pub(crate) struct Prepared {
     /// Options of every item (items × words).
     pub item_mask: Vec<u64>,
     /// Options sharing an item covered at most once with every option, itself included
-    /// (options × words), when small enough to store.
-    pub conflict: Option<Vec<u64>>,
+    /// (options × words), once built (see [`Prepared::conflict_miss`]).
+    conflict: OnceLock<Vec<u64>>,
+    /// Whether the conflict rows may be stored (fast layouts, and small enough).
+    pub conflict_ok: bool,
+    /// Conflict rows computed on the fly so far, while none are stored.
+    conflict_misses: AtomicUsize,
     pub geo: Option<Geo>,
     /// Tables of the bit-sliced counters, when the model qualifies (see [`SlicedTables`]).
     pub sliced: Option<SlicedTables>,
@@ -284,8 +289,11 @@ impl Prepared {
             rng_off,
             rng,
             item_mask,
-            conflict: None,
-            geo: Geo::build(model),
+            conflict: OnceLock::new(),
+            conflict_ok: fast_layouts
+                && n_opts.saturating_mul(words).saturating_mul(8) <= CONFLICT_BYTES_LIMIT,
+            conflict_misses: AtomicUsize::new(0),
+            geo: Geo::build(model, fast_layouts),
             sliced: None,
             tail: None,
             removed: OnceLock::new(),
@@ -307,20 +315,6 @@ impl Prepared {
                     })
                     .collect(),
             );
-        }
-        if fast_layouts && n_opts.saturating_mul(words).saturating_mul(8) <= CONFLICT_BYTES_LIMIT {
-            let mut conf = vec![0u64; n_opts * words];
-            for o in 0..n_opts {
-                let row = &mut conf[o * words..(o + 1) * words];
-                set_bit(row, o);
-                for &i in p.excl_of(o) {
-                    let m = &p.item_mask[i as usize * words..(i as usize + 1) * words];
-                    for (r, &b) in row.iter_mut().zip(m) {
-                        *r |= b;
-                    }
-                }
-            }
-            p.conflict = Some(conf);
         }
         p.sliced = SlicedTables::build(&p);
         p.tail = TailTables::build(model);
@@ -418,7 +412,7 @@ impl Prepared {
     /// conflicts, and whose branches change the parent between siblings).
     pub fn sibling_mode(&self) -> bool {
         self.prim8.is_some()
-            && self.conflict.is_some()
+            && self.conflict.get().is_some()
             && self.multi.is_empty()
             && self.ranged.is_empty()
     }
@@ -431,7 +425,7 @@ impl Prepared {
     /// killed ones counted out) instead of all killed or all surviving options. Always builds
     /// complete counts; a starved child is left to the search's fewest-options scan.
     pub fn descend_sibling(&self, parent: &Level, child: &mut Level, x: usize) {
-        let (Some(conf), Some(p8)) = (&self.conflict, &self.prim8) else {
+        let (Some(conf), Some(p8)) = (self.conflict.get(), &self.prim8) else {
             self.descend(parent, child, x, false);
             return;
         };
@@ -514,7 +508,7 @@ impl Prepared {
             child.live[wi as usize] = 0;
         }
         child.active.clear();
-        match &self.conflict {
+        match self.conflict.get() {
             Some(conf) => {
                 let row = &conf[x * w..(x + 1) * w];
                 for &wi in &parent.active {
@@ -526,6 +520,7 @@ impl Prepared {
                 }
             }
             None => {
+                self.conflict_miss();
                 let excl = self.excl_of(x);
                 for &wi in &parent.active {
                     let wu = wi as usize;
@@ -1098,9 +1093,10 @@ impl Prepared {
     /// conflict bitsets or computed into `buf`.
     pub(crate) fn conflict_row<'b>(&'b self, o: usize, buf: &'b mut Vec<u64>) -> &'b [u64] {
         let w = self.words;
-        if let Some(conf) = &self.conflict {
+        if let Some(conf) = self.conflict.get() {
             return &conf[o * w..(o + 1) * w];
         }
+        self.conflict_miss();
         buf.clear();
         buf.resize(w, 0);
         for &e in self.excl_of(o) {
@@ -1110,6 +1106,25 @@ impl Prepared {
         }
         set_bit(buf, o);
         buf
+    }
+
+    /// The stored conflict rows, built now if they are not yet (`None` where they may not
+    /// be stored).
+    pub(crate) fn conflict_matrix(&self) -> Option<&[u64]> {
+        self.conflict_ok
+            .then(|| self.conflict.get_or_init(|| conflict_rows(self)).as_slice())
+    }
+
+    /// Notes a conflict row computed on the fly, and stores them all once as many rows have
+    /// been computed as there are options (rent or buy: a search then never spends more
+    /// than twice what storing them up front costs). A setup-bound count never pays for
+    /// them: BurrTools' PelikanBurr reads some 500 rows of its 3,601 (1.6 MB, a tenth of
+    /// its whole run with the page faults), a count of millions of nodes stores them early.
+    #[inline]
+    fn conflict_miss(&self) {
+        if self.conflict_ok && self.conflict_misses.fetch_add(1, Ordering::Relaxed) >= self.n_opts {
+            self.conflict_matrix();
+        }
     }
 
     /// Dead-region test: every connected component of free cells holding `m` must-fill cells
@@ -1123,6 +1138,9 @@ impl Prepared {
         }
         let cw = g.cw;
         sc.ensure(cw, g.sw);
+        if g.walk {
+            return Self::regions_ok_walk(g, lv, sc);
+        }
         let RegionScratch {
             free,
             todo,
@@ -1131,6 +1149,7 @@ impl Prepared {
             next,
             sums,
             have_sums,
+            ..
         } = sc;
         *have_sums = false;
         for w in 0..cw {
@@ -1146,28 +1165,10 @@ impl Prepared {
                 break;
             }
             let seed = w0 * 64 + todo[w0].trailing_zeros() as usize;
-            comp.fill(0);
-            frontier.fill(0);
-            set_bit(comp, seed);
-            set_bit(frontier, seed);
-            loop {
-                next.fill(0);
-                for_each_bit(frontier, |c| {
-                    let n = &g.nbr[c * cw..(c + 1) * cw];
-                    for w in 0..cw {
-                        next[w] |= n[w];
-                    }
-                });
-                let mut any = 0;
-                for w in 0..cw {
-                    next[w] &= free[w] & !comp[w];
-                    comp[w] |= next[w];
-                    any |= next[w];
-                }
-                if any == 0 {
-                    break;
-                }
-                std::mem::swap(frontier, next);
+            if let Some(wide) = &g.wide {
+                Geo::flood_wide(wide, free, seed, comp, frontier, next);
+            } else {
+                Self::flood_rows(g, free, seed, comp, frontier, next);
             }
             let mut m = 0;
             let mut total = 0;
@@ -1212,6 +1213,181 @@ impl Prepared {
     }
 }
 
+impl Prepared {
+    /// The component of free cells `free` holding cell `seed`, grown into `comp` a step at a
+    /// time by OR-ing the neighbour rows of the cells reached last (`frontier`; `next` is
+    /// scratch).
+    fn flood_rows(
+        g: &Geo,
+        free: &[u64],
+        seed: usize,
+        comp: &mut [u64],
+        frontier: &mut Vec<u64>,
+        next: &mut Vec<u64>,
+    ) {
+        let cw = g.cw;
+        comp.fill(0);
+        frontier.fill(0);
+        set_bit(comp, seed);
+        set_bit(frontier, seed);
+        loop {
+            next.fill(0);
+            for_each_bit(frontier, |c| {
+                let n = &g.nbr[c * cw..(c + 1) * cw];
+                for w in 0..cw {
+                    next[w] |= n[w];
+                }
+            });
+            let mut any = 0;
+            for w in 0..cw {
+                next[w] &= free[w] & !comp[w];
+                comp[w] |= next[w];
+                any |= next[w];
+            }
+            if any == 0 {
+                break;
+            }
+            std::mem::swap(frontier, next);
+        }
+    }
+
+    /// [`Prepared::regions_ok`] on a large target ([`Geo::walk`]): each component is walked
+    /// over the neighbour lists from a must-fill cell, every free cell reached once (cleared
+    /// from `free` as it is reached), counting its cells and must-fill cells as it goes.
+    fn regions_ok_walk(g: &Geo, lv: &Level, sc: &mut RegionScratch) -> bool {
+        let cw = g.cw;
+        let RegionScratch {
+            free, stack, sums, ..
+        } = sc;
+        let mut have_sums = false;
+        let (mut must_free, mut all_free) = (0, 0);
+        for (w, fw) in free.iter_mut().enumerate().take(cw) {
+            let f = g.all[w] & !lv.occ[w];
+            *fw = f;
+            must_free += (g.must[w] & f).count_ones() as usize;
+            all_free += f.count_ones() as usize;
+        }
+        let stack = &mut stack[..];
+        let mut w0 = 0;
+        loop {
+            while w0 < cw && g.must[w0] & free[w0] == 0 {
+                w0 += 1;
+            }
+            if w0 == cw {
+                break;
+            }
+            let seed = w0 * 64 + (g.must[w0] & free[w0]).trailing_zeros() as usize;
+            clear_bit(free, seed);
+            stack[0] = seed as u32;
+            let mut sp = 1;
+            let (mut m, mut total) = (0, 0);
+            while sp > 0 {
+                sp -= 1;
+                let c = stack[sp] as usize;
+                total += 1;
+                m += (g.must[c >> 6] >> (c & 63) & 1) as usize;
+                for &n in &g.adj[g.adj_off[c] as usize..g.adj_off[c + 1] as usize] {
+                    let (w, b) = (n as usize >> 6, 1u64 << (n & 63));
+                    if free[w] & b != 0 {
+                        free[w] &= !b;
+                        stack[sp] = n;
+                        sp += 1;
+                    }
+                }
+            }
+            let row: &[u64] = match &g.sum_table {
+                Some(t) => &t[lv.pstate * g.sw..(lv.pstate + 1) * g.sw],
+                None => {
+                    if !have_sums {
+                        achievable_sums(&g.sizes, &lv.size_left, sums);
+                        have_sums = true;
+                    }
+                    sums
+                }
+            };
+            if !any_in_range(row, m, total) {
+                return false;
+            }
+        }
+        if !g.whole {
+            return true;
+        }
+        // The free cells as a whole (see [`Geo::whole`]).
+        let row: &[u64] = match &g.sum_table {
+            Some(t) => &t[lv.pstate * g.sw..(lv.pstate + 1) * g.sw],
+            None => {
+                if !have_sums {
+                    achievable_sums(&g.sizes, &lv.size_left, sums);
+                }
+                sums
+            }
+        };
+        any_in_range(row, must_free, all_free)
+    }
+}
+
+/// The conflict rows of [`Prepared::conflict`]: each option's row is the OR of the option
+/// bitsets of its items covered at most once, its own bit included. Some 27 rows of 57 words
+/// per option for BurrTools' PelikanBurr (3,601 options): OR-ed into memory a word pair at a
+/// time, they took a tenth of its whole count. Each block of a row is instead accumulated in
+/// registers over the option's items and stored once, and where the CPU has AVX2 the same
+/// code runs four words a step.
+fn conflict_rows(p: &Prepared) -> Vec<u64> {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU runs AVX2, all the function asks.
+        return unsafe { conflict_rows_avx2(p) };
+    }
+    conflict_rows_portable(p)
+}
+
+/// [`conflict_rows`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn conflict_rows_avx2(p: &Prepared) -> Vec<u64> {
+    conflict_rows_portable(p)
+}
+
+#[inline(always)]
+fn conflict_rows_portable(p: &Prepared) -> Vec<u64> {
+    let w = p.words;
+    let mut conf = vec![0u64; p.n_opts * w];
+    for (o, row) in conf.chunks_exact_mut(w).enumerate() {
+        let items = p.excl_of(o);
+        let mut at = 0;
+        while w - at >= 32 {
+            or_block::<32>(row, &p.item_mask, w, at, items);
+            at += 32;
+        }
+        while w - at >= 8 {
+            or_block::<8>(row, &p.item_mask, w, at, items);
+            at += 8;
+        }
+        while w > at {
+            or_block::<1>(row, &p.item_mask, w, at, items);
+            at += 1;
+        }
+        set_bit(row, o);
+    }
+    conf
+}
+
+/// `row[at..at + B]` = the OR of words `at..at + B` of the option bitsets of `items` (rows of
+/// `w` words in `masks`), accumulated in registers.
+#[inline(always)]
+fn or_block<const B: usize>(row: &mut [u64], masks: &[u64], w: usize, at: usize, items: &[u32]) {
+    let mut acc = [0u64; B];
+    for &i in items {
+        let m: &[u64; B] = masks[i as usize * w + at..][..B]
+            .try_into()
+            .expect("a block of B words");
+        for k in 0..B {
+            acc[k] |= m[k];
+        }
+    }
+    row[at..at + B].copy_from_slice(&acc);
+}
+
 /// Reusable buffers of the region check.
 #[derive(Default)]
 pub(crate) struct RegionScratch {
@@ -1222,6 +1398,9 @@ pub(crate) struct RegionScratch {
     next: Vec<u64>,
     sums: Vec<u64>,
     have_sums: bool,
+    /// The walk's stack of reached cells still to expand (each cell enters once per check,
+    /// so `64 * cw` entries always suffice).
+    stack: Vec<u32>,
 }
 
 impl RegionScratch {
@@ -1236,6 +1415,7 @@ impl RegionScratch {
             ] {
                 *v = vec![0; cw];
             }
+            self.stack = vec![0; cw * 64];
         }
         if self.sums.len() != sw {
             self.sums = vec![0; sw];
