@@ -5,10 +5,11 @@
 //! placement of `p`'s mirror partner ([`crate::puzzle::Puzzle::mirror_partners`]).
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::error::{Error, Request, Result};
 
-use crate::geometry::{Cell, Transform, min_corner, sub};
+use crate::geometry::{Cell, Transform, add, min_corner, sub};
 use crate::placements::PlacementTable;
 use crate::puzzle::{Puzzle, Target};
 
@@ -39,8 +40,9 @@ struct ContainerMaps {
 fn container_maps(target: &Target, reflections: bool) -> ContainerMaps {
     let conts = target.containers();
     let grid = target.grid();
-    // Each container's cells, normalised to its own minimum corner, and an index of them.
-    let norm: Vec<(Vec<Cell>, HashMap<Cell, u32>)> = conts
+    // Each container's cells, normalised to its own minimum corner, and that corner (the
+    // target's index finds a container's cell from its normalised position and the corner).
+    let norm: Vec<(Vec<Cell>, Cell)> = conts
         .iter()
         .map(|c| {
             let cells: Vec<Cell> = c
@@ -50,8 +52,7 @@ fn container_maps(target: &Target, reflections: bool) -> ContainerMaps {
                 .collect();
             let min = min_corner(&cells).unwrap_or([0; 3]);
             let local: Vec<Cell> = cells.iter().map(|&p| sub(p, min)).collect();
-            let index = local.iter().zip(&c.cells).map(|(&p, &i)| (p, i)).collect();
-            (local, index)
+            (local, min)
         })
         .collect();
     // A transform counts when it maps a container's cells (with their optional flags and
@@ -60,7 +61,7 @@ fn container_maps(target: &Target, reflections: bool) -> ContainerMaps {
     let transforms: &[Transform] = grid.transforms_for(reflections);
     let mut maps = vec![vec![[Vec::new(), Vec::new()]; conts.len()]; conts.len()];
     for (i, (cells_i, _)) in norm.iter().enumerate() {
-        for (j, (cells_j, index_j)) in norm.iter().enumerate() {
+        for (j, (cells_j, corner_j)) in norm.iter().enumerate() {
             if cells_i.len() != cells_j.len() {
                 continue;
             }
@@ -73,9 +74,10 @@ fn container_maps(target: &Target, reflections: bool) -> ContainerMaps {
                 for (k, &m) in mapped.iter().enumerate() {
                     let optional = target.cells()[conts[i].cells[k] as usize].optional;
                     let colour = target.colour(conts[i].cells[k]);
-                    match index_j.get(&sub(m, min)) {
-                        Some(&dst)
-                            if target.cells()[dst as usize].optional == optional
+                    match target.cell_at(add(sub(m, min), *corner_j)) {
+                        Some(dst)
+                            if target.cells()[dst as usize].container == j as u32
+                                && target.cells()[dst as usize].optional == optional
                                 && target.colour(dst) == colour =>
                         {
                             map.push(dst)
@@ -203,8 +205,78 @@ pub struct PlacementSymmetries {
     pub cells: Vec<Vec<u32>>,
 }
 
-/// How many of the earliest rotations [`PlacementSymmetries::new_partial`] tries to compose
-/// an element from.
+/// A hasher for cell maps (slices of thousands of words, hashed once per element and per
+/// product): a multiply-rotate step (the Fx hash's) per 8 bytes instead of SipHash's rounds.
+/// Keys are confirmed by the map, so a weak hash costs time, never a wrong answer.
+#[derive(Default)]
+struct Words(u64);
+
+impl Words {
+    fn add(&mut self, w: u64) {
+        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+impl Hasher for Words {
+    fn finish(&self) -> u64 {
+        // The table takes the low bits for the bucket: fold the well-mixed high ones in.
+        self.0 ^ (self.0 >> 32)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.add(u64::from_le_bytes(w));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut w = [0u8; 8];
+            w[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(w));
+        }
+    }
+}
+
+/// Scratch marks on the target cells for [`PlacementSymmetries::image`]: which placement's
+/// image last covered each cell (a stamp), and with which colour.
+struct Marks {
+    stamp: Vec<u32>,
+    colour: Vec<u8>,
+    next: u32,
+}
+
+impl Marks {
+    fn new(cells: usize) -> Marks {
+        Marks {
+            stamp: vec![u32::MAX; cells],
+            colour: vec![0; cells],
+            next: 0,
+        }
+    }
+
+    /// A stamp no cell holds yet.
+    fn fresh(&mut self) -> u32 {
+        if self.next == u32::MAX {
+            self.stamp.fill(u32::MAX);
+            self.next = 0;
+        }
+        self.next += 1;
+        self.next - 1
+    }
+
+    fn set(&mut self, cell: u32, stamp: u32, colour: u8) {
+        self.stamp[cell as usize] = stamp;
+        self.colour[cell as usize] = colour;
+    }
+
+    fn holds(&self, cell: u32, stamp: u32, colour: u8) -> bool {
+        self.stamp.get(cell as usize) == Some(&stamp) && self.colour[cell as usize] == colour
+    }
+}
+
+/// How many of the earliest known rotations [`PlacementSymmetries::new_partial`] composes
+/// elements with (as the right factor).
 const COMPOSE_WITH: usize = 64;
 
 impl PlacementSymmetries {
@@ -262,62 +334,88 @@ impl PlacementSymmetries {
                 ),
             ));
         }
+        let cells_n = puzzle.target.cells().len();
+        let mut hints = table.hints().to_vec();
+        hints.sort_unstable();
+        // Each element by its cell map and whether it is a reflection: a reflection of a
+        // board one cell thick (through its plane) moves no cell, as the identity does, but
+        // maps pieces to their mirror partners.
+        let index: HashMap<(&[u32], bool), usize, BuildHasherDefault<Words>> = group
+            .iter()
+            .enumerate()
+            .map(|(i, g)| ((g.cells.as_slice(), g.reflection), i))
+            .collect();
+        // Every element's placement image. An element that is `a` after a rotation `b`, both
+        // known, takes `a`'s image of `b`'s, a lookup in an array instead of a placement
+        // search (the table is most of the time to a first solution): the first element not
+        // yet known is searched, then every product with it is composed, and so on, so a
+        // search is needed only for an element outside the subgroup known so far (two or
+        // three for a box's 24 rotations). A rotation maps every placement to one of the same
+        // piece, so the composition loses nothing.
+        let mut all: Vec<Option<Vec<u32>>> = vec![None; group.len()];
+        let mut unknown = group.len();
+        // The right factors: the first known rotations (a group of thousands of elements,
+        // many congruent containers, would otherwise cost the square of its size).
+        let mut factors: Vec<usize> = Vec::new();
+        let mut known: Vec<usize> = Vec::new();
+        let mut product = vec![0u32; cells_n];
+        let mut marks = Marks::new(cells_n);
+        let identity: Vec<u32> = (0..cells_n as u32).collect();
+        for gi in 0..group.len() {
+            if all[gi].is_some() {
+                continue;
+            }
+            let g = &group[gi];
+            all[gi] = Some(if !g.reflection && g.cells == identity {
+                (0..table.len() as u32).collect()
+            } else {
+                Self::image(puzzle, table, g, partners, &mut marks)?
+            });
+            unknown -= 1;
+            let mut queue = vec![gi];
+            while let Some(x) = queue.pop() {
+                if unknown == 0 {
+                    break;
+                }
+                known.push(x);
+                let mut pairs: Vec<(usize, usize)> = factors.iter().map(|&b| (x, b)).collect();
+                if !group[x].reflection && factors.len() < COMPOSE_WITH {
+                    factors.push(x);
+                    pairs.extend(known.iter().map(|&a| (a, x)));
+                }
+                for (a, b) in pairs {
+                    for (p, &c) in product.iter_mut().zip(&group[b].cells) {
+                        *p = group[a].cells[c as usize];
+                    }
+                    let Some(&e) = index.get(&(product.as_slice(), group[a].reflection)) else {
+                        continue;
+                    };
+                    if all[e].is_some() {
+                        continue;
+                    }
+                    let (ia, ib) = (all[a].as_deref(), all[b].as_deref());
+                    let (Some(ia), Some(ib)) = (ia, ib) else {
+                        continue;
+                    };
+                    all[e] = Some(ib.iter().map(|&q| ia[q as usize]).collect());
+                    unknown -= 1;
+                    queue.push(e);
+                }
+            }
+        }
         let mut images = Vec::with_capacity(group.len());
         let mut reflection = Vec::with_capacity(group.len());
         let mut cell_images = Vec::with_capacity(group.len());
-        let mut hints = table.hints().to_vec();
-        hints.sort_unstable();
-        let mut pairs: Vec<(u32, u8)> = Vec::new();
-        let mut cells: Vec<u32> = Vec::new();
-        let mut colours: Vec<u8> = Vec::new();
-        // Every element's placement image, and the elements seen so far: an element that is
-        // `a` after a rotation `b` already seen takes `a`'s image of `b`'s, a lookup in an
-        // array instead of a placement search (the table is most of the time to a first
-        // solution). A rotation maps every placement to one of the same piece, so the
-        // composition loses nothing.
-        let mut all: Vec<Vec<u32>> = Vec::with_capacity(group.len());
-        // Whether each element maps the hint set onto itself (only those are kept).
-        let mut keep = Vec::with_capacity(group.len());
-        // Keyed by the cell map and whether the element is a reflection: a reflection of a
-        // board one cell thick (through its plane) moves no cell, as the identity does, but
-        // maps pieces to their mirror partners.
-        let mut seen: HashMap<(&[u32], bool), usize> = HashMap::new();
-        let mut inverse = vec![0u32; puzzle.target.cells().len()];
-        let mut wanted = vec![0u32; inverse.len()];
-        for (gi, g) in group.iter().enumerate() {
-            // The first rotations only: a group of thousands of elements (many congruent
-            // containers) would otherwise cost the square of its size.
-            let mut rotations = (1..gi).filter(|&b| !group[b].reflection).take(COMPOSE_WITH);
-            let composed = rotations.find_map(|b| {
-                for (c, &d) in group[b].cells.iter().enumerate() {
-                    inverse[d as usize] = c as u32;
-                }
-                for (w, &c) in wanted.iter_mut().zip(&inverse) {
-                    *w = g.cells[c as usize];
-                }
-                seen.get(&(wanted.as_slice(), g.reflection))
-                    .map(|&a| (a, b))
-            });
-            let img: Vec<u32> = match composed {
-                Some((a, b)) => all[b].iter().map(|&q| all[a][q as usize]).collect(),
-                None => Self::image(
-                    puzzle,
-                    table,
-                    g,
-                    partners,
-                    &mut pairs,
-                    &mut cells,
-                    &mut colours,
-                )?,
+        for (img, g) in all.into_iter().zip(&group) {
+            let Some(img) = img else {
+                return Err(Error::Internal(
+                    "a symmetry's action on placements was left uncomputed".to_string(),
+                ));
             };
+            // Only the elements that map the hint set onto itself are kept.
             let mut mapped: Vec<u32> = hints.iter().map(|&h| img[h as usize]).collect();
             mapped.sort_unstable();
-            keep.push(mapped == hints);
-            seen.insert((&g.cells, g.reflection), gi);
-            all.push(img);
-        }
-        for ((img, g), k) in all.into_iter().zip(&group).zip(keep) {
-            if k {
+            if mapped == hints {
                 images.push(img);
                 reflection.push(g.reflection);
                 cell_images.push(g.cells.clone());
@@ -331,17 +429,18 @@ impl PlacementSymmetries {
     }
 
     /// The image of every placement under `g`, found in the table one by one (see
-    /// [`PlacementSymmetries::new_partial`]; the vectors are scratch).
+    /// [`PlacementSymmetries::new_partial`]; `marks` is scratch). The image cells are looked
+    /// up in any order ([`PlacementTable::with_cells`]) and confirmed cell by cell, with
+    /// their colours, against marks: no sorting.
     fn image(
         puzzle: &Puzzle,
         table: &PlacementTable,
         g: &TargetSymmetry,
         partners: &[Option<usize>],
-        pairs: &mut Vec<(u32, u8)>,
-        cells: &mut Vec<u32>,
-        colours: &mut Vec<u8>,
+        marks: &mut Marks,
     ) -> Result<Vec<u32>> {
         let mut img = Vec::with_capacity(table.len());
+        let mut cells: Vec<u32> = Vec::new();
         for p in table.placements() {
             let piece = if g.reflection {
                 match partners.get(p.piece as usize).copied().flatten() {
@@ -355,24 +454,22 @@ impl PlacementSymmetries {
                 p.piece
             };
             cells.clear();
-            colours.clear();
-            if p.colours.is_empty() {
-                cells.extend(p.cells.iter().map(|&c| g.cells[c as usize]));
-                cells.sort_unstable();
-            } else {
+            cells.extend(p.cells.iter().map(|&c| g.cells[c as usize]));
+            let stamp = marks.fresh();
+            for (k, &c) in cells.iter().enumerate() {
                 // Colours travel with their cells.
-                pairs.clear();
-                pairs.extend(
-                    p.cells
-                        .iter()
-                        .zip(&p.colours)
-                        .map(|(&c, &k)| (g.cells[c as usize], k)),
-                );
-                pairs.sort_unstable();
-                cells.extend(pairs.iter().map(|x| x.0));
-                colours.extend(pairs.iter().map(|x| x.1));
+                marks.set(c, stamp, p.colours.get(k).copied().unwrap_or(0));
             }
-            match table.find_coloured(piece, cells, colours) {
+            let found = table.with_cells(piece, &cells).find(|&q| {
+                let image = &table.placements()[q as usize];
+                image.piece == piece
+                    && image.cells.len() == cells.len()
+                    && image.colours.len() == p.colours.len()
+                    && image.cells.iter().enumerate().all(|(k, &c)| {
+                        marks.holds(c, stamp, image.colours.get(k).copied().unwrap_or(0))
+                    })
+            });
+            match found {
                 Some(q) => img.push(q),
                 None if g.reflection => img.push(UNMAPPED),
                 None => {
@@ -445,18 +542,11 @@ mod tests {
                 let group = target_symmetries(&puzzle.target, reflections).unwrap();
                 assert_eq!(sym.images.len(), group.len(), "{name}");
                 let mut unmapped = 0;
+                let mut marks = Marks::new(puzzle.target.cells().len());
                 for (g, img) in group.iter().zip(&sym.images) {
-                    let (mut pairs, mut cells, mut colours) = (Vec::new(), Vec::new(), Vec::new());
-                    let searched = PlacementSymmetries::image(
-                        &puzzle,
-                        &table,
-                        g,
-                        &partners,
-                        &mut pairs,
-                        &mut cells,
-                        &mut colours,
-                    )
-                    .unwrap();
+                    let searched =
+                        PlacementSymmetries::image(&puzzle, &table, g, &partners, &mut marks)
+                            .unwrap();
                     assert_eq!(img, &searched, "{name}, reflections {reflections}");
                     unmapped += img.iter().filter(|&&q| q == UNMAPPED).count();
                 }

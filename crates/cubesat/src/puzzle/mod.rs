@@ -90,13 +90,35 @@ pub struct CanonicalForms {
 }
 
 fn normalise_coloured(grid: Grid, mut v: ColouredCells) -> ColouredCells {
-    let cells: Vec<Cell> = v.iter().map(|(c, _)| *c).collect();
-    if let Some(min) = grid.normal_offset(&cells) {
+    let mut min = [i32::MAX; 3];
+    for (c, _) in &v {
+        for a in 0..3 {
+            min[a] = min[a].min(c[a]);
+        }
+    }
+    if !v.is_empty() {
+        // As `Grid::normal_offset`: one less along x where the corner is no ball.
+        if !grid.is_cell(min) {
+            min[0] -= 1;
+        }
         for (c, _) in &mut v {
             *c = sub(*c, min);
         }
     }
-    v.sort_unstable_by_key(|(c, _)| zyx(*c));
+    // The colour rides in the low bits of the sort key (cells are distinct).
+    let keys: Option<Vec<u64>> = v
+        .iter()
+        .map(|&(c, k)| crate::geometry::zyx_key(c).map(|key| key | u64::from(k)))
+        .collect();
+    match keys {
+        Some(mut keys) => {
+            keys.sort_unstable();
+            for (slot, &key) in v.iter_mut().zip(&keys) {
+                *slot = (crate::geometry::from_zyx_key(key), key as u8);
+            }
+        }
+        None => v.sort_unstable_by_key(|(c, _)| zyx(*c)),
+    }
     v
 }
 
@@ -150,18 +172,23 @@ impl Piece {
                 .collect();
         }
         let grid = self.shape.grid();
-        let mut seen = std::collections::HashSet::new();
-        let mut out = Vec::new();
+        // Told apart by comparison, not hashing (see `Shape::orientations`).
+        let mut seen: Vec<ColouredCells> = Vec::new();
         for t in grid.transforms_for(mirror) {
             let Some(v) = self.coloured_transformed(t) else {
                 continue;
             };
-            if seen.insert(v.clone()) {
-                let shape = Shape::new_on(grid, v.iter().map(|(c, _)| *c));
-                out.push((shape, v.into_iter().map(|(_, k)| k).collect()));
+            if !seen.contains(&v) {
+                seen.push(v);
             }
         }
-        out
+        seen.into_iter()
+            .map(|v| {
+                // Normalised and sorted already: a shape as it stands.
+                let shape = Shape::from_normalised(grid, v.iter().map(|(c, _)| *c).collect());
+                (shape, v.into_iter().map(|(_, k)| k).collect())
+            })
+            .collect()
     }
 
     /// The smallest coloured orientation under the proper rotations: two pieces are the same
@@ -435,6 +462,17 @@ impl Target {
     /// The target cell at a global position.
     pub fn cell_at(&self, pos: Cell) -> Option<u32> {
         self.index.get(pos)
+    }
+
+    /// The dense index of the cells, when the target has one: the size of the box from the
+    /// origin holding every cell, and for each position `[x, y, z]` in it, at
+    /// `(z * size[1] + y) * size[0] + x`, its cell or `u32::MAX`. Each container's box lies
+    /// inside it.
+    pub(crate) fn dense_index(&self) -> Option<([i32; 3], &[u32])> {
+        match &self.index {
+            CellIndex::Grid { size, cells } => Some((*size, cells)),
+            CellIndex::Map(_) => None,
+        }
     }
 
     /// Number of must-fill cells.
