@@ -367,7 +367,18 @@ impl Grid {
     /// the cube grid).
     pub fn transform_cells(self, t: &Transform, cells: &[Cell]) -> Option<Vec<Cell>> {
         if t.is_integral() {
-            return Some(cells.iter().map(|&c| t.apply(c).unwrap_or(c)).collect());
+            // A signed permutation: each image coordinate is one coordinate, perhaps negated
+            // (no matrix product per cell).
+            let pick = t.m.map(|row| {
+                let a = row.iter().position(|&v| v != 0).unwrap_or(0);
+                (a, i32::from(row[a]))
+            });
+            return Some(
+                cells
+                    .iter()
+                    .map(|c| pick.map(|(a, sign)| sign * c[a]))
+                    .collect(),
+            );
         }
         let first = *cells.first()?;
         cells
@@ -420,8 +431,13 @@ impl Shape {
                 *c = sub(*c, min);
             }
         }
-        sort_zyx(&mut cells);
-        cells.dedup();
+        match zyx_order(&cells) {
+            Some(order) => cells = order.iter().map(|&i| cells[i as usize]).collect(),
+            None => {
+                sort_zyx(&mut cells);
+                cells.dedup();
+            }
+        }
         Shape { cells, grid }
     }
 
@@ -566,6 +582,32 @@ pub(crate) fn from_zyx_key(k: u64) -> Cell {
         ((k >> KEY_BITS) & m) as i32,
         (k >> (2 * KEY_BITS)) as i32,
     ]
+}
+
+/// The indices of `cells` in (z, y, x) order, one per distinct cell (the last of equal
+/// ones), read off their bounding box in that order: no comparisons, for the compact shapes
+/// pieces are (orientations sort every shape once per transform). `None` when the box has
+/// more than four positions per cell (a sparse set is sorted instead) or for no cells.
+pub(crate) fn zyx_order(cells: &[Cell]) -> Option<Vec<u32>> {
+    let min = min_corner(cells)?;
+    let mut max = min;
+    for c in cells {
+        for a in 0..3 {
+            max[a] = max[a].max(c[a]);
+        }
+    }
+    let side = |a: usize| u64::try_from(i64::from(max[a]) - i64::from(min[a]) + 1).ok();
+    let (sx, sy, sz) = (side(0)?, side(1)?, side(2)?);
+    let volume = sx.checked_mul(sy)?.checked_mul(sz)?;
+    if volume > 4 * cells.len() as u64 + 64 {
+        return None;
+    }
+    let mut place = vec![u32::MAX; volume as usize];
+    for (i, c) in cells.iter().enumerate() {
+        let [x, y, z] = sub(*c, min).map(|v| v as u64);
+        place[((z * sy + y) * sx + x) as usize] = i as u32;
+    }
+    Some(place.into_iter().filter(|&i| i != u32::MAX).collect())
 }
 
 /// Sorts cells by [`zyx`], through [`zyx_key`] where every cell has one.

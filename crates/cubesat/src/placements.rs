@@ -46,6 +46,8 @@ pub struct PlacementTable {
     /// fingerprint (`u32::MAX` ends the chain): no list per key to allocate and follow.
     lookup: HashMap<u64, u32, BuildHasherDefault<Fingerprinted>>,
     same_print: Vec<u32>,
+    /// Each target cell's word in [`fingerprint`].
+    prints: Vec<u64>,
     hints: Vec<u32>,
 }
 
@@ -69,18 +71,21 @@ impl Hasher for Fingerprinted {
     }
 }
 
+/// A well-mixed 64-bit word for `x` (the SplitMix64 finaliser).
+fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
 /// A 64-bit fingerprint of a placement that does not depend on the order of its cells: the
-/// sum of a mixed word per cell and one for the piece (the SplitMix64 finaliser), so that a
-/// symmetry's image of a placement is looked up without sorting its cells.
-fn fingerprint(piece: u32, cells: &[u32]) -> u64 {
-    fn mix(x: u64) -> u64 {
-        let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
+/// sum of a mixed word per cell (`prints`, one per target cell, [`mix`] of its index) and
+/// one for the piece, so that a symmetry's image of a placement is looked up without
+/// sorting its cells.
+fn fingerprint(prints: &[u64], piece: u32, cells: &[u32]) -> u64 {
     cells.iter().fold(mix(u64::from(piece) | 1 << 32), |h, &c| {
-        h.wrapping_add(mix(u64::from(c)))
+        h.wrapping_add(prints.get(c as usize).copied().unwrap_or(0))
     })
 }
 
@@ -116,6 +121,7 @@ impl PlacementTable {
         let mut by_cell = vec![Vec::new(); target.cells().len()];
         let mut lookup: HashMap<u64, u32, BuildHasherDefault<Fingerprinted>> = HashMap::default();
         let mut same_print = Vec::new();
+        let prints: Vec<u64> = (0..target.cells().len() as u64).map(mix).collect();
         // Scratch for the cells of a candidate placement.
         let mut cells: Vec<u32> = Vec::new();
         // With a dense index of the target, a shape cell's position in it relative to the
@@ -141,7 +147,17 @@ impl PlacementTable {
                     steps.clear();
                     steps.extend(shape.cells().iter().map(|&c| linear(gsize, sub(c, anchor))));
                 }
-                'cells: for tc in target.cells() {
+                // Target cells come by container, then (z, y, x): the anchors whose layer
+                // lets the shape's box fit the container's are a run of them.
+                let runs = target.containers().iter().map(|c| {
+                    let z = |t: &u32| target.cells()[*t as usize].pos[2];
+                    let first = c.origin[2] + anchor[2] - lo[2];
+                    let last = c.origin[2] + c.size[2] - size[2] + anchor[2];
+                    let start = c.cells.partition_point(|t| z(t) < first);
+                    let end = c.cells.partition_point(|t| z(t) <= last).max(start);
+                    &c.cells[start..end]
+                });
+                'cells: for tc in runs.flatten().map(|&t| &target.cells()[t as usize]) {
                     let offset = sub(tc.pos, anchor);
                     // The shape's box (normalised, from the origin) must lie in the container's:
                     // most candidates of a large piece fail here without a lookup.
@@ -201,7 +217,7 @@ impl PlacementTable {
                     }
                     by_piece[pi].push(id);
                     // Newest first: the chain stays valid as placements are added.
-                    let next = lookup.insert(fingerprint(pi as u32, &cells), id);
+                    let next = lookup.insert(fingerprint(&prints, pi as u32, &cells), id);
                     same_print.push(next.unwrap_or(u32::MAX));
                     placements.push(Placement {
                         piece: pi as u32,
@@ -220,6 +236,7 @@ impl PlacementTable {
             orientation_colours,
             lookup,
             same_print,
+            prints,
             hints: Vec::new(),
         };
         let mut hints = Vec::new();
@@ -294,7 +311,10 @@ impl PlacementTable {
 
     /// The placements whose fingerprint is that of (`piece`, `cells`).
     fn same_fingerprint(&self, piece: u32, cells: &[u32]) -> impl Iterator<Item = u32> + '_ {
-        let first = self.lookup.get(&fingerprint(piece, cells)).copied();
+        let first = self
+            .lookup
+            .get(&fingerprint(&self.prints, piece, cells))
+            .copied();
         std::iter::successors(first, |&id| {
             let next = self.same_print[id as usize];
             (next != u32::MAX).then_some(next)

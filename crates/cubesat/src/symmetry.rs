@@ -154,6 +154,22 @@ fn is_closed(group: &[TargetSymmetry]) -> bool {
     })
 }
 
+/// The order of a cell map (the least `k` with `map^k` the identity), counted up to 64.
+fn element_order(map: &[u32]) -> usize {
+    let mut power = map.to_vec();
+    let mut next = vec![0u32; map.len()];
+    for k in 1..64 {
+        if power.iter().enumerate().all(|(i, &c)| c == i as u32) {
+            return k;
+        }
+        for (n, &c) in next.iter_mut().zip(&power) {
+            *n = map[c as usize];
+        }
+        std::mem::swap(&mut power, &mut next);
+    }
+    64
+}
+
 /// Chooses, container by container, an unused image container and a congruence onto it.
 fn extend(
     cm: &ContainerMaps,
@@ -361,7 +377,16 @@ impl PlacementSymmetries {
         let mut product = vec![0u32; cells_n];
         let mut marks = Marks::new(cells_n);
         let identity: Vec<u32> = (0..cells_n as u32).collect();
-        for gi in 0..group.len() {
+        // The order elements are searched in when not known yet: rotations first (a product
+        // is composed only with a rotation on the right), of largest order first, as those
+        // generate more: a box's 24 rotations from two quarter turns, where the listed order
+        // would search a half turn, another and a quarter turn before the rest follow.
+        let mut search: Vec<usize> = (0..group.len()).collect();
+        if group.len() as u64 * cells_n as u64 <= 2_000_000 {
+            let orders: Vec<usize> = group.iter().map(|g| element_order(&g.cells)).collect();
+            search.sort_by_key(|&i| (group[i].reflection, std::cmp::Reverse(orders[i])));
+        }
+        for gi in search {
             if all[gi].is_some() {
                 continue;
             }

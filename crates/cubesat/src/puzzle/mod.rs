@@ -105,6 +105,12 @@ fn normalise_coloured(grid: Grid, mut v: ColouredCells) -> ColouredCells {
             *c = sub(*c, min);
         }
     }
+    let cells: Vec<Cell> = v.iter().map(|(c, _)| *c).collect();
+    if let Some(order) = crate::geometry::zyx_order(&cells)
+        && order.len() == v.len()
+    {
+        return order.iter().map(|&i| v[i as usize]).collect();
+    }
     // The colour rides in the low bits of the sort key (cells are distinct).
     let keys: Option<Vec<u64>> = v
         .iter()
