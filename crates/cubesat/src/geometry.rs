@@ -178,6 +178,15 @@ impl Transform {
         self.determinant() == 1
     }
 
+    /// For an integral transform (a signed permutation), the axis each image coordinate
+    /// is read from (at most 2) and its sign.
+    fn signed_axes(&self) -> [(usize, i32); 3] {
+        self.m.map(|row| {
+            let a = row.iter().position(|&v| v != 0).unwrap_or(0).min(2);
+            (a, i32::from(row[a]))
+        })
+    }
+
     /// True for the 48 transforms that map every cell to a cell (the cube's symmetries).
     pub fn is_integral(&self) -> bool {
         self.den == 1
@@ -362,6 +371,54 @@ impl Grid {
         Some(m)
     }
 
+    /// The images of `cells` under an integral `t`, normalised and sorted as
+    /// [`Shape::new_on`] leaves them, each with the index of the cell it is the image of
+    /// (for what travels with the cells, colours): one pass to bound them, one to place them
+    /// in their box, one to read it, without the lists and the sort of transforming and
+    /// normalising apart. `None` for a transform with denominator 3, distinct cells that
+    /// are not, or a sparse box ([`zyx_order`]): then transform and normalise.
+    pub(crate) fn normalised_image(
+        self,
+        t: &Transform,
+        cells: &[Cell],
+    ) -> Option<(Vec<Cell>, Vec<u32>)> {
+        if !t.is_integral() || cells.is_empty() {
+            return None;
+        }
+        let [(a0, s0), (a1, s1), (a2, s2)] = t.signed_axes();
+        let images: Vec<Cell> = cells
+            .iter()
+            .map(|c| [s0 * c[a0], s1 * c[a1], s2 * c[a2]])
+            .collect();
+        let mut min = images[0];
+        let mut max = images[0];
+        for m in &images {
+            for a in 0..3 {
+                min[a] = min[a].min(m[a]);
+                max[a] = max[a].max(m[a]);
+            }
+        }
+        // As `Grid::normal_offset`.
+        if !self.is_cell(min) {
+            min[0] -= 1;
+        }
+        let side = |a: usize| u64::try_from(i64::from(max[a]) - i64::from(min[a]) + 1).ok();
+        let (sx, sy, sz) = (side(0)?, side(1)?, side(2)?);
+        let volume = sx.checked_mul(sy)?.checked_mul(sz)?;
+        if volume > 4 * cells.len() as u64 + 64 {
+            return None;
+        }
+        let from = box_order(
+            volume as usize,
+            images.iter().map(|m| {
+                let [x, y, z] = sub(*m, min).map(|v| v as u64);
+                ((z * sy + y) * sx + x) as usize
+            }),
+        );
+        let out: Vec<Cell> = from.iter().map(|&i| sub(images[i as usize], min)).collect();
+        (out.len() == cells.len()).then_some((out, from))
+    }
+
     /// The images of `cells` under `t`, taken relative to the first cell, or `None` when some
     /// image is not a cell of the grid (a transform that does not fit the shape; never on
     /// the cube grid).
@@ -369,14 +426,11 @@ impl Grid {
         if t.is_integral() {
             // A signed permutation: each image coordinate is one coordinate, perhaps negated
             // (no matrix product per cell).
-            let pick = t.m.map(|row| {
-                let a = row.iter().position(|&v| v != 0).unwrap_or(0);
-                (a, i32::from(row[a]))
-            });
+            let [(a0, s0), (a1, s1), (a2, s2)] = t.signed_axes();
             return Some(
                 cells
                     .iter()
-                    .map(|c| pick.map(|(a, sign)| sign * c[a]))
+                    .map(|c| [s0 * c[a0], s1 * c[a1], s2 * c[a2]])
                     .collect(),
             );
         }
@@ -483,6 +537,9 @@ impl Shape {
     /// The shape transformed by `t`, normalised again, or `None` when `t` does not fit it
     /// (see [`Grid::transform_cells`]).
     pub fn transformed(&self, t: &Transform) -> Option<Shape> {
+        if let Some((cells, _)) = self.grid.normalised_image(t, &self.cells) {
+            return Some(Shape::from_normalised(self.grid, cells));
+        }
         let cells = self.grid.transform_cells(t, &self.cells)?;
         Some(Shape::new_on(self.grid, cells))
     }
@@ -602,12 +659,34 @@ pub(crate) fn zyx_order(cells: &[Cell]) -> Option<Vec<u32>> {
     if volume > 4 * cells.len() as u64 + 64 {
         return None;
     }
-    let mut place = vec![u32::MAX; volume as usize];
-    for (i, c) in cells.iter().enumerate() {
-        let [x, y, z] = sub(*c, min).map(|v| v as u64);
-        place[((z * sy + y) * sx + x) as usize] = i as u32;
+    Some(box_order(
+        volume as usize,
+        cells.iter().map(|c| {
+            let [x, y, z] = sub(*c, min).map(|v| v as u64);
+            ((z * sy + y) * sx + x) as usize
+        }),
+    ))
+}
+
+/// The indices of `positions` (each below `volume`) in ascending order of position, one
+/// per distinct position (the last index placed there): a slot per position and a bit,
+/// read a word of bits at a time, so an empty stretch of the box costs little.
+fn box_order(volume: usize, positions: impl ExactSizeIterator<Item = usize>) -> Vec<u32> {
+    let mut order = Vec::with_capacity(positions.len());
+    let mut place = vec![0u32; volume];
+    let mut bits = vec![0u64; volume.div_ceil(64)];
+    for (i, p) in positions.enumerate() {
+        place[p] = i as u32;
+        bits[p >> 6] |= 1 << (p & 63);
     }
-    Some(place.into_iter().filter(|&i| i != u32::MAX).collect())
+    for (w, &word) in bits.iter().enumerate() {
+        let mut word = word;
+        while word != 0 {
+            order.push(place[w * 64 + word.trailing_zeros() as usize]);
+            word &= word - 1;
+        }
+    }
+    order
 }
 
 /// Sorts cells by [`zyx`], through [`zyx_key`] where every cell has one.

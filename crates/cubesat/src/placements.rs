@@ -118,9 +118,6 @@ impl PlacementTable {
         }
         let mut placements = Vec::new();
         let mut by_piece = vec![Vec::new(); puzzle.pieces.len()];
-        let mut by_cell = vec![Vec::new(); target.cells().len()];
-        let mut lookup: HashMap<u64, u32, BuildHasherDefault<Fingerprinted>> = HashMap::default();
-        let mut same_print = Vec::new();
         let prints: Vec<u64> = (0..target.cells().len() as u64).map(mix).collect();
         // Scratch for the cells of a candidate placement.
         let mut cells: Vec<u32> = Vec::new();
@@ -212,13 +209,7 @@ impl PlacementTable {
                         )
                     };
                     let id = placements.len() as u32;
-                    for &t in &cells {
-                        by_cell[t as usize].push(id);
-                    }
                     by_piece[pi].push(id);
-                    // Newest first: the chain stays valid as placements are added.
-                    let next = lookup.insert(fingerprint(&prints, pi as u32, &cells), id);
-                    same_print.push(next.unwrap_or(u32::MAX));
                     placements.push(Placement {
                         piece: pi as u32,
                         orientation: oi as u32,
@@ -227,6 +218,29 @@ impl PlacementTable {
                     });
                 }
             }
+        }
+        // The indexes, sized first (growing a list per cell placement by placement cost
+        // more than filling them).
+        let mut counts = vec![0u32; target.cells().len()];
+        for p in &placements {
+            for &t in &p.cells {
+                counts[t as usize] += 1;
+            }
+        }
+        let mut by_cell: Vec<Vec<u32>> = counts
+            .iter()
+            .map(|&n| Vec::with_capacity(n as usize))
+            .collect();
+        let mut lookup: HashMap<u64, u32, BuildHasherDefault<Fingerprinted>> =
+            HashMap::with_capacity_and_hasher(placements.len(), Default::default());
+        let mut same_print = Vec::with_capacity(placements.len());
+        for (id, p) in placements.iter().enumerate() {
+            for &t in &p.cells {
+                by_cell[t as usize].push(id as u32);
+            }
+            // Newest first: the chain stays valid as placements are added.
+            let next = lookup.insert(fingerprint(&prints, p.piece, &p.cells), id as u32);
+            same_print.push(next.unwrap_or(u32::MAX));
         }
         let mut table = PlacementTable {
             placements,

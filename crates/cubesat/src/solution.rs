@@ -110,6 +110,11 @@ impl<'a> Verifier<'a> {
                     *c = sub(*c, min);
                 }
             }
+            // Equal to the last allowed shape, cell for cell: a translate of it (whose cells
+            // are distinct and sorted, so these are too).
+            if last[p.piece as usize].is_some_and(|j| shapes[j].cells() == pos.as_slice()) {
+                continue;
+            }
             // Sorted by (z, y, x), as a shape: target cells are numbered in that order inside
             // a container, so ascending cells need no sort, which is checked, not assumed.
             if !pos.windows(2).all(|w| zyx(w[0]) < zyx(w[1])) {
@@ -117,15 +122,12 @@ impl<'a> Verifier<'a> {
             }
             let distinct = pos.windows(2).all(|w| w[0] != w[1]);
             let found = distinct
-                && match last[p.piece as usize] {
-                    Some(j) if shapes[j].cells() == pos.as_slice() => true,
-                    _ => match shapes.binary_search_by(|s| s.cells().cmp(&pos)) {
-                        Ok(j) => {
-                            last[p.piece as usize] = Some(j);
-                            true
-                        }
-                        Err(_) => false,
-                    },
+                && match shapes.binary_search_by(|s| s.cells().cmp(&pos)) {
+                    Ok(j) => {
+                        last[p.piece as usize] = Some(j);
+                        true
+                    }
+                    Err(_) => false,
                 };
             ensure_valid!(
                 found,

@@ -5,7 +5,6 @@
 //! placement of `p`'s mirror partner ([`crate::puzzle::Puzzle::mirror_partners`]).
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::error::{Error, Request, Result};
 
@@ -154,6 +153,14 @@ fn is_closed(group: &[TargetSymmetry]) -> bool {
     })
 }
 
+/// A fingerprint of an element by its reflection flag and the images of its first 64 cells
+/// (an Fx-style fold): enough to tell a box's symmetries apart, and confirmed where used.
+fn prefix_print(reflection: bool, images: impl Iterator<Item = u32>) -> u64 {
+    images.take(64).fold(u64::from(reflection), |h, c| {
+        (h.rotate_left(5) ^ u64::from(c)).wrapping_mul(0x517c_c1b7_2722_0a95)
+    })
+}
+
 /// The order of a cell map (the least `k` with `map^k` the identity), counted up to 64.
 fn element_order(map: &[u32]) -> usize {
     let mut power = map.to_vec();
@@ -221,39 +228,6 @@ pub struct PlacementSymmetries {
     pub cells: Vec<Vec<u32>>,
 }
 
-/// A hasher for cell maps (slices of thousands of words, hashed once per element and per
-/// product): a multiply-rotate step (the Fx hash's) per 8 bytes instead of SipHash's rounds.
-/// Keys are confirmed by the map, so a weak hash costs time, never a wrong answer.
-#[derive(Default)]
-struct Words(u64);
-
-impl Words {
-    fn add(&mut self, w: u64) {
-        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-}
-
-impl Hasher for Words {
-    fn finish(&self) -> u64 {
-        // The table takes the low bits for the bucket: fold the well-mixed high ones in.
-        self.0 ^ (self.0 >> 32)
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            self.add(u64::from_le_bytes(w));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut w = [0u8; 8];
-            w[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(w));
-        }
-    }
-}
-
 /// Scratch marks on the target cells for [`PlacementSymmetries::image`]: which placement's
 /// image last covered each cell (a stamp), and with which colour.
 struct Marks {
@@ -279,15 +253,6 @@ impl Marks {
         }
         self.next += 1;
         self.next - 1
-    }
-
-    fn set(&mut self, cell: u32, stamp: u32, colour: u8) {
-        self.stamp[cell as usize] = stamp;
-        self.colour[cell as usize] = colour;
-    }
-
-    fn holds(&self, cell: u32, stamp: u32, colour: u8) -> bool {
-        self.stamp.get(cell as usize) == Some(&stamp) && self.colour[cell as usize] == colour
     }
 }
 
@@ -356,11 +321,15 @@ impl PlacementSymmetries {
         // Each element by its cell map and whether it is a reflection: a reflection of a
         // board one cell thick (through its plane) moves no cell, as the identity does, but
         // maps pieces to their mirror partners.
-        let index: HashMap<(&[u32], bool), usize, BuildHasherDefault<Words>> = group
-            .iter()
-            .enumerate()
-            .map(|(i, g)| ((g.cells.as_slice(), g.reflection), i))
-            .collect();
+        // Keyed by a fingerprint of the first cells' images only (a product is identified
+        // from those, then confirmed in full only when its element is not known yet).
+        let mut index: HashMap<u64, Vec<usize>> = HashMap::new();
+        for (i, g) in group.iter().enumerate() {
+            index
+                .entry(prefix_print(g.reflection, g.cells.iter().copied()))
+                .or_default()
+                .push(i);
+        }
         // Every element's placement image. An element that is `a` after a rotation `b`, both
         // known, takes `a`'s image of `b`'s, a lookup in an array instead of a placement
         // search (the table is most of the time to a first solution): the first element not
@@ -374,7 +343,6 @@ impl PlacementSymmetries {
         // many congruent containers, would otherwise cost the square of its size).
         let mut factors: Vec<usize> = Vec::new();
         let mut known: Vec<usize> = Vec::new();
-        let mut product = vec![0u32; cells_n];
         let mut marks = Marks::new(cells_n);
         let identity: Vec<u32> = (0..cells_n as u32).collect();
         // The order elements are searched in when not known yet: rotations first (a product
@@ -409,15 +377,26 @@ impl PlacementSymmetries {
                     pairs.extend(known.iter().map(|&a| (a, x)));
                 }
                 for (a, b) in pairs {
-                    for (p, &c) in product.iter_mut().zip(&group[b].cells) {
-                        *p = group[a].cells[c as usize];
+                    if unknown == 0 {
+                        break;
                     }
-                    let Some(&e) = index.get(&(product.as_slice(), group[a].reflection)) else {
+                    let (ga, gb) = (&group[a].cells, &group[b].cells);
+                    let print =
+                        prefix_print(group[a].reflection, gb.iter().map(|&c| ga[c as usize]));
+                    let Some(same) = index.get(&print) else {
                         continue;
                     };
-                    if all[e].is_some() {
+                    // The product's element, if it is one not known yet.
+                    let Some(e) = same.iter().copied().find(|&e| {
+                        all[e].is_none()
+                            && group[e].reflection == group[a].reflection
+                            && gb
+                                .iter()
+                                .zip(&group[e].cells)
+                                .all(|(&c, &d)| ga[c as usize] == d)
+                    }) else {
                         continue;
-                    }
+                    };
                     let (ia, ib) = (all[a].as_deref(), all[b].as_deref());
                     let (Some(ia), Some(ib)) = (ia, ib) else {
                         continue;
@@ -479,20 +458,29 @@ impl PlacementSymmetries {
                 p.piece
             };
             cells.clear();
-            cells.extend(p.cells.iter().map(|&c| g.cells[c as usize]));
             let stamp = marks.fresh();
-            for (k, &c) in cells.iter().enumerate() {
-                // Colours travel with their cells.
-                marks.set(c, stamp, p.colours.get(k).copied().unwrap_or(0));
+            let coloured = !p.colours.is_empty();
+            for (k, &c) in p.cells.iter().enumerate() {
+                let d = g.cells[c as usize];
+                cells.push(d);
+                marks.stamp[d as usize] = stamp;
+                if coloured {
+                    // Colours travel with their cells.
+                    marks.colour[d as usize] = p.colours[k];
+                }
             }
             let found = table.with_cells(piece, &cells).find(|&q| {
                 let image = &table.placements()[q as usize];
+                let marked = |c: u32| marks.stamp.get(c as usize) == Some(&stamp);
                 image.piece == piece
                     && image.cells.len() == cells.len()
                     && image.colours.len() == p.colours.len()
-                    && image.cells.iter().enumerate().all(|(k, &c)| {
-                        marks.holds(c, stamp, image.colours.get(k).copied().unwrap_or(0))
-                    })
+                    && if coloured {
+                        (image.cells.iter().zip(&image.colours))
+                            .all(|(&c, &k)| marked(c) && marks.colour[c as usize] == k)
+                    } else {
+                        image.cells.iter().all(|&c| marked(c))
+                    }
             });
             match found {
                 Some(q) => img.push(q),

@@ -153,6 +153,16 @@ impl Piece {
     /// the piece (see [`Grid::transform_cells`]).
     pub fn coloured_transformed(&self, t: &Transform) -> Option<ColouredCells> {
         let grid = self.shape.grid();
+        let colour = |i: usize| self.colours.get(i).copied().unwrap_or(0);
+        if let Some((cells, from)) = grid.normalised_image(t, self.shape.cells()) {
+            return Some(
+                cells
+                    .into_iter()
+                    .zip(from)
+                    .map(|(c, i)| (c, colour(i as usize)))
+                    .collect(),
+            );
+        }
         let cells = grid.transform_cells(t, self.shape.cells())?;
         Some(normalise_coloured(
             grid,
@@ -221,6 +231,15 @@ impl Piece {
         grid.rotations()
             .iter()
             .filter_map(|t| {
+                if let Some((moved, from)) = grid.normalised_image(t, &cells) {
+                    return Some(
+                        moved
+                            .into_iter()
+                            .zip(from)
+                            .map(|(c, i)| (c, m[i as usize].1))
+                            .collect(),
+                    );
+                }
                 let moved = grid.transform_cells(t, &cells)?;
                 Some(normalise_coloured(
                     grid,
