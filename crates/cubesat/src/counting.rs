@@ -451,7 +451,7 @@ impl Reducer {
         counting: bool,
         engine: &dyn Fn() -> Option<ExactEngine>,
     ) -> Result<Reducer> {
-        let forms = puzzle.canonical_forms();
+        let forms = puzzle.canonical_forms_from(table.orientations(), table.orientation_colours());
         let partners = puzzle.mirror_partners_of(&forms);
         let parts = puzzle.mirror_parts_of(&forms);
         let min: Vec<u32> = puzzle.pieces.iter().map(|p| p.min_count).collect();

@@ -532,6 +532,39 @@ mod tests {
         assert_eq!(target_symmetries(&two, true).unwrap().len(), 256);
     }
 
+    /// The canonical forms read off the placement table's orientations equal the ones
+    /// computed from the pieces, on the bundled puzzles and BurrTools' (colours included).
+    #[test]
+    fn canonical_forms_from_the_table_match_the_pieces() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/burrtools");
+        let mut puzzles: Vec<Puzzle> = ["tetris-cube", "soma", "pentominoes-6x10"]
+            .iter()
+            .map(|n| crate::puzzle::bundled(n).unwrap())
+            .collect();
+        let mut coloured = 0;
+        for sub in ["reference", "own"] {
+            for entry in std::fs::read_dir(format!("{dir}/{sub}")).unwrap() {
+                let path = entry.unwrap().path();
+                if let Ok(p) = crate::puzzle::read_path(&path, None) {
+                    coloured += usize::from(p.pieces.iter().any(|x| x.is_coloured()));
+                    puzzles.push(p);
+                }
+            }
+        }
+        assert!(puzzles.len() > 10 && coloured > 0);
+        for puzzle in &puzzles {
+            let Ok(table) = PlacementTable::new(puzzle) else {
+                continue;
+            };
+            assert_eq!(
+                puzzle.canonical_forms_from(table.orientations(), table.orientation_colours()),
+                puzzle.canonical_forms(),
+                "{}",
+                puzzle.name
+            );
+        }
+    }
+
     /// The images composed from earlier elements equal the ones searched in the table, for
     /// rotations and for reflections whose partners leave placements unmapped (every third
     /// piece has none), on one box, a flat board and two separate containers.

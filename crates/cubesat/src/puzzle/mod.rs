@@ -825,6 +825,43 @@ impl Puzzle {
         }
     }
 
+    /// [`Puzzle::canonical_forms`], each piece's own form taken as the least of its
+    /// orientations under the rotations when those are at hand (`orientations`, as
+    /// [`Piece::orientations`] without mirror lists them: the distinct rotated copies, so
+    /// their least is the canonical form) instead of transforming the piece again.
+    pub(crate) fn canonical_forms_from(
+        &self,
+        orientations: &[Vec<Shape>],
+        colours: &[Vec<Vec<u8>>],
+    ) -> CanonicalForms {
+        if self.mirror || orientations.len() != self.pieces.len() {
+            return self.canonical_forms();
+        }
+        let canon = orientations
+            .iter()
+            .zip(colours)
+            .map(|(shapes, cols)| {
+                shapes
+                    .iter()
+                    .enumerate()
+                    .map(|(o, s)| {
+                        let col = cols.get(o).map_or(&[][..], |c| c.as_slice());
+                        s.cells()
+                            .iter()
+                            .enumerate()
+                            .map(|(k, &c)| (c, col.get(k).copied().unwrap_or(0)))
+                            .collect::<ColouredCells>()
+                    })
+                    .min()
+                    .unwrap_or_default()
+            })
+            .collect();
+        CanonicalForms {
+            canon,
+            mirrored: self.pieces.iter().map(|p| p.mirrored_canonical()).collect(),
+        }
+    }
+
     /// For every piece, the piece its mirror image is: itself when achiral (colours
     /// included), else the first piece congruent to its mirror image by a rotation, or `None`.
     /// Counts are not compared (see [`Puzzle::mirror_partners`] for a full pairing).
