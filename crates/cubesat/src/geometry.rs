@@ -376,13 +376,13 @@ impl Grid {
     /// (for what travels with the cells, colours): one pass to bound them, one to place them
     /// in their box, one to read it, without the lists and the sort of transforming and
     /// normalising apart. `None` for a transform with denominator 3, distinct cells that
-    /// are not, or a sparse box ([`zyx_order`]): then transform and normalise.
+    /// are not, few cells or a sparse box ([`zyx_order`]): then transform and normalise.
     pub(crate) fn normalised_image(
         self,
         t: &Transform,
         cells: &[Cell],
     ) -> Option<(Vec<Cell>, Vec<u32>)> {
-        if !t.is_integral() || cells.is_empty() {
+        if !t.is_integral() || cells.len() < BOX_MIN_CELLS {
             return None;
         }
         let [(a0, s0), (a1, s1), (a2, s2)] = t.signed_axes();
@@ -641,11 +641,19 @@ pub(crate) fn from_zyx_key(k: u64) -> Cell {
     ]
 }
 
+/// Fewer cells than this are sorted rather than read off their box ([`zyx_order`],
+/// [`Grid::normalised_image`]): a few comparisons cost less than the box's lists.
+const BOX_MIN_CELLS: usize = 24;
+
 /// The indices of `cells` in (z, y, x) order, one per distinct cell (the last of equal
 /// ones), read off their bounding box in that order: no comparisons, for the compact shapes
 /// pieces are (orientations sort every shape once per transform). `None` when the box has
-/// more than four positions per cell (a sparse set is sorted instead) or for no cells.
+/// more than four positions per cell (a sparse set is sorted instead) or for fewer than
+/// [`BOX_MIN_CELLS`] cells.
 pub(crate) fn zyx_order(cells: &[Cell]) -> Option<Vec<u32>> {
+    if cells.len() < BOX_MIN_CELLS {
+        return None;
+    }
     let min = min_corner(cells)?;
     let mut max = min;
     for c in cells {

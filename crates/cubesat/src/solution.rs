@@ -70,9 +70,17 @@ impl<'a> Verifier<'a> {
             .pieces
             .iter()
             .map(|p| {
+                // Transformed and normalised apart, not by the fused `Shape::transformed`
+                // that the table's orientations take.
                 let mut v: Vec<Shape> = transforms
                     .iter()
-                    .filter_map(|t| p.shape.transformed(t))
+                    .filter_map(|t| {
+                        let grid = p.shape.grid();
+                        Some(Shape::new_on(
+                            grid,
+                            grid.transform_cells(t, p.shape.cells())?,
+                        ))
+                    })
                     .collect();
                 v.sort();
                 v.dedup();
