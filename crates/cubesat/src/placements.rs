@@ -167,7 +167,7 @@ impl PlacementTable {
                     }
                     cells.clear();
                     let base = dense.map_or(0, |(gsize, _)| linear(gsize, tc.pos));
-                    for k in 0..shape.len() {
+                    for (k, &sc) in shape.cells().iter().enumerate() {
                         let found = match dense {
                             // The container's box lies in the index's, so every position
                             // of the shape there is in it.
@@ -175,7 +175,7 @@ impl PlacementTable {
                                 .ok()
                                 .and_then(|i| index.get(i).copied())
                                 .filter(|&t| t != u32::MAX),
-                            None => target.cell_at(crate::geometry::add(shape.cells()[k], offset)),
+                            None => target.cell_at(crate::geometry::add(sc, offset)),
                         };
                         let Some(t) = found else {
                             continue 'cells;
