@@ -451,7 +451,7 @@ impl Reducer {
         counting: bool,
         engine: &dyn Fn() -> Option<ExactEngine>,
     ) -> Result<Reducer> {
-        let forms = puzzle.canonical_forms();
+        let forms = puzzle.canonical_forms_from(table.orientations(), table.orientation_colours());
         let partners = puzzle.mirror_partners_of(&forms);
         let parts = puzzle.mirror_parts_of(&forms);
         let min: Vec<u32> = puzzle.pieces.iter().map(|p| p.min_count).collect();
@@ -899,19 +899,22 @@ fn candidates(
             continue;
         }
         let mut reps = Vec::new();
-        let mut seen = std::collections::HashSet::new();
+        // Placements already in an orbit, by number (the piece's placements are a few of the
+        // table's, and a flag each is cheaper than hashing every image).
+        let mut seen = vec![false; table.len()];
         let mut fixed_points = 0usize;
         for &p in placements {
-            let orbit: Vec<u32> = elements
-                .iter()
-                .map(|&g| group.images[g][p as usize])
-                .collect();
-            if orbit.iter().skip(1).any(|&q| q == p) {
+            let orbit = elements.iter().map(|&g| group.images[g][p as usize]);
+            if orbit.clone().skip(1).any(|q| q == p) {
                 fixed_points += 1;
             }
-            if seen.insert(p) {
+            if !seen[p as usize] {
                 reps.push(p);
-                seen.extend(orbit);
+                for q in orbit {
+                    if let Some(s) = seen.get_mut(q as usize) {
+                        *s = true;
+                    }
+                }
             }
         }
         out.push(Candidate {
@@ -935,11 +938,11 @@ fn measured_pick(
     // Whatever the run's own settings, so that every run of the puzzle picks alike.
     let engine = engine()?.with_pruning(true).with_preprocess(true);
     let top = |c: &Candidate| {
-        let keep: std::collections::HashSet<u32> = c.reps.iter().copied().collect();
+        // Both ascending.
         let excluded: Vec<u32> = table.by_piece()[c.piece]
             .iter()
             .copied()
-            .filter(|p| !keep.contains(p))
+            .filter(|p| c.reps.binary_search(p).is_err())
             .collect();
         engine.query().exclude(&excluded).top().ok()
     };

@@ -178,6 +178,15 @@ impl Transform {
         self.determinant() == 1
     }
 
+    /// For an integral transform (a signed permutation), the axis each image coordinate
+    /// is read from (at most 2) and its sign.
+    fn signed_axes(&self) -> [(usize, i32); 3] {
+        self.m.map(|row| {
+            let a = row.iter().position(|&v| v != 0).unwrap_or(0).min(2);
+            (a, i32::from(row[a]))
+        })
+    }
+
     /// True for the 48 transforms that map every cell to a cell (the cube's symmetries).
     pub fn is_integral(&self) -> bool {
         self.den == 1
@@ -362,12 +371,68 @@ impl Grid {
         Some(m)
     }
 
+    /// The images of `cells` under an integral `t`, normalised and sorted as
+    /// [`Shape::new_on`] leaves them, each with the index of the cell it is the image of
+    /// (for what travels with the cells, colours): one pass to bound them, one to place them
+    /// in their box, one to read it, without the lists and the sort of transforming and
+    /// normalising apart. `None` for a transform with denominator 3, distinct cells that
+    /// are not, few cells or a sparse box ([`zyx_order`]): then transform and normalise.
+    pub(crate) fn normalised_image(
+        self,
+        t: &Transform,
+        cells: &[Cell],
+    ) -> Option<(Vec<Cell>, Vec<u32>)> {
+        if !t.is_integral() || cells.len() < BOX_MIN_CELLS {
+            return None;
+        }
+        let [(a0, s0), (a1, s1), (a2, s2)] = t.signed_axes();
+        let images: Vec<Cell> = cells
+            .iter()
+            .map(|c| [s0 * c[a0], s1 * c[a1], s2 * c[a2]])
+            .collect();
+        let mut min = images[0];
+        let mut max = images[0];
+        for m in &images {
+            for a in 0..3 {
+                min[a] = min[a].min(m[a]);
+                max[a] = max[a].max(m[a]);
+            }
+        }
+        // As `Grid::normal_offset`.
+        if !self.is_cell(min) {
+            min[0] -= 1;
+        }
+        let side = |a: usize| u64::try_from(i64::from(max[a]) - i64::from(min[a]) + 1).ok();
+        let (sx, sy, sz) = (side(0)?, side(1)?, side(2)?);
+        let volume = sx.checked_mul(sy)?.checked_mul(sz)?;
+        if volume > 4 * cells.len() as u64 + 64 {
+            return None;
+        }
+        let from = box_order(
+            volume as usize,
+            images.iter().map(|m| {
+                let [x, y, z] = sub(*m, min).map(|v| v as u64);
+                ((z * sy + y) * sx + x) as usize
+            }),
+        );
+        let out: Vec<Cell> = from.iter().map(|&i| sub(images[i as usize], min)).collect();
+        (out.len() == cells.len()).then_some((out, from))
+    }
+
     /// The images of `cells` under `t`, taken relative to the first cell, or `None` when some
     /// image is not a cell of the grid (a transform that does not fit the shape; never on
     /// the cube grid).
     pub fn transform_cells(self, t: &Transform, cells: &[Cell]) -> Option<Vec<Cell>> {
         if t.is_integral() {
-            return Some(cells.iter().map(|&c| t.apply(c).unwrap_or(c)).collect());
+            // A signed permutation: each image coordinate is one coordinate, perhaps negated
+            // (no matrix product per cell).
+            let [(a0, s0), (a1, s1), (a2, s2)] = t.signed_axes();
+            return Some(
+                cells
+                    .iter()
+                    .map(|c| [s0 * c[a0], s1 * c[a1], s2 * c[a2]])
+                    .collect(),
+            );
         }
         let first = *cells.first()?;
         cells
@@ -420,9 +485,22 @@ impl Shape {
                 *c = sub(*c, min);
             }
         }
-        cells.sort_unstable_by_key(|c| zyx(*c));
-        cells.dedup();
+        match zyx_order(&cells) {
+            Some(order) => cells = order.iter().map(|&i| cells[i as usize]).collect(),
+            None => {
+                sort_zyx(&mut cells);
+                cells.dedup();
+            }
+        }
         Shape { cells, grid }
+    }
+
+    /// A shape from cells already normalised and sorted as [`Shape::new_on`] leaves them
+    /// (checked in debug builds).
+    pub(crate) fn from_normalised(grid: Grid, cells: Vec<Cell>) -> Shape {
+        let shape = Shape { cells, grid };
+        debug_assert_eq!(shape, Shape::new_on(grid, shape.cells.iter().copied()));
+        shape
     }
 
     /// The grid the shape lives on.
@@ -459,6 +537,9 @@ impl Shape {
     /// The shape transformed by `t`, normalised again, or `None` when `t` does not fit it
     /// (see [`Grid::transform_cells`]).
     pub fn transformed(&self, t: &Transform) -> Option<Shape> {
+        if let Some((cells, _)) = self.grid.normalised_image(t, &self.cells) {
+            return Some(Shape::from_normalised(self.grid, cells));
+        }
         let cells = self.grid.transform_cells(t, &self.cells)?;
         Some(Shape::new_on(self.grid, cells))
     }
@@ -472,11 +553,12 @@ impl Shape {
     /// order of [`Grid::rotations`] (first occurrence kept), so the first is the shape
     /// itself. With `mirror`, the mirror images' orientations follow (a free piece).
     pub fn orientations(&self, mirror: bool) -> Vec<Shape> {
-        let mut seen = HashSet::new();
-        let mut out = Vec::new();
+        // At most 240 of them, told apart by a comparison that mostly stops at the first
+        // cells: cheaper than hashing every cell of a large piece once per transform.
+        let mut out: Vec<Shape> = Vec::new();
         for t in self.grid.transforms_for(mirror) {
             if let Some(s) = self.transformed(t)
-                && seen.insert(s.clone())
+                && !out.contains(&s)
             {
                 out.push(s);
             }
@@ -532,6 +614,101 @@ pub fn add(a: Cell, b: Cell) -> Cell {
 /// Sort key ordering cells by layer, then row, then column (the reading order of layer art).
 pub(crate) fn zyx(c: Cell) -> (i32, i32, i32) {
     (c[2], c[1], c[0])
+}
+
+/// Bits per coordinate in a [`zyx_key`].
+const KEY_BITS: u32 = 18;
+
+/// The (z, y, x) order as one integer, for cells whose coordinates are all in
+/// `0..2^18` (normalised shapes are: their sides are at most [`crate::puzzle::MAX_COORD`]),
+/// with 8 bits to spare below for a colour: sorting these keys sorts the cells, without the
+/// three comparisons of [`zyx`] per step (orientations sort every shape once per transform).
+pub(crate) fn zyx_key(c: Cell) -> Option<u64> {
+    let fits = |v: i32| (0..1 << KEY_BITS).contains(&v);
+    (fits(c[0]) && fits(c[1]) && fits(c[2])).then(|| {
+        (((c[2] as u64) << (2 * KEY_BITS)) | ((c[1] as u64) << KEY_BITS) | c[0] as u64) << 8
+    })
+}
+
+/// The cell of a [`zyx_key`] (its colour bits ignored).
+pub(crate) fn from_zyx_key(k: u64) -> Cell {
+    let m = (1u64 << KEY_BITS) - 1;
+    let k = k >> 8;
+    [
+        (k & m) as i32,
+        ((k >> KEY_BITS) & m) as i32,
+        (k >> (2 * KEY_BITS)) as i32,
+    ]
+}
+
+/// Fewer cells than this are sorted rather than read off their box ([`zyx_order`],
+/// [`Grid::normalised_image`]): a few comparisons cost less than the box's lists.
+const BOX_MIN_CELLS: usize = 24;
+
+/// The indices of `cells` in (z, y, x) order, one per distinct cell (the last of equal
+/// ones), read off their bounding box in that order: no comparisons, for the compact shapes
+/// pieces are (orientations sort every shape once per transform). `None` when the box has
+/// more than four positions per cell (a sparse set is sorted instead) or for fewer than
+/// [`BOX_MIN_CELLS`] cells.
+pub(crate) fn zyx_order(cells: &[Cell]) -> Option<Vec<u32>> {
+    if cells.len() < BOX_MIN_CELLS {
+        return None;
+    }
+    let min = min_corner(cells)?;
+    let mut max = min;
+    for c in cells {
+        for a in 0..3 {
+            max[a] = max[a].max(c[a]);
+        }
+    }
+    let side = |a: usize| u64::try_from(i64::from(max[a]) - i64::from(min[a]) + 1).ok();
+    let (sx, sy, sz) = (side(0)?, side(1)?, side(2)?);
+    let volume = sx.checked_mul(sy)?.checked_mul(sz)?;
+    if volume > 4 * cells.len() as u64 + 64 {
+        return None;
+    }
+    Some(box_order(
+        volume as usize,
+        cells.iter().map(|c| {
+            let [x, y, z] = sub(*c, min).map(|v| v as u64);
+            ((z * sy + y) * sx + x) as usize
+        }),
+    ))
+}
+
+/// The indices of `positions` (each below `volume`) in ascending order of position, one
+/// per distinct position (the last index placed there): a slot per position and a bit,
+/// read a word of bits at a time, so an empty stretch of the box costs little.
+fn box_order(volume: usize, positions: impl ExactSizeIterator<Item = usize>) -> Vec<u32> {
+    let mut order = Vec::with_capacity(positions.len());
+    let mut place = vec![0u32; volume];
+    let mut bits = vec![0u64; volume.div_ceil(64)];
+    for (i, p) in positions.enumerate() {
+        place[p] = i as u32;
+        bits[p >> 6] |= 1 << (p & 63);
+    }
+    for (w, &word) in bits.iter().enumerate() {
+        let mut word = word;
+        while word != 0 {
+            order.push(place[w * 64 + word.trailing_zeros() as usize]);
+            word &= word - 1;
+        }
+    }
+    order
+}
+
+/// Sorts cells by [`zyx`], through [`zyx_key`] where every cell has one.
+pub(crate) fn sort_zyx(cells: &mut [Cell]) {
+    let keys: Option<Vec<u64>> = cells.iter().map(|&c| zyx_key(c)).collect();
+    match keys {
+        Some(mut keys) => {
+            keys.sort_unstable();
+            for (c, &k) in cells.iter_mut().zip(&keys) {
+                *c = from_zyx_key(k);
+            }
+        }
+        None => cells.sort_unstable_by_key(|&c| zyx(c)),
+    }
 }
 
 #[cfg(test)]

@@ -46,6 +46,8 @@ pub struct PlacementTable {
     /// fingerprint (`u32::MAX` ends the chain): no list per key to allocate and follow.
     lookup: HashMap<u64, u32, BuildHasherDefault<Fingerprinted>>,
     same_print: Vec<u32>,
+    /// Each target cell's word in [`fingerprint`].
+    prints: Vec<u64>,
     hints: Vec<u32>,
 }
 
@@ -69,15 +71,22 @@ impl Hasher for Fingerprinted {
     }
 }
 
-/// A 64-bit fingerprint of a placement: the piece and the cell indices folded in word by word
-/// with a multiply-rotate mix (the Fx hash step), finished with a xor-shift so low bits vary.
-fn fingerprint(piece: u32, cells: &[u32]) -> u64 {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-    let mut h: u64 = 0;
-    for x in std::iter::once(piece).chain(cells.iter().copied()) {
-        h = (h.rotate_left(5) ^ x as u64).wrapping_mul(K);
-    }
-    h ^ (h >> 29)
+/// A well-mixed 64-bit word for `x` (the SplitMix64 finaliser).
+fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A 64-bit fingerprint of a placement that does not depend on the order of its cells: the
+/// sum of a mixed word per cell (`prints`, one per target cell, [`mix`] of its index) and
+/// one for the piece, so that a symmetry's image of a placement is looked up without
+/// sorting its cells.
+fn fingerprint(prints: &[u64], piece: u32, cells: &[u32]) -> u64 {
+    cells.iter().fold(mix(u64::from(piece) | 1 << 32), |h, &c| {
+        h.wrapping_add(prints.get(c as usize).copied().unwrap_or(0))
+    })
 }
 
 impl PlacementTable {
@@ -109,11 +118,19 @@ impl PlacementTable {
         }
         let mut placements = Vec::new();
         let mut by_piece = vec![Vec::new(); puzzle.pieces.len()];
-        let mut by_cell = vec![Vec::new(); target.cells().len()];
-        let mut lookup: HashMap<u64, u32, BuildHasherDefault<Fingerprinted>> = HashMap::default();
-        let mut same_print = Vec::new();
+        let prints: Vec<u64> = (0..target.cells().len() as u64).map(mix).collect();
         // Scratch for the cells of a candidate placement.
         let mut cells: Vec<u32> = Vec::new();
+        // With a dense index of the target, a shape cell's position in it relative to the
+        // shape's first cell: one addition and one load per cell of a candidate.
+        let dense = target.dense_index();
+        let linear = |size: [i32; 3], c: [i32; 3]| {
+            (i64::from(c[2]) * i64::from(size[1]) + i64::from(c[1])) * i64::from(size[0])
+                + i64::from(c[0])
+        };
+        let mut steps: Vec<i64> = Vec::new();
+        let several = target.containers().len() > 1;
+        let colour_rule = puzzle.colour_pairs.is_some();
         for (pi, orients) in orientations.iter().enumerate() {
             for (oi, shape) in orients.iter().enumerate() {
                 let anchor = shape.cells()[0];
@@ -123,7 +140,21 @@ impl PlacementTable {
                 // `Grid::normal_offset`).
                 let lo = crate::geometry::min_corner(shape.cells()).unwrap_or([0; 3]);
                 let ocol = &orientation_colours[pi][oi];
-                'cells: for tc in target.cells() {
+                if let Some((gsize, _)) = dense {
+                    steps.clear();
+                    steps.extend(shape.cells().iter().map(|&c| linear(gsize, sub(c, anchor))));
+                }
+                // Target cells come by container, then (z, y, x): the anchors whose layer
+                // lets the shape's box fit the container's are a run of them.
+                let runs = target.containers().iter().map(|c| {
+                    let z = |t: &u32| target.cells()[*t as usize].pos[2];
+                    let first = c.origin[2] + anchor[2] - lo[2];
+                    let last = c.origin[2] + c.size[2] - size[2] + anchor[2];
+                    let start = c.cells.partition_point(|t| z(t) < first);
+                    let end = c.cells.partition_point(|t| z(t) <= last).max(start);
+                    &c.cells[start..end]
+                });
+                'cells: for tc in runs.flatten().map(|&t| &target.cells()[t as usize]) {
                     let offset = sub(tc.pos, anchor);
                     // The shape's box (normalised, from the origin) must lie in the container's:
                     // most candidates of a large piece fail here without a lookup.
@@ -135,21 +166,37 @@ impl PlacementTable {
                         continue;
                     }
                     cells.clear();
-                    for (k, &c) in shape.cells().iter().enumerate() {
-                        let pos = [c[0] + offset[0], c[1] + offset[1], c[2] + offset[2]];
-                        match target.cell_at(pos) {
-                            Some(t) if target.cells()[t as usize].container == tc.container => {
-                                // The colour rule only removes placements.
-                                let pc = ocol.get(k).copied().unwrap_or(0);
-                                if !puzzle.colour_allowed(pc, target.colour(t)) {
-                                    continue 'cells;
-                                }
-                                cells.push(t)
-                            }
-                            _ => continue 'cells,
+                    let base = dense.map_or(0, |(gsize, _)| linear(gsize, tc.pos));
+                    for (k, &sc) in shape.cells().iter().enumerate() {
+                        let found = match dense {
+                            // The container's box lies in the index's, so every position
+                            // of the shape there is in it.
+                            Some((_, index)) => usize::try_from(base + steps[k])
+                                .ok()
+                                .and_then(|i| index.get(i).copied())
+                                .filter(|&t| t != u32::MAX),
+                            None => target.cell_at(crate::geometry::add(sc, offset)),
+                        };
+                        let Some(t) = found else {
+                            continue 'cells;
+                        };
+                        if several && target.cells()[t as usize].container != tc.container {
+                            continue 'cells;
                         }
+                        // The colour rule only removes placements.
+                        if colour_rule {
+                            let pc = ocol.get(k).copied().unwrap_or(0);
+                            if !puzzle.colour_allowed(pc, target.colour(t)) {
+                                continue 'cells;
+                            }
+                        }
+                        cells.push(t)
                     }
-                    let (cells, colours) = if ocol.is_empty() {
+                    // Target cells are numbered by container, then (z, y, x), as a shape's
+                    // cells are sorted, so a translate's cells come ascending, colours aligned.
+                    let (cells, colours) = if cells.is_sorted() {
+                        (cells.clone(), ocol.clone())
+                    } else if ocol.is_empty() {
                         cells.sort_unstable();
                         (cells.clone(), Vec::new())
                     } else {
@@ -162,13 +209,7 @@ impl PlacementTable {
                         )
                     };
                     let id = placements.len() as u32;
-                    for &t in &cells {
-                        by_cell[t as usize].push(id);
-                    }
                     by_piece[pi].push(id);
-                    // Newest first: the chain stays valid as placements are added.
-                    let next = lookup.insert(fingerprint(pi as u32, &cells), id);
-                    same_print.push(next.unwrap_or(u32::MAX));
                     placements.push(Placement {
                         piece: pi as u32,
                         orientation: oi as u32,
@@ -178,6 +219,29 @@ impl PlacementTable {
                 }
             }
         }
+        // The indexes, sized first (growing a list per cell placement by placement cost
+        // more than filling them).
+        let mut counts = vec![0u32; target.cells().len()];
+        for p in &placements {
+            for &t in &p.cells {
+                counts[t as usize] += 1;
+            }
+        }
+        let mut by_cell: Vec<Vec<u32>> = counts
+            .iter()
+            .map(|&n| Vec::with_capacity(n as usize))
+            .collect();
+        let mut lookup: HashMap<u64, u32, BuildHasherDefault<Fingerprinted>> =
+            HashMap::with_capacity_and_hasher(placements.len(), Default::default());
+        let mut same_print = Vec::with_capacity(placements.len());
+        for (id, p) in placements.iter().enumerate() {
+            for &t in &p.cells {
+                by_cell[t as usize].push(id as u32);
+            }
+            // Newest first: the chain stays valid as placements are added.
+            let next = lookup.insert(fingerprint(&prints, p.piece, &p.cells), id as u32);
+            same_print.push(next.unwrap_or(u32::MAX));
+        }
         let mut table = PlacementTable {
             placements,
             by_piece,
@@ -186,6 +250,7 @@ impl PlacementTable {
             orientation_colours,
             lookup,
             same_print,
+            prints,
             hints: Vec::new(),
         };
         let mut hints = Vec::new();
@@ -245,17 +310,25 @@ impl PlacementTable {
     /// The placement of `piece` covering exactly `cells` (ascending) with these colours
     /// (aligned with `cells`; empty for an uncoloured piece), if any.
     pub fn find_coloured(&self, piece: u32, cells: &[u32], colours: &[u8]) -> Option<u32> {
-        self.same_fingerprint(piece, cells).find(|&id| {
+        self.with_cells(piece, cells).find(|&id| {
             let p = &self.placements[id as usize];
-            // Element-wise: these slices are a few items long, shorter than a library
-            // comparison's call (called for every symmetry and placement).
-            p.piece == piece && p.cells.iter().eq(cells) && p.colours.iter().eq(colours)
+            p.piece == piece && p.cells == cells && p.colours == colours
         })
+    }
+
+    /// Candidates for the placement of `piece` covering `cells`, given in any order: every
+    /// such placement is among them, with others whose fingerprint agrees by chance; the
+    /// caller compares.
+    pub(crate) fn with_cells(&self, piece: u32, cells: &[u32]) -> impl Iterator<Item = u32> + '_ {
+        self.same_fingerprint(piece, cells)
     }
 
     /// The placements whose fingerprint is that of (`piece`, `cells`).
     fn same_fingerprint(&self, piece: u32, cells: &[u32]) -> impl Iterator<Item = u32> + '_ {
-        let first = self.lookup.get(&fingerprint(piece, cells)).copied();
+        let first = self
+            .lookup
+            .get(&fingerprint(&self.prints, piece, cells))
+            .copied();
         std::iter::successors(first, |&id| {
             let next = self.same_print[id as usize];
             (next != u32::MAX).then_some(next)

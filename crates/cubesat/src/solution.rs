@@ -24,7 +24,7 @@ macro_rules! ensure_valid {
     };
 }
 
-use crate::geometry::{Shape, Transform};
+use crate::geometry::{Cell, Shape, Transform, sub, zyx};
 use crate::placements::PlacementTable;
 use crate::puzzle::Puzzle;
 
@@ -70,9 +70,17 @@ impl<'a> Verifier<'a> {
             .pieces
             .iter()
             .map(|p| {
+                // Transformed and normalised apart, not by the fused `Shape::transformed`
+                // that the table's orientations take.
                 let mut v: Vec<Shape> = transforms
                     .iter()
-                    .filter_map(|t| p.shape.transformed(t))
+                    .filter_map(|t| {
+                        let grid = p.shape.grid();
+                        Some(Shape::new_on(
+                            grid,
+                            grid.transform_cells(t, p.shape.cells())?,
+                        ))
+                    })
                     .collect();
                 v.sort();
                 v.dedup();
@@ -80,6 +88,12 @@ impl<'a> Verifier<'a> {
             })
             .collect();
         let cells = puzzle.target.cells();
+        // A placement's cells as coordinates, normalised as a shape's are (scratch).
+        let mut pos: Vec<Cell> = Vec::new();
+        // The allowed shape each piece's last placement had: the table lists a piece's
+        // placements orientation by orientation, so most placements are compared with one
+        // shape, not searched for.
+        let mut last: Vec<Option<usize>> = vec![None; allowed.len()];
         for (i, p) in table.placements().iter().enumerate() {
             let Some(first) = p.cells.first() else {
                 invalid!("placement {i} has no cells");
@@ -91,10 +105,40 @@ impl<'a> Verifier<'a> {
                     .all(|&c| cells[c as usize].container == container),
                 "placement {i} spans two containers"
             );
-            let shape = Shape::new_on(puzzle.grid, p.cells.iter().map(|&c| cells[c as usize].pos));
+            let Some(shapes) = allowed.get(p.piece as usize) else {
+                invalid!(
+                    "placement {i} is of piece {}, which does not exist",
+                    p.piece
+                );
+            };
+            pos.clear();
+            pos.extend(p.cells.iter().map(|&c| cells[c as usize].pos));
+            if let Some(min) = puzzle.grid.normal_offset(&pos) {
+                for c in &mut pos {
+                    *c = sub(*c, min);
+                }
+            }
+            // Equal to the last allowed shape, cell for cell: a translate of it (whose cells
+            // are distinct and sorted, so these are too).
+            if last[p.piece as usize].is_some_and(|j| shapes[j].cells() == pos.as_slice()) {
+                continue;
+            }
+            // Sorted by (z, y, x), as a shape: target cells are numbered in that order inside
+            // a container, so ascending cells need no sort, which is checked, not assumed.
+            if !pos.windows(2).all(|w| zyx(w[0]) < zyx(w[1])) {
+                pos.sort_unstable_by_key(|&c| zyx(c));
+            }
+            let distinct = pos.windows(2).all(|w| w[0] != w[1]);
+            let found = distinct
+                && match shapes.binary_search_by(|s| s.cells().cmp(&pos)) {
+                    Ok(j) => {
+                        last[p.piece as usize] = Some(j);
+                        true
+                    }
+                    Err(_) => false,
+                };
             ensure_valid!(
-                shape.len() == p.cells.len()
-                    && allowed[p.piece as usize].binary_search(&shape).is_ok(),
+                found,
                 "placement {i} is not a rotation and translation of piece '{}'",
                 puzzle.pieces[p.piece as usize].name
             );

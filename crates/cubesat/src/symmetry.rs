@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use crate::error::{Error, Request, Result};
 
-use crate::geometry::{Cell, Transform, min_corner, sub};
+use crate::geometry::{Cell, Transform, add, min_corner, sub};
 use crate::placements::PlacementTable;
 use crate::puzzle::{Puzzle, Target};
 
@@ -39,8 +39,9 @@ struct ContainerMaps {
 fn container_maps(target: &Target, reflections: bool) -> ContainerMaps {
     let conts = target.containers();
     let grid = target.grid();
-    // Each container's cells, normalised to its own minimum corner, and an index of them.
-    let norm: Vec<(Vec<Cell>, HashMap<Cell, u32>)> = conts
+    // Each container's cells, normalised to its own minimum corner, and that corner (the
+    // target's index finds a container's cell from its normalised position and the corner).
+    let norm: Vec<(Vec<Cell>, Cell)> = conts
         .iter()
         .map(|c| {
             let cells: Vec<Cell> = c
@@ -50,8 +51,7 @@ fn container_maps(target: &Target, reflections: bool) -> ContainerMaps {
                 .collect();
             let min = min_corner(&cells).unwrap_or([0; 3]);
             let local: Vec<Cell> = cells.iter().map(|&p| sub(p, min)).collect();
-            let index = local.iter().zip(&c.cells).map(|(&p, &i)| (p, i)).collect();
-            (local, index)
+            (local, min)
         })
         .collect();
     // A transform counts when it maps a container's cells (with their optional flags and
@@ -60,7 +60,7 @@ fn container_maps(target: &Target, reflections: bool) -> ContainerMaps {
     let transforms: &[Transform] = grid.transforms_for(reflections);
     let mut maps = vec![vec![[Vec::new(), Vec::new()]; conts.len()]; conts.len()];
     for (i, (cells_i, _)) in norm.iter().enumerate() {
-        for (j, (cells_j, index_j)) in norm.iter().enumerate() {
+        for (j, (cells_j, corner_j)) in norm.iter().enumerate() {
             if cells_i.len() != cells_j.len() {
                 continue;
             }
@@ -73,9 +73,10 @@ fn container_maps(target: &Target, reflections: bool) -> ContainerMaps {
                 for (k, &m) in mapped.iter().enumerate() {
                     let optional = target.cells()[conts[i].cells[k] as usize].optional;
                     let colour = target.colour(conts[i].cells[k]);
-                    match index_j.get(&sub(m, min)) {
-                        Some(&dst)
-                            if target.cells()[dst as usize].optional == optional
+                    match target.cell_at(add(sub(m, min), *corner_j)) {
+                        Some(dst)
+                            if target.cells()[dst as usize].container == j as u32
+                                && target.cells()[dst as usize].optional == optional
                                 && target.colour(dst) == colour =>
                         {
                             map.push(dst)
@@ -152,6 +153,30 @@ fn is_closed(group: &[TargetSymmetry]) -> bool {
     })
 }
 
+/// A fingerprint of an element by its reflection flag and the images of its first 64 cells
+/// (an Fx-style fold): enough to tell a box's symmetries apart, and confirmed where used.
+fn prefix_print(reflection: bool, images: impl Iterator<Item = u32>) -> u64 {
+    images.take(64).fold(u64::from(reflection), |h, c| {
+        (h.rotate_left(5) ^ u64::from(c)).wrapping_mul(0x517c_c1b7_2722_0a95)
+    })
+}
+
+/// The order of a cell map (the least `k` with `map^k` the identity), counted up to 64.
+fn element_order(map: &[u32]) -> usize {
+    let mut power = map.to_vec();
+    let mut next = vec![0u32; map.len()];
+    for k in 1..64 {
+        if power.iter().enumerate().all(|(i, &c)| c == i as u32) {
+            return k;
+        }
+        for (n, &c) in next.iter_mut().zip(&power) {
+            *n = map[c as usize];
+        }
+        std::mem::swap(&mut power, &mut next);
+    }
+    64
+}
+
 /// Chooses, container by container, an unused image container and a congruence onto it.
 fn extend(
     cm: &ContainerMaps,
@@ -203,8 +228,36 @@ pub struct PlacementSymmetries {
     pub cells: Vec<Vec<u32>>,
 }
 
-/// How many of the earliest rotations [`PlacementSymmetries::new_partial`] tries to compose
-/// an element from.
+/// Scratch marks on the target cells for [`PlacementSymmetries::image`]: which placement's
+/// image last covered each cell (a stamp), and with which colour.
+struct Marks {
+    stamp: Vec<u32>,
+    colour: Vec<u8>,
+    next: u32,
+}
+
+impl Marks {
+    fn new(cells: usize) -> Marks {
+        Marks {
+            stamp: vec![u32::MAX; cells],
+            colour: vec![0; cells],
+            next: 0,
+        }
+    }
+
+    /// A stamp no cell holds yet.
+    fn fresh(&mut self) -> u32 {
+        if self.next == u32::MAX {
+            self.stamp.fill(u32::MAX);
+            self.next = 0;
+        }
+        self.next += 1;
+        self.next - 1
+    }
+}
+
+/// How many of the earliest known rotations [`PlacementSymmetries::new_partial`] composes
+/// elements with (as the right factor).
 const COMPOSE_WITH: usize = 64;
 
 impl PlacementSymmetries {
@@ -262,62 +315,111 @@ impl PlacementSymmetries {
                 ),
             ));
         }
+        let cells_n = puzzle.target.cells().len();
+        let mut hints = table.hints().to_vec();
+        hints.sort_unstable();
+        // Each element by its cell map and whether it is a reflection: a reflection of a
+        // board one cell thick (through its plane) moves no cell, as the identity does, but
+        // maps pieces to their mirror partners.
+        // Keyed by a fingerprint of the first cells' images only (a product is identified
+        // from those, then confirmed in full only when its element is not known yet).
+        let mut index: HashMap<u64, Vec<usize>> = HashMap::new();
+        for (i, g) in group.iter().enumerate() {
+            index
+                .entry(prefix_print(g.reflection, g.cells.iter().copied()))
+                .or_default()
+                .push(i);
+        }
+        // Every element's placement image. An element that is `a` after a rotation `b`, both
+        // known, takes `a`'s image of `b`'s, a lookup in an array instead of a placement
+        // search (the table is most of the time to a first solution): the first element not
+        // yet known is searched, then every product with it is composed, and so on, so a
+        // search is needed only for an element outside the subgroup known so far (two or
+        // three for a box's 24 rotations). A rotation maps every placement to one of the same
+        // piece, so the composition loses nothing.
+        let mut all: Vec<Option<Vec<u32>>> = vec![None; group.len()];
+        let mut unknown = group.len();
+        // The right factors: the first known rotations (a group of thousands of elements,
+        // many congruent containers, would otherwise cost the square of its size).
+        let mut factors: Vec<usize> = Vec::new();
+        let mut known: Vec<usize> = Vec::new();
+        let mut marks = Marks::new(cells_n);
+        let identity: Vec<u32> = (0..cells_n as u32).collect();
+        // The order elements are searched in when not known yet: rotations first (a product
+        // is composed only with a rotation on the right), of largest order first, as those
+        // generate more: a box's 24 rotations from two quarter turns, where the listed order
+        // would search a half turn, another and a quarter turn before the rest follow.
+        let mut search: Vec<usize> = (0..group.len()).collect();
+        if group.len() as u64 * cells_n as u64 <= 2_000_000 {
+            let orders: Vec<usize> = group.iter().map(|g| element_order(&g.cells)).collect();
+            search.sort_by_key(|&i| (group[i].reflection, std::cmp::Reverse(orders[i])));
+        }
+        for gi in search {
+            if all[gi].is_some() {
+                continue;
+            }
+            let g = &group[gi];
+            all[gi] = Some(if !g.reflection && g.cells == identity {
+                (0..table.len() as u32).collect()
+            } else {
+                Self::image(puzzle, table, g, partners, &mut marks)?
+            });
+            unknown -= 1;
+            let mut queue = vec![gi];
+            while let Some(x) = queue.pop() {
+                if unknown == 0 {
+                    break;
+                }
+                known.push(x);
+                let mut pairs: Vec<(usize, usize)> = factors.iter().map(|&b| (x, b)).collect();
+                if !group[x].reflection && factors.len() < COMPOSE_WITH {
+                    factors.push(x);
+                    pairs.extend(known.iter().map(|&a| (a, x)));
+                }
+                for (a, b) in pairs {
+                    if unknown == 0 {
+                        break;
+                    }
+                    let (ga, gb) = (&group[a].cells, &group[b].cells);
+                    let print =
+                        prefix_print(group[a].reflection, gb.iter().map(|&c| ga[c as usize]));
+                    let Some(same) = index.get(&print) else {
+                        continue;
+                    };
+                    // The product's element, if it is one not known yet.
+                    let Some(e) = same.iter().copied().find(|&e| {
+                        all[e].is_none()
+                            && group[e].reflection == group[a].reflection
+                            && gb
+                                .iter()
+                                .zip(&group[e].cells)
+                                .all(|(&c, &d)| ga[c as usize] == d)
+                    }) else {
+                        continue;
+                    };
+                    let (ia, ib) = (all[a].as_deref(), all[b].as_deref());
+                    let (Some(ia), Some(ib)) = (ia, ib) else {
+                        continue;
+                    };
+                    all[e] = Some(ib.iter().map(|&q| ia[q as usize]).collect());
+                    unknown -= 1;
+                    queue.push(e);
+                }
+            }
+        }
         let mut images = Vec::with_capacity(group.len());
         let mut reflection = Vec::with_capacity(group.len());
         let mut cell_images = Vec::with_capacity(group.len());
-        let mut hints = table.hints().to_vec();
-        hints.sort_unstable();
-        let mut pairs: Vec<(u32, u8)> = Vec::new();
-        let mut cells: Vec<u32> = Vec::new();
-        let mut colours: Vec<u8> = Vec::new();
-        // Every element's placement image, and the elements seen so far: an element that is
-        // `a` after a rotation `b` already seen takes `a`'s image of `b`'s, a lookup in an
-        // array instead of a placement search (the table is most of the time to a first
-        // solution). A rotation maps every placement to one of the same piece, so the
-        // composition loses nothing.
-        let mut all: Vec<Vec<u32>> = Vec::with_capacity(group.len());
-        // Whether each element maps the hint set onto itself (only those are kept).
-        let mut keep = Vec::with_capacity(group.len());
-        // Keyed by the cell map and whether the element is a reflection: a reflection of a
-        // board one cell thick (through its plane) moves no cell, as the identity does, but
-        // maps pieces to their mirror partners.
-        let mut seen: HashMap<(&[u32], bool), usize> = HashMap::new();
-        let mut inverse = vec![0u32; puzzle.target.cells().len()];
-        let mut wanted = vec![0u32; inverse.len()];
-        for (gi, g) in group.iter().enumerate() {
-            // The first rotations only: a group of thousands of elements (many congruent
-            // containers) would otherwise cost the square of its size.
-            let mut rotations = (1..gi).filter(|&b| !group[b].reflection).take(COMPOSE_WITH);
-            let composed = rotations.find_map(|b| {
-                for (c, &d) in group[b].cells.iter().enumerate() {
-                    inverse[d as usize] = c as u32;
-                }
-                for (w, &c) in wanted.iter_mut().zip(&inverse) {
-                    *w = g.cells[c as usize];
-                }
-                seen.get(&(wanted.as_slice(), g.reflection))
-                    .map(|&a| (a, b))
-            });
-            let img: Vec<u32> = match composed {
-                Some((a, b)) => all[b].iter().map(|&q| all[a][q as usize]).collect(),
-                None => Self::image(
-                    puzzle,
-                    table,
-                    g,
-                    partners,
-                    &mut pairs,
-                    &mut cells,
-                    &mut colours,
-                )?,
+        for (img, g) in all.into_iter().zip(&group) {
+            let Some(img) = img else {
+                return Err(Error::Internal(
+                    "a symmetry's action on placements was left uncomputed".to_string(),
+                ));
             };
+            // Only the elements that map the hint set onto itself are kept.
             let mut mapped: Vec<u32> = hints.iter().map(|&h| img[h as usize]).collect();
             mapped.sort_unstable();
-            keep.push(mapped == hints);
-            seen.insert((&g.cells, g.reflection), gi);
-            all.push(img);
-        }
-        for ((img, g), k) in all.into_iter().zip(&group).zip(keep) {
-            if k {
+            if mapped == hints {
                 images.push(img);
                 reflection.push(g.reflection);
                 cell_images.push(g.cells.clone());
@@ -331,17 +433,18 @@ impl PlacementSymmetries {
     }
 
     /// The image of every placement under `g`, found in the table one by one (see
-    /// [`PlacementSymmetries::new_partial`]; the vectors are scratch).
+    /// [`PlacementSymmetries::new_partial`]; `marks` is scratch). The image cells are looked
+    /// up in any order ([`PlacementTable::with_cells`]) and confirmed cell by cell, with
+    /// their colours, against marks: no sorting.
     fn image(
         puzzle: &Puzzle,
         table: &PlacementTable,
         g: &TargetSymmetry,
         partners: &[Option<usize>],
-        pairs: &mut Vec<(u32, u8)>,
-        cells: &mut Vec<u32>,
-        colours: &mut Vec<u8>,
+        marks: &mut Marks,
     ) -> Result<Vec<u32>> {
         let mut img = Vec::with_capacity(table.len());
+        let mut cells: Vec<u32> = Vec::new();
         for p in table.placements() {
             let piece = if g.reflection {
                 match partners.get(p.piece as usize).copied().flatten() {
@@ -355,24 +458,31 @@ impl PlacementSymmetries {
                 p.piece
             };
             cells.clear();
-            colours.clear();
-            if p.colours.is_empty() {
-                cells.extend(p.cells.iter().map(|&c| g.cells[c as usize]));
-                cells.sort_unstable();
-            } else {
-                // Colours travel with their cells.
-                pairs.clear();
-                pairs.extend(
-                    p.cells
-                        .iter()
-                        .zip(&p.colours)
-                        .map(|(&c, &k)| (g.cells[c as usize], k)),
-                );
-                pairs.sort_unstable();
-                cells.extend(pairs.iter().map(|x| x.0));
-                colours.extend(pairs.iter().map(|x| x.1));
+            let stamp = marks.fresh();
+            let coloured = !p.colours.is_empty();
+            for (k, &c) in p.cells.iter().enumerate() {
+                let d = g.cells[c as usize];
+                cells.push(d);
+                marks.stamp[d as usize] = stamp;
+                if coloured {
+                    // Colours travel with their cells.
+                    marks.colour[d as usize] = p.colours[k];
+                }
             }
-            match table.find_coloured(piece, cells, colours) {
+            let found = table.with_cells(piece, &cells).find(|&q| {
+                let image = &table.placements()[q as usize];
+                let marked = |c: u32| marks.stamp.get(c as usize) == Some(&stamp);
+                image.piece == piece
+                    && image.cells.len() == cells.len()
+                    && image.colours.len() == p.colours.len()
+                    && if coloured {
+                        (image.cells.iter().zip(&image.colours))
+                            .all(|(&c, &k)| marked(c) && marks.colour[c as usize] == k)
+                    } else {
+                        image.cells.iter().all(|&c| marked(c))
+                    }
+            });
+            match found {
                 Some(q) => img.push(q),
                 None if g.reflection => img.push(UNMAPPED),
                 None => {
@@ -422,6 +532,39 @@ mod tests {
         assert_eq!(target_symmetries(&two, true).unwrap().len(), 256);
     }
 
+    /// The canonical forms read off the placement table's orientations equal the ones
+    /// computed from the pieces, on the bundled puzzles and BurrTools' (colours included).
+    #[test]
+    fn canonical_forms_from_the_table_match_the_pieces() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/burrtools");
+        let mut puzzles: Vec<Puzzle> = ["tetris-cube", "soma", "pentominoes-6x10"]
+            .iter()
+            .map(|n| crate::puzzle::bundled(n).unwrap())
+            .collect();
+        let mut coloured = 0;
+        for sub in ["reference", "own"] {
+            for entry in std::fs::read_dir(format!("{dir}/{sub}")).unwrap() {
+                let path = entry.unwrap().path();
+                if let Ok(p) = crate::puzzle::read_path(&path, None) {
+                    coloured += usize::from(p.pieces.iter().any(|x| x.is_coloured()));
+                    puzzles.push(p);
+                }
+            }
+        }
+        assert!(puzzles.len() > 10 && coloured > 0);
+        for puzzle in &puzzles {
+            let Ok(table) = PlacementTable::new(puzzle) else {
+                continue;
+            };
+            assert_eq!(
+                puzzle.canonical_forms_from(table.orientations(), table.orientation_colours()),
+                puzzle.canonical_forms(),
+                "{}",
+                puzzle.name
+            );
+        }
+    }
+
     /// The images composed from earlier elements equal the ones searched in the table, for
     /// rotations and for reflections whose partners leave placements unmapped (every third
     /// piece has none), on one box, a flat board and two separate containers.
@@ -445,18 +588,11 @@ mod tests {
                 let group = target_symmetries(&puzzle.target, reflections).unwrap();
                 assert_eq!(sym.images.len(), group.len(), "{name}");
                 let mut unmapped = 0;
+                let mut marks = Marks::new(puzzle.target.cells().len());
                 for (g, img) in group.iter().zip(&sym.images) {
-                    let (mut pairs, mut cells, mut colours) = (Vec::new(), Vec::new(), Vec::new());
-                    let searched = PlacementSymmetries::image(
-                        &puzzle,
-                        &table,
-                        g,
-                        &partners,
-                        &mut pairs,
-                        &mut cells,
-                        &mut colours,
-                    )
-                    .unwrap();
+                    let searched =
+                        PlacementSymmetries::image(&puzzle, &table, g, &partners, &mut marks)
+                            .unwrap();
                     assert_eq!(img, &searched, "{name}, reflections {reflections}");
                     unmapped += img.iter().filter(|&&q| q == UNMAPPED).count();
                 }

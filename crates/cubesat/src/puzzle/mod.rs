@@ -90,13 +90,41 @@ pub struct CanonicalForms {
 }
 
 fn normalise_coloured(grid: Grid, mut v: ColouredCells) -> ColouredCells {
-    let cells: Vec<Cell> = v.iter().map(|(c, _)| *c).collect();
-    if let Some(min) = grid.normal_offset(&cells) {
+    let mut min = [i32::MAX; 3];
+    for (c, _) in &v {
+        for a in 0..3 {
+            min[a] = min[a].min(c[a]);
+        }
+    }
+    if !v.is_empty() {
+        // As `Grid::normal_offset`: one less along x where the corner is no ball.
+        if !grid.is_cell(min) {
+            min[0] -= 1;
+        }
         for (c, _) in &mut v {
             *c = sub(*c, min);
         }
     }
-    v.sort_unstable_by_key(|(c, _)| zyx(*c));
+    let cells: Vec<Cell> = v.iter().map(|(c, _)| *c).collect();
+    if let Some(order) = crate::geometry::zyx_order(&cells)
+        && order.len() == v.len()
+    {
+        return order.iter().map(|&i| v[i as usize]).collect();
+    }
+    // The colour rides in the low bits of the sort key (cells are distinct).
+    let keys: Option<Vec<u64>> = v
+        .iter()
+        .map(|&(c, k)| crate::geometry::zyx_key(c).map(|key| key | u64::from(k)))
+        .collect();
+    match keys {
+        Some(mut keys) => {
+            keys.sort_unstable();
+            for (slot, &key) in v.iter_mut().zip(&keys) {
+                *slot = (crate::geometry::from_zyx_key(key), key as u8);
+            }
+        }
+        None => v.sort_unstable_by_key(|(c, _)| zyx(*c)),
+    }
     v
 }
 
@@ -125,6 +153,16 @@ impl Piece {
     /// the piece (see [`Grid::transform_cells`]).
     pub fn coloured_transformed(&self, t: &Transform) -> Option<ColouredCells> {
         let grid = self.shape.grid();
+        let colour = |i: usize| self.colours.get(i).copied().unwrap_or(0);
+        if let Some((cells, from)) = grid.normalised_image(t, self.shape.cells()) {
+            return Some(
+                cells
+                    .into_iter()
+                    .zip(from)
+                    .map(|(c, i)| (c, colour(i as usize)))
+                    .collect(),
+            );
+        }
         let cells = grid.transform_cells(t, self.shape.cells())?;
         Some(normalise_coloured(
             grid,
@@ -150,18 +188,23 @@ impl Piece {
                 .collect();
         }
         let grid = self.shape.grid();
-        let mut seen = std::collections::HashSet::new();
-        let mut out = Vec::new();
+        // Told apart by comparison, not hashing (see `Shape::orientations`).
+        let mut seen: Vec<ColouredCells> = Vec::new();
         for t in grid.transforms_for(mirror) {
             let Some(v) = self.coloured_transformed(t) else {
                 continue;
             };
-            if seen.insert(v.clone()) {
-                let shape = Shape::new_on(grid, v.iter().map(|(c, _)| *c));
-                out.push((shape, v.into_iter().map(|(_, k)| k).collect()));
+            if !seen.contains(&v) {
+                seen.push(v);
             }
         }
-        out
+        seen.into_iter()
+            .map(|v| {
+                // Normalised and sorted already: a shape as it stands.
+                let shape = Shape::from_normalised(grid, v.iter().map(|(c, _)| *c).collect());
+                (shape, v.into_iter().map(|(_, k)| k).collect())
+            })
+            .collect()
     }
 
     /// The smallest coloured orientation under the proper rotations: two pieces are the same
@@ -188,6 +231,15 @@ impl Piece {
         grid.rotations()
             .iter()
             .filter_map(|t| {
+                if let Some((moved, from)) = grid.normalised_image(t, &cells) {
+                    return Some(
+                        moved
+                            .into_iter()
+                            .zip(from)
+                            .map(|(c, i)| (c, m[i as usize].1))
+                            .collect(),
+                    );
+                }
                 let moved = grid.transform_cells(t, &cells)?;
                 Some(normalise_coloured(
                     grid,
@@ -435,6 +487,17 @@ impl Target {
     /// The target cell at a global position.
     pub fn cell_at(&self, pos: Cell) -> Option<u32> {
         self.index.get(pos)
+    }
+
+    /// The dense index of the cells, when the target has one: the size of the box from the
+    /// origin holding every cell, and for each position `[x, y, z]` in it, at
+    /// `(z * size[1] + y) * size[0] + x`, its cell or `u32::MAX`. Each container's box lies
+    /// inside it.
+    pub(crate) fn dense_index(&self) -> Option<([i32; 3], &[u32])> {
+        match &self.index {
+            CellIndex::Grid { size, cells } => Some((*size, cells)),
+            CellIndex::Map(_) => None,
+        }
     }
 
     /// Number of must-fill cells.
@@ -780,6 +843,43 @@ impl Puzzle {
     pub fn canonical_forms(&self) -> CanonicalForms {
         CanonicalForms {
             canon: self.pieces.iter().map(|p| p.coloured_canonical()).collect(),
+            mirrored: self.pieces.iter().map(|p| p.mirrored_canonical()).collect(),
+        }
+    }
+
+    /// [`Puzzle::canonical_forms`], each piece's own form taken as the least of its
+    /// orientations under the rotations when those are at hand (`orientations`, as
+    /// [`Piece::orientations`] without mirror lists them: the distinct rotated copies, so
+    /// their least is the canonical form) instead of transforming the piece again.
+    pub(crate) fn canonical_forms_from(
+        &self,
+        orientations: &[Vec<Shape>],
+        colours: &[Vec<Vec<u8>>],
+    ) -> CanonicalForms {
+        if self.mirror || orientations.len() != self.pieces.len() {
+            return self.canonical_forms();
+        }
+        let canon = orientations
+            .iter()
+            .zip(colours)
+            .map(|(shapes, cols)| {
+                shapes
+                    .iter()
+                    .enumerate()
+                    .map(|(o, s)| {
+                        let col = cols.get(o).map_or(&[][..], |c| c.as_slice());
+                        s.cells()
+                            .iter()
+                            .enumerate()
+                            .map(|(k, &c)| (c, col.get(k).copied().unwrap_or(0)))
+                            .collect::<ColouredCells>()
+                    })
+                    .min()
+                    .unwrap_or_default()
+            })
+            .collect();
+        CanonicalForms {
+            canon,
             mirrored: self.pieces.iter().map(|p| p.mirrored_canonical()).collect(),
         }
     }
