@@ -145,7 +145,7 @@ fn main() -> anyhow::Result<()> {
                 Ok(((stdout, stderr), cpu))
             })?;
             let count = number_before(&out.0, "solution");
-            let nodes = number_before(&out.1, "nodes");
+            let nodes = number_before(&out.1, "node");
             let other = |reduced: bool| -> anyhow::Result<Option<(Option<u64>, f64)>> {
                 let Some(b) = &burrtxt else { return Ok(None) };
                 if reduced && !reduce {
