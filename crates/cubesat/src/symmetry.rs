@@ -533,7 +533,8 @@ mod tests {
     }
 
     /// The canonical forms read off the placement table's orientations equal the ones
-    /// computed from the pieces, on the bundled puzzles and BurrTools' (colours included).
+    /// computed from the pieces, on the bundled puzzles and the BurrTools files of both grids
+    /// (colours included).
     #[test]
     fn canonical_forms_from_the_table_match_the_pieces() {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/burrtools");
@@ -542,7 +543,7 @@ mod tests {
             .map(|n| crate::puzzle::bundled(n).unwrap())
             .collect();
         let mut coloured = 0;
-        for sub in ["reference", "own"] {
+        for sub in ["reference", "own", "spheres"] {
             for entry in std::fs::read_dir(format!("{dir}/{sub}")).unwrap() {
                 let path = entry.unwrap().path();
                 if let Ok(p) = crate::puzzle::read_path(&path, None) {
