@@ -459,34 +459,62 @@ fn or_moved(dst: &mut [u64], src: &[u64], mask: &[u64], off: i32) {
 
 impl Geo {
     /// The component of free cells `free` holding cell `seed`, grown into `comp` a step at a
-    /// time by shifts ([`Geo::wide`]); `frontier` and `next` are scratch (all `cw` words).
-    pub(crate) fn flood_wide(
-        wide: &[(i32, Vec<u64>)],
+    /// time: by shifts of whole bitsets where the target allows ([`Geo::wide`]), else by
+    /// OR-ing the neighbour rows of the cells reached last. `frontier` and `next` are scratch
+    /// (all `cw` words).
+    pub(crate) fn flood(
+        &self,
         free: &[u64],
         seed: usize,
         comp: &mut [u64],
         frontier: &mut [u64],
         next: &mut [u64],
     ) {
-        comp.fill(0);
-        frontier.fill(0);
-        set_bit(comp, seed);
-        set_bit(frontier, seed);
-        loop {
-            next.fill(0);
-            for (off, mask) in wide {
-                or_moved(next, frontier, mask, *off);
-            }
-            let mut any = 0;
-            for w in 0..comp.len() {
-                let v = next[w] & free[w] & !comp[w];
-                frontier[w] = v;
-                comp[w] |= v;
-                any |= v;
-            }
-            if any == 0 {
-                return;
-            }
+        let cw = self.cw;
+        match &self.wide {
+            Some(wide) => flood_by(free, seed, comp, frontier, next, |f, n| {
+                for (off, mask) in wide {
+                    or_moved(n, f, mask, *off);
+                }
+            }),
+            None => flood_by(free, seed, comp, frontier, next, |f, n| {
+                for_each_bit(f, |c| {
+                    for (d, &v) in n.iter_mut().zip(&self.nbr[c * cw..(c + 1) * cw]) {
+                        *d |= v;
+                    }
+                });
+            }),
+        }
+    }
+}
+
+/// [`Geo::flood`] with its growth step: `grow(frontier, next)` ORs into `next` the
+/// neighbours of the cells reached last.
+#[inline(always)]
+fn flood_by(
+    free: &[u64],
+    seed: usize,
+    comp: &mut [u64],
+    frontier: &mut [u64],
+    next: &mut [u64],
+    mut grow: impl FnMut(&[u64], &mut [u64]),
+) {
+    comp.fill(0);
+    frontier.fill(0);
+    set_bit(comp, seed);
+    set_bit(frontier, seed);
+    loop {
+        next.fill(0);
+        grow(frontier, next);
+        let mut any = 0;
+        for w in 0..comp.len() {
+            let v = next[w] & free[w] & !comp[w];
+            frontier[w] = v;
+            comp[w] |= v;
+            any |= v;
+        }
+        if any == 0 {
+            return;
         }
     }
 }

@@ -1165,11 +1165,7 @@ impl Prepared {
                 break;
             }
             let seed = w0 * 64 + todo[w0].trailing_zeros() as usize;
-            if let Some(wide) = &g.wide {
-                Geo::flood_wide(wide, free, seed, comp, frontier, next);
-            } else {
-                Self::flood_rows(g, free, seed, comp, frontier, next);
-            }
+            g.flood(free, seed, comp, frontier, next);
             let mut m = 0;
             let mut total = 0;
             for w in 0..cw {
@@ -1214,43 +1210,6 @@ impl Prepared {
 }
 
 impl Prepared {
-    /// The component of free cells `free` holding cell `seed`, grown into `comp` a step at a
-    /// time by OR-ing the neighbour rows of the cells reached last (`frontier`; `next` is
-    /// scratch).
-    fn flood_rows(
-        g: &Geo,
-        free: &[u64],
-        seed: usize,
-        comp: &mut [u64],
-        frontier: &mut Vec<u64>,
-        next: &mut Vec<u64>,
-    ) {
-        let cw = g.cw;
-        comp.fill(0);
-        frontier.fill(0);
-        set_bit(comp, seed);
-        set_bit(frontier, seed);
-        loop {
-            next.fill(0);
-            for_each_bit(frontier, |c| {
-                let n = &g.nbr[c * cw..(c + 1) * cw];
-                for w in 0..cw {
-                    next[w] |= n[w];
-                }
-            });
-            let mut any = 0;
-            for w in 0..cw {
-                next[w] &= free[w] & !comp[w];
-                comp[w] |= next[w];
-                any |= next[w];
-            }
-            if any == 0 {
-                break;
-            }
-            std::mem::swap(frontier, next);
-        }
-    }
-
     /// [`Prepared::regions_ok`] on a large target ([`Geo::walk`]): each component is walked
     /// over the neighbour lists from a must-fill cell, every free cell reached once (cleared
     /// from `free` as it is reached), counting its cells and must-fill cells as it goes.
