@@ -9,11 +9,13 @@
 //! removes the stale ones there: only names of exactly that form, of this host, whose process
 //! no longer exists, whose lock is free, and that were last written [`STALE_AFTER`] ago.
 
+use std::ffi::{CStr, CString};
 use std::io::{self, BufWriter, Write};
 use std::os::fd::AsRawFd;
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicPtr, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
@@ -26,17 +28,44 @@ const TAG: &str = ".cubesat-tmp.";
 /// later run removes it.
 pub(crate) const STALE_AFTER: Duration = Duration::from_secs(600);
 
+/// How many temporary files being written a forced exit can remove (a command writes one).
+const MAX_LIVE: usize = 64;
+
 /// Temporary files being written, removed by [`remove_temporaries`] when Ctrl-C forces an exit
-/// (which runs no destructors).
-static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// (which runs no destructors): their paths as C strings, in slots a signal handler can read
+/// without a lock. A path is never freed (a handler on another thread may be reading it).
+static LIVE: [AtomicPtr<libc::c_char>; MAX_LIVE] =
+    [const { AtomicPtr::new(std::ptr::null_mut()) }; MAX_LIVE];
 
 /// Removes every temporary file still being written; for an exit that skips destructors.
+/// Async-signal-safe (atomic loads and `unlink`): the Ctrl-C handler calls it.
 pub(crate) fn remove_temporaries() {
-    if let Ok(live) = LIVE.lock() {
-        for p in live.iter() {
-            let _ = std::fs::remove_file(p);
+    for slot in &LIVE {
+        let p = slot.load(Ordering::Acquire);
+        if !p.is_null() {
+            // SAFETY: a non-null slot holds a C string that is never freed.
+            unsafe { libc::unlink(p) };
         }
     }
+}
+
+/// Puts `path` in a free slot of [`LIVE`]; beyond [`MAX_LIVE`] files, a forced exit leaves
+/// the others behind (a later run removes them as stale).
+fn remember(path: &Path) {
+    let Ok(c) = CString::new(path.as_os_str().as_bytes()) else {
+        return;
+    };
+    let p = c.into_raw();
+    for slot in &LIVE {
+        if slot
+            .compare_exchange(std::ptr::null_mut(), p, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
+        {
+            return;
+        }
+    }
+    // SAFETY: `p` came from `into_raw` just above and was published nowhere.
+    drop(unsafe { CString::from_raw(p) });
 }
 
 /// A temporary file in [`LIVE`] while it exists (deleted on drop, like the file itself).
@@ -67,9 +96,17 @@ impl Drop for Temp {
     }
 }
 
+/// Takes `path` out of [`LIVE`] (its string stays allocated; see there).
 fn forget(path: &Path) {
-    if let Ok(mut live) = LIVE.lock() {
-        live.retain(|p| p != path);
+    let bytes = path.as_os_str().as_bytes();
+    for slot in &LIVE {
+        let p = slot.load(Ordering::Acquire);
+        // SAFETY: a non-null slot holds a C string that is never freed.
+        if !p.is_null() && unsafe { CStr::from_ptr(p) }.to_bytes() == bytes {
+            let _ =
+                slot.compare_exchange(p, std::ptr::null_mut(), Ordering::AcqRel, Ordering::Acquire);
+            return;
+        }
     }
 }
 
@@ -321,9 +358,7 @@ pub(crate) fn output(path: Option<&Path>) -> Result<Output> {
             Ok(f)
         })
         .with_context(|| format!("{}: cannot create a file in {}", p.display(), dir.display()))?;
-    if let Ok(mut live) = LIVE.lock() {
-        live.push(tmp.path().to_path_buf());
-    }
+    remember(tmp.path());
     Ok(Output::File {
         file: BufWriter::new(Temp(Some(tmp))),
         path: p.to_path_buf(),
@@ -351,6 +386,26 @@ mod tests {
         ] {
             assert_eq!(temporary_of(other, "node-1"), None, "{other}");
         }
+    }
+
+    /// A forced exit removes the temporary files remembered and not forgotten, and only those.
+    #[test]
+    fn a_forced_exit_removes_the_files_being_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let [kept, written] = ["kept", "written"].map(|n| dir.path().join(n));
+        for p in [&kept, &written] {
+            std::fs::write(p, "x").unwrap();
+            remember(p);
+        }
+        forget(&kept);
+        remove_temporaries();
+        assert!(kept.exists(), "a file forgotten (renamed into place) stays");
+        assert!(!written.exists(), "a file still being written is removed");
+        forget(&written);
+        assert!(
+            LIVE.iter().all(|s| s.load(Ordering::Acquire).is_null()),
+            "every slot is free again"
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! temporary files are named and cleaned up, and shards are numbered from 0.
 
 use std::process::{Command, Stdio};
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 use cubesat::shard::ShardRecord;
 
@@ -390,6 +390,57 @@ fn gnu_timeouts_double_sigint_never_drops_the_partial_result() {
             serde_json::from_str(listing.lines().last().unwrap_or("")).expect("JSON");
         assert_eq!(last["type"], "summary", "the summary closes the listing");
     }
+}
+
+/// A run that cannot stop at the first Ctrl-C (here blocked writing to a full pipe nobody
+/// reads) is ended by a second one more than a second later, with exit code 130.
+#[test]
+fn a_second_ctrl_c_ends_a_run_that_cannot_stop() {
+    let dir = Dir::new();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cubesat"))
+        .args([
+            "solve",
+            "tetris-cube",
+            "--all",
+            "--format",
+            "json",
+            "--quiet",
+        ])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let int = |child: &std::process::Child| {
+        let kill = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(kill.success());
+    };
+    // Thousands of solutions of some 300 bytes each fill the pipe in milliseconds.
+    std::thread::sleep(Duration::from_millis(1500));
+    int(&child);
+    std::thread::sleep(Duration::from_millis(1300));
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "blocked on the full pipe, the first Ctrl-C cannot end the run"
+    );
+    int(&child);
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the second Ctrl-C ends it"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(130));
+    drop(child.stdout.take());
 }
 
 #[test]

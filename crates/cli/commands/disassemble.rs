@@ -211,8 +211,10 @@ pub fn solve(args: SolveArgs, quiet: bool) -> Result<Outcome> {
     let inst = Instance::new(puzzle)?;
     let threads = opts.threads;
     let mode = opts.mode;
-    let reporter = (!quiet && (args.count || args.all))
-        .then(|| crate::progress::Reporter::start(progress.clone(), inst.puzzle.name.clone()));
+    let reporter = (!quiet && (args.count || args.all)).then(|| {
+        // Disassembly records once an assembly, and one assembly can take long: shown at once.
+        crate::progress::Reporter::start(progress.clone(), inst.puzzle.name.clone(), false)
+    });
     let sorting = args.disassembly.sort == SortOrder::Level;
     let mut kept: Vec<Found> = Vec::new();
     let mut seen = 0u64;

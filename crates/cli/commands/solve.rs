@@ -76,13 +76,17 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
     // Long runs (counts and --all) show progress on stderr unless --quiet; the exact engine
     // and the SAT engine's cubes publish the counters and the tree estimate the display
     // needs (the DLX baseline does not).
-    let shows = opts.engine.resolve() != EngineChoice::Dlx;
+    // The exact engine records its counters every few thousand nodes, so its display can wait
+    // for a run that lasts; the SAT engine records once a cube, and shows at once.
+    let engine = opts.engine.resolve();
+    let shows = engine != EngineChoice::Dlx;
     let reporter = (!quiet && shows && (args.count || args.all))
         .then(|| {
             opts.progress.clone().map(|p| {
                 crate::progress::Reporter::start(
                     p,
                     cubesat::echo::echo(&inst.puzzle.name).to_string(),
+                    engine == EngineChoice::Exact,
                 )
             })
         })

@@ -4,6 +4,7 @@
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
+use std::time::Instant;
 
 use crate::error::{Error, Result};
 
@@ -23,6 +24,23 @@ pub struct Progress {
     /// The share of the whole run the queries from now on make up, as `f64` bits; 0 = 1.0.
     share: AtomicU64,
     interrupt: AtomicBool,
+    /// Set while an [`Alarm`] waits, so that [`Progress::record`] looks at the clock only then.
+    armed: AtomicBool,
+    alarm: Mutex<Option<Alarm>>,
+}
+
+/// A call [`Progress::call_at`] set up: when, and what.
+struct Alarm {
+    at: Instant,
+    call: Box<dyn FnOnce() + Send>,
+}
+
+impl std::fmt::Debug for Alarm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Alarm")
+            .field("at", &self.at)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Progress {
@@ -58,8 +76,50 @@ impl Progress {
         self.interrupt.load(Ordering::Relaxed)
     }
 
+    /// Calls `call` once, on the thread that records counters, at the first
+    /// [`Progress::record`] at or after `at`; replaces an alarm not yet rung. A front end
+    /// starts its progress display this way once a run has lasted long enough to need one,
+    /// rather than starting a thread for every run: most runs end in milliseconds, and a
+    /// thread's start and end cost a short run a sixth of its time. Engines record every few
+    /// thousand nodes; an engine that records rarely (a SAT call without cubes) rings late.
+    pub fn call_at(&self, at: Instant, call: impl FnOnce() + Send + 'static) {
+        if let Ok(mut g) = self.alarm.lock() {
+            *g = Some(Alarm {
+                at,
+                call: Box::new(call),
+            });
+            self.armed.store(true, Ordering::Release);
+        }
+    }
+
+    /// Rings the alarm if it is due.
+    #[cold]
+    fn ring(&self) {
+        let due = {
+            let Ok(mut g) = self.alarm.lock() else { return };
+            match g.as_ref() {
+                Some(a) if Instant::now() >= a.at => {
+                    self.armed.store(false, Ordering::Relaxed);
+                    g.take()
+                }
+                Some(_) => None,
+                None => {
+                    self.armed.store(false, Ordering::Relaxed);
+                    None
+                }
+            }
+        };
+        // Called with the lock released: the call may set another alarm.
+        if let Some(a) = due {
+            (a.call)();
+        }
+    }
+
     /// Adds to the counters: `done` is the share of the query's tree just finished.
     pub fn record(&self, nodes: u64, solutions: u64, done: f64) {
+        if self.armed.load(Ordering::Acquire) {
+            self.ring();
+        }
         self.nodes.fetch_add(nodes, Ordering::Relaxed);
         self.solutions.fetch_add(solutions, Ordering::Relaxed);
         let share = match self.share.load(Ordering::Relaxed) {
@@ -394,6 +454,33 @@ mod tests {
             &mut |_, _| ControlFlow::Continue(()),
         );
         assert!(matches!(r, Err(Error::Internal(_))));
+    }
+
+    /// An alarm rings at the first record at or after its time, once, and not before.
+    #[test]
+    fn an_alarm_rings_once_at_the_first_record_after_its_time() {
+        use std::sync::Arc;
+        use std::time::Duration;
+        let p = Progress::new();
+        let rung = Arc::new(AtomicUsize::new(0));
+        let r = rung.clone();
+        p.call_at(Instant::now() + Duration::from_secs(3600), move || {
+            r.fetch_add(1, Ordering::Relaxed);
+        });
+        p.record(1, 0, 0.0);
+        assert_eq!(rung.load(Ordering::Relaxed), 0, "not due yet");
+        let r = rung.clone();
+        p.call_at(Instant::now(), move || {
+            r.fetch_add(10, Ordering::Relaxed);
+        });
+        p.record(1, 0, 0.0);
+        p.record(1, 0, 0.0);
+        assert_eq!(
+            rung.load(Ordering::Relaxed),
+            10,
+            "the later alarm replaced the first"
+        );
+        assert_eq!(p.nodes(), 3);
     }
 
     /// Queries that each make up a share of a run add up to the whole run, and not before.
