@@ -238,6 +238,89 @@ mod tests {
         assert_eq!(load(None).unwrap().name, "Tetris Cube");
     }
 
+    /// Pieces are grouped as the same shape exactly when their canonical forms agree: the
+    /// cheap invariant that spares most canonical forms never splits a group (on every bundled
+    /// puzzle, and on the Tetris Cube's pieces joined by turned and mirrored copies, with and
+    /// without mirroring), and no transform of the grid changes it.
+    #[test]
+    fn same_shapes_agree_with_canonical_forms() {
+        let tetris = bundled("tetris-cube").unwrap();
+        let mut pieces = tetris.pieces.clone();
+        for (k, piece) in tetris.pieces.iter().enumerate() {
+            let t = &crate::geometry::Transform::all()[(7 * k + 5) % 48];
+            let mut copy = piece.clone();
+            copy.name = format!("{}'", piece.name);
+            copy.shape = piece.shape.transformed(t).unwrap();
+            pieces.push(copy);
+        }
+        // The first piece again in another colour: the same shape, not the same piece.
+        let mut recoloured = tetris.pieces[0].clone();
+        recoloured.name = "recoloured".into();
+        recoloured.colours = vec![1; recoloured.shape.len()];
+        pieces.push(recoloured);
+        let recoloured = pieces.len() - 1;
+        let mixed = Puzzle::new("mixed".into(), tetris.grid, pieces, tetris.target.clone());
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/burrtools");
+        let mut puzzles: Vec<Puzzle> = BUNDLED
+            .iter()
+            .map(|(name, _)| bundled(name).unwrap())
+            .collect();
+        for sub in ["reference", "own", "spheres"] {
+            for entry in std::fs::read_dir(format!("{dir}/{sub}")).unwrap() {
+                if let Ok(p) = crate::puzzle::read_path(&entry.unwrap().path(), None) {
+                    puzzles.push(p);
+                }
+            }
+        }
+        puzzles.push(mixed);
+        let mut grouped = 0;
+        for mut p in puzzles {
+            for mirror in [false, true] {
+                p.mirror = mirror;
+                let keys: Vec<_> = p
+                    .pieces
+                    .iter()
+                    .map(|piece| {
+                        let c = piece.coloured_canonical();
+                        if mirror {
+                            c.min(piece.mirrored_canonical())
+                        } else {
+                            c
+                        }
+                    })
+                    .collect();
+                let mut expected: Vec<Vec<usize>> = Vec::new();
+                for i in 0..keys.len() {
+                    if !expected.iter().any(|g| g.contains(&i)) {
+                        let g: Vec<usize> =
+                            (i..keys.len()).filter(|&j| keys[j] == keys[i]).collect();
+                        if g.len() > 1 {
+                            expected.push(g);
+                        }
+                    }
+                }
+                grouped += expected.len();
+                let groups = p.same_shapes();
+                assert_eq!(groups, expected, "{}, mirror {mirror}", p.name);
+                if p.name == "mixed" {
+                    assert!(groups.iter().all(|g| !g.contains(&recoloured)));
+                }
+            }
+            for piece in &p.pieces {
+                let k = crate::puzzle::layer_counts(&piece.shape);
+                for t in p.grid.transforms() {
+                    if let Some(image) = piece.shape.transformed(t) {
+                        assert_eq!(crate::puzzle::layer_counts(&image), k, "{}", p.name);
+                    }
+                }
+            }
+        }
+        assert!(
+            grouped >= 12,
+            "the turned and mirrored copies form groups: {grouped}"
+        );
+    }
+
     #[test]
     fn catalog_names_are_unique_and_files_sit_in_their_family_folder() {
         let mut seen = std::collections::HashSet::new();

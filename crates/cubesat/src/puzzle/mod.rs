@@ -89,6 +89,31 @@ pub struct CanonicalForms {
     pub mirrored: Vec<ColouredCells>,
 }
 
+/// A cheap invariant of a shape under rotation and reflection: its cell count and, on the
+/// cube grid, how many cells lie in each layer along each axis (each list read from the end
+/// with fewer cells first, the three lists sorted), for a transform of the cube grid permutes
+/// the axes and may turn each around. Shapes with other invariants are not congruent.
+fn layer_counts(shape: &Shape) -> (usize, Vec<Vec<u32>>) {
+    if shape.grid() != Grid::Cube {
+        return (shape.len(), Vec::new());
+    }
+    let size = shape.size();
+    let mut layers: Vec<Vec<u32>> = size.iter().map(|&n| vec![0; n as usize]).collect();
+    for c in shape.cells() {
+        for a in 0..3 {
+            layers[a][c[a] as usize] += 1;
+        }
+    }
+    for l in &mut layers {
+        let reversed: Vec<u32> = l.iter().rev().copied().collect();
+        if reversed < *l {
+            *l = reversed;
+        }
+    }
+    layers.sort_unstable();
+    (shape.len(), layers)
+}
+
 fn normalise_coloured(grid: Grid, mut v: ColouredCells) -> ColouredCells {
     let mut min = [i32::MAX; 3];
     for (c, _) in &v {
@@ -919,23 +944,39 @@ impl Puzzle {
         self.pieces.iter().position(|p| p.name == name)
     }
 
-    /// Groups of two or more listed pieces with the same shape (congruent by a rotation, or
-    /// also by a reflection when the puzzle allows mirroring), in piece order. Such pieces are
-    /// told apart by name only, so solutions that swap them count as different; one entry with
-    /// `count` makes them identical copies.
+    /// Groups of two or more listed pieces with the same shape and colours (congruent by a
+    /// rotation, or also by a reflection when the puzzle allows mirroring), in piece order.
+    /// Such pieces are told apart by name only, so solutions that swap them count as
+    /// different; one entry with `count` makes them identical copies. Pieces of one shape in
+    /// other colours are not interchangeable, and not grouped.
     pub fn same_shapes(&self) -> Vec<Vec<usize>> {
+        // Canonical forms cost 24 to 48 transforms of the whole shape: taken only for pieces
+        // that share cheap invariants with another piece (`layer_counts`, and how many cells
+        // each colour has). The nine large pieces of BurrTools' DraculasDentalDesaster, all in
+        // one bounding box, then take none.
+        let rough = |p: &Piece| {
+            let mut colours: Vec<u8> = p.colours.iter().copied().filter(|&c| c != 0).collect();
+            colours.sort_unstable();
+            (layer_counts(&p.shape), colours)
+        };
+        let roughs: Vec<_> = self.pieces.iter().map(rough).collect();
         let key = |p: &Piece| {
-            let c = p.shape.canonical();
+            let c = p.coloured_canonical();
             if self.mirror {
-                c.min(p.shape.mirrored().canonical())
+                c.min(p.mirrored_canonical())
             } else {
                 c
             }
         };
-        let keys: Vec<Shape> = self.pieces.iter().map(key).collect();
+        let keys: Vec<Option<ColouredCells>> = (0..self.pieces.len())
+            .map(|i| {
+                (roughs.iter().filter(|&r| *r == roughs[i]).count() > 1)
+                    .then(|| key(&self.pieces[i]))
+            })
+            .collect();
         let mut groups: Vec<Vec<usize>> = Vec::new();
         for i in 0..self.pieces.len() {
-            if groups.iter().any(|g| g.contains(&i)) {
+            if keys[i].is_none() || groups.iter().any(|g| g.contains(&i)) {
                 continue;
             }
             let g: Vec<usize> = (i..self.pieces.len())
