@@ -496,6 +496,10 @@ impl PlacementTable {
                 first_cell,
                 neighbors,
                 piece_sizes,
+                // A placement is a connected shape turned and moved on the grid whose
+                // neighbours `neighbors` lists, so its cells are connected there (a hole is
+                // one cell).
+                connected: puzzle.pieces.iter().all(|p| p.shape.is_connected()),
             }),
         }
     }

@@ -46,6 +46,7 @@ fn parse(text: &str) -> ExactCover {
                     first_cell: nums[0],
                     neighbors: Vec::new(),
                     piece_sizes: Vec::new(),
+                    connected: false,
                 })
             }
             "size" => geometry
@@ -98,6 +99,7 @@ pub(crate) fn one_piece(
             first_cell: 1,
             neighbors,
             piece_sizes: vec![size],
+            connected: false,
         }),
     }
 }

@@ -95,6 +95,12 @@ pub struct CellGeometry {
     /// Volume of every piece item (items `0..first_cell`): each option holding that item covers
     /// exactly this many cell items.
     pub piece_sizes: Vec<u32>,
+    /// The caller vouches that every option's cells are connected under `neighbors`, as the
+    /// placements of connected shapes on a grid whose neighbours these are: region pruning,
+    /// which is sound only then, skips testing each option (debug builds test anyway and
+    /// panic on a false claim). `false`: the engine tests every option, and prunes no regions
+    /// if one is not connected.
+    pub connected: bool,
 }
 
 /// An exact-cover problem with multiplicities, ranges and secondary items (Knuth's XC with
@@ -363,6 +369,8 @@ impl ExactCover {
                     .filter(|&p| new_index[p] != u32::MAX)
                     .map(|p| g.piece_sizes[p])
                     .collect(),
+                // An option kept keeps all its cells, and the paths between them.
+                connected: g.connected,
             }
         });
         Some(Residual {
