@@ -85,13 +85,24 @@ pub type ColouredCells = Vec<(Cell, u8)>;
 pub struct CanonicalForms {
     /// [`Piece::coloured_canonical`] of every piece.
     pub canon: Vec<ColouredCells>,
-    /// [`Piece::mirrored_canonical`] of every piece.
+    /// Every piece's mirror image, in a form equal to `canon[j]` exactly when the mirror
+    /// image is piece `j` turned: [`Piece::mirrored_canonical`], or (from
+    /// [`Puzzle::canonical_forms_from`]) for a chiral piece whose mirror image is no piece of
+    /// the set, the mirror image as it lies.
     pub mirrored: Vec<ColouredCells>,
+}
+
+/// A cheap invariant of a piece under rotation and reflection, colours included: its cells
+/// per colour, and [`layer_counts`]. Pieces with other invariants are not congruent.
+fn congruence_invariant(p: &Piece) -> ((usize, Vec<Vec<u32>>), Vec<u8>) {
+    let mut colours: Vec<u8> = p.colours.iter().copied().filter(|&c| c != 0).collect();
+    colours.sort_unstable();
+    (layer_counts(&p.shape), colours)
 }
 
 /// A cheap invariant of a shape under rotation and reflection: its cell count and, on the
 /// cube grid, how many cells lie in each layer along each axis (each list read from the end
-/// with fewer cells first, the three lists sorted), for a transform of the cube grid permutes
+/// that makes it smaller, the three lists sorted), for a transform of the cube grid permutes
 /// the axes and may turn each around. Shapes with other invariants are not congruent.
 fn layer_counts(shape: &Shape) -> (usize, Vec<Vec<u32>>) {
     if shape.grid() != Grid::Cube {
@@ -884,29 +895,64 @@ impl Puzzle {
         if self.mirror || orientations.len() != self.pieces.len() {
             return self.canonical_forms();
         }
-        let canon = orientations
+        // An orientation as coloured cells, as the canonical forms list them.
+        let coloured = |shape: &Shape, cols: Option<&Vec<u8>>| -> ColouredCells {
+            let col = cols.map_or(&[][..], |c| c.as_slice());
+            shape
+                .cells()
+                .iter()
+                .enumerate()
+                .map(|(k, &c)| (c, col.get(k).copied().unwrap_or(0)))
+                .collect()
+        };
+        let canon: Vec<ColouredCells> = orientations
             .iter()
             .zip(colours)
             .map(|(shapes, cols)| {
                 shapes
                     .iter()
                     .enumerate()
-                    .map(|(o, s)| {
-                        let col = cols.get(o).map_or(&[][..], |c| c.as_slice());
-                        s.cells()
-                            .iter()
-                            .enumerate()
-                            .map(|(k, &c)| (c, col.get(k).copied().unwrap_or(0)))
-                            .collect::<ColouredCells>()
-                    })
+                    .map(|(o, s)| coloured(s, cols.get(o)))
                     .min()
                     .unwrap_or_default()
             })
             .collect();
-        CanonicalForms {
-            canon,
-            mirrored: self.pieces.iter().map(|p| p.mirrored_canonical()).collect(),
-        }
+        // The mirror image's canonical form is a piece's own when the mirror image, moved to
+        // the origin, is one of that piece's orientations (itself when achiral, or another
+        // with its invariant): one reflection and a few comparisons instead of turning the
+        // mirror image through every rotation. When it is none of them it is no piece's
+        // orientation, so it equals no canonical form as it lies, and is kept so (see
+        // `CanonicalForms::mirrored`). Off the cube grid: the long way.
+        let invariants: Vec<_> = self.pieces.iter().map(congruence_invariant).collect();
+        let mirrored = (0..self.pieces.len())
+            .map(|i| {
+                let piece = &self.pieces[i];
+                if piece.shape.grid() != Grid::Cube {
+                    return piece.mirrored_canonical();
+                }
+                let image = normalise_coloured(
+                    Grid::Cube,
+                    piece
+                        .coloured_cells()
+                        .into_iter()
+                        .map(|([x, y, z], k)| ([-x, y, z], k))
+                        .collect(),
+                );
+                let mut partners = std::iter::once(i).chain(
+                    (0..self.pieces.len()).filter(|&j| j != i && invariants[j] == invariants[i]),
+                );
+                match partners.find(|&j| {
+                    orientations[j].iter().enumerate().any(|(o, s)| {
+                        s.len() == image.len()
+                            && coloured(s, colours.get(j).and_then(|c| c.get(o))) == image
+                    })
+                }) {
+                    Some(j) => canon[j].clone(),
+                    None => image,
+                }
+            })
+            .collect();
+        CanonicalForms { canon, mirrored }
     }
 
     /// For every piece, the piece its mirror image is: itself when achiral (colours
@@ -951,15 +997,9 @@ impl Puzzle {
     /// other colours are not interchangeable, and not grouped.
     pub fn same_shapes(&self) -> Vec<Vec<usize>> {
         // Canonical forms cost 24 to 48 transforms of the whole shape: taken only for pieces
-        // that share cheap invariants with another piece (`layer_counts`, and how many cells
-        // each colour has). The nine large pieces of BurrTools' DraculasDentalDesaster, all in
+        // that share a `congruence_invariant` with another piece. The nine large pieces of BurrTools' DraculasDentalDesaster, all in
         // one bounding box, then take none.
-        let rough = |p: &Piece| {
-            let mut colours: Vec<u8> = p.colours.iter().copied().filter(|&c| c != 0).collect();
-            colours.sort_unstable();
-            (layer_counts(&p.shape), colours)
-        };
-        let roughs: Vec<_> = self.pieces.iter().map(rough).collect();
+        let roughs: Vec<_> = self.pieces.iter().map(congruence_invariant).collect();
         let key = |p: &Piece| {
             let c = p.coloured_canonical();
             if self.mirror {
