@@ -4,7 +4,6 @@
 //! bounding box starts at the origin, kept sorted, so two shapes are equal exactly when they are
 //! translates of each other.
 
-use std::collections::HashSet;
 use std::sync::OnceLock;
 
 /// A lattice cell `[x, y, z]`, in the grid's integer coordinates (see [`Grid`]).
@@ -444,21 +443,30 @@ impl Grid {
     /// True when `cells` form one connected group under [`Grid::neighbour_offsets`] (an empty
     /// list counts as connected).
     pub fn is_connected(self, cells: &[Cell]) -> bool {
-        let Some(&first) = cells.first() else {
+        // Sorted cells looked up by binary search: a hash set's lookups cost 4 M instructions
+        // for nine pieces of 152 cells, every count of such a puzzle.
+        let mut all = cells.to_vec();
+        all.sort_unstable();
+        all.dedup();
+        if all.is_empty() {
             return true;
-        };
-        let all: HashSet<Cell> = cells.iter().copied().collect();
-        let mut seen = HashSet::from([first]);
-        let mut stack = vec![first];
-        while let Some(c) = stack.pop() {
+        }
+        let mut seen = vec![false; all.len()];
+        seen[0] = true;
+        let mut stack = vec![0usize];
+        let mut reached = 1;
+        while let Some(k) = stack.pop() {
             for &o in self.neighbour_offsets() {
-                let n = add(c, o);
-                if all.contains(&n) && seen.insert(n) {
-                    stack.push(n);
+                if let Ok(j) = all.binary_search(&add(all[k], o))
+                    && !seen[j]
+                {
+                    seen[j] = true;
+                    reached += 1;
+                    stack.push(j);
                 }
             }
         }
-        seen.len() == all.len()
+        reached == all.len()
     }
 }
 
@@ -753,6 +761,7 @@ mod grid_tests {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashSet;
 
     fn shape(cells: &[Cell]) -> Shape {
         Shape::new(cells.iter().copied())
