@@ -39,21 +39,10 @@ fn run(cmd: &mut Command) -> anyhow::Result<(String, String, f64)> {
     ))
 }
 
-/// The median of `runs` runs of `f`: its value of the last run, and the median CPU seconds.
-fn median<T>(
-    runs: usize,
-    mut f: impl FnMut() -> anyhow::Result<(T, f64)>,
-) -> anyhow::Result<(T, f64)> {
-    let mut times = Vec::new();
-    let mut last = None;
-    for _ in 0..runs.max(1) {
-        let (v, t) = f()?;
-        times.push(t);
-        last = Some(v);
-    }
+/// The median of `times` (sorted in place).
+fn median(times: &mut [f64]) -> f64 {
     times.sort_by(f64::total_cmp);
-    let v = last.ok_or_else(|| anyhow::anyhow!("no run"))?;
-    Ok((v, times[times.len() / 2]))
+    times.get(times.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
 /// The first number of `text` after which `word` follows (`588 assemblies`, `588 solutions`).
@@ -121,7 +110,14 @@ fn main() -> anyhow::Result<()> {
         })
         .map(|(_, a)| a.clone())
         .collect();
-    let cubesat = env!("CARGO_BIN_EXE_cubesat");
+    // The binary as `cargo install` leaves it: a copy. The file the linker has just written
+    // sits in the page cache in small pieces, and each process started from it takes some 30
+    // more page faults than one started from a copy: 0.6 ms of a 3 ms problem on the shared
+    // 2-core VM (08_chiral_result: 3.39 ms from target/release, 2.78 ms from a copy beside
+    // it, median of 200 alternating runs). burrTxt runs from a copy as well.
+    let installed = tempfile::tempdir()?;
+    let cubesat = installed.path().join("cubesat");
+    std::fs::copy(env!("CARGO_BIN_EXE_cubesat"), &cubesat)?;
     let mut rows = Vec::new();
     let mut skipped = Vec::new();
     for path in inputs(&paths)? {
@@ -138,32 +134,48 @@ fn main() -> anyhow::Result<()> {
         };
         for problem in 0..file.problems.len() {
             let p = problem.to_string();
-            let (out, cpu) = median(runs, || {
-                let (stdout, stderr, cpu) = run(Command::new(cubesat)
+            // The programs take turns, a round each, so that a machine whose load drifts
+            // weighs on all of them alike (a problem takes 2-3 ms: a drift of a millisecond
+            // between blocks of runs decided the ratio).
+            let burr = |reduced: bool| -> anyhow::Result<(Option<u64>, f64)> {
+                let b = burrtxt.as_deref().unwrap_or("burrTxt");
+                let mut cmd = Command::new(b);
+                cmd.args(["-q", "-o", &p]);
+                if reduced {
+                    cmd.arg("-r");
+                }
+                let (stdout, _, cpu) = run(cmd.arg(&path))?;
+                Ok((number_before(&stdout, "assemblies"), cpu))
+            };
+            let peers: Vec<bool> = match burrtxt {
+                Some(_) if reduce => vec![false, true],
+                Some(_) => vec![false],
+                None => Vec::new(),
+            };
+            let mut times: Vec<Vec<f64>> = vec![Vec::new(); 1 + peers.len()];
+            let mut out = (String::new(), String::new());
+            let mut peer_counts: Vec<Option<u64>> = vec![None; peers.len()];
+            for _ in 0..runs.max(1) {
+                let (stdout, stderr, cpu) = run(Command::new(&cubesat)
                     .args(["solve", "--count", "--threads", "1", "--problem", &p])
                     .arg(&path))?;
-                Ok(((stdout, stderr), cpu))
-            })?;
+                out = (stdout, stderr);
+                times[0].push(cpu);
+                for (k, &reduced) in peers.iter().enumerate() {
+                    let (n, cpu) = burr(reduced)?;
+                    peer_counts[k] = n;
+                    times[1 + k].push(cpu);
+                }
+            }
+            let cpu = median(&mut times[0]);
             let count = number_before(&out.0, "solution");
             let nodes = number_before(&out.1, "node");
-            let other = |reduced: bool| -> anyhow::Result<Option<(Option<u64>, f64)>> {
-                let Some(b) = &burrtxt else { return Ok(None) };
-                if reduced && !reduce {
-                    return Ok(None);
-                }
-                let (n, cpu) = median(runs, || {
-                    let mut cmd = Command::new(b);
-                    cmd.args(["-q", "-o", &p]);
-                    if reduced {
-                        cmd.arg("-r");
-                    }
-                    let (stdout, _, cpu) = run(cmd.arg(&path))?;
-                    Ok((number_before(&stdout, "assemblies"), cpu))
-                })?;
-                Ok(Some((n, cpu)))
+            let mut peer = |reduced: bool| {
+                let k = peers.iter().position(|&r| r == reduced)?;
+                Some((peer_counts[k], median(&mut times[1 + k])))
             };
-            let bt = other(false)?;
-            let btr = other(true)?;
+            let bt = peer(false);
+            let btr = peer(true);
             let row = Row {
                 file: name.clone(),
                 problem,
