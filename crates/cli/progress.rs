@@ -41,11 +41,15 @@ impl Reporter {
             thread: Mutex::new(None),
         });
         let start = Instant::now();
-        let show = {
+        let begin = {
             let shared = shared.clone();
-            let progress = progress.clone();
+            // Weak: the alarm that may hold this lives in `progress` itself.
+            let progress = Arc::downgrade(&progress);
             move || {
                 let Ok(mut slot) = shared.thread.lock() else {
+                    return;
+                };
+                let Some(progress) = progress.upgrade() else {
                     return;
                 };
                 if shared.stop.load(Ordering::Relaxed) {
@@ -59,9 +63,9 @@ impl Reporter {
             }
         };
         if deferred {
-            progress.call_at(start + SHOW_AFTER, show);
+            progress.call_at(start + SHOW_AFTER, begin);
         } else {
-            show();
+            begin();
         }
         Reporter { shared }
     }
