@@ -86,9 +86,9 @@ pub struct CanonicalForms {
     /// [`Piece::coloured_canonical`] of every piece.
     pub canon: Vec<ColouredCells>,
     /// Every piece's mirror image, in a form equal to `canon[j]` exactly when the mirror
-    /// image is piece `j` turned: [`Piece::mirrored_canonical`], or (from
-    /// [`Puzzle::canonical_forms_from`]) for a chiral piece whose mirror image is no piece of
-    /// the set, the mirror image as it lies.
+    /// image is piece `j` turned: [`Piece::mirrored_canonical`], or (when the forms are read
+    /// off a placement table's orientations) for a chiral piece whose mirror image is no
+    /// piece of the set, the mirror image as it lies.
     pub mirrored: Vec<ColouredCells>,
 }
 
