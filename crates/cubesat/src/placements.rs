@@ -6,6 +6,7 @@
 //! cell lands on. Placement `o` is option `o` of the model.
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::error::{Error, Request, Result, bail};
@@ -446,11 +447,13 @@ impl PlacementTable {
         let must_fill_all = holes.is_some() || unmet;
         for (i, c) in target.cells().iter().enumerate() {
             let (ci, l) = target.local(i as u32);
-            let name = if target.containers().len() > 1 {
-                format!("{ci}:{},{},{}", l[0], l[1], l[2])
-            } else {
-                format!("{},{},{}", l[0], l[1], l[2])
-            };
+            // Written into a string sized once: `format!` guesses four bytes and grows the
+            // string twice or three times, for each of a large target's thousands of cells.
+            let mut name = String::with_capacity(24);
+            if target.containers().len() > 1 {
+                let _ = write!(name, "{ci}:");
+            }
+            let _ = write!(name, "{},{},{}", l[0], l[1], l[2]);
             items.push(if c.optional && !must_fill_all {
                 Item::secondary(name)
             } else {
