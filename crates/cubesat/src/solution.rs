@@ -53,7 +53,7 @@ pub struct Verifier<'a> {
     /// Placements this verifier has found to obey the colour rule (a puzzle with one): a
     /// placement's colours do not change from solution to solution, so each is read against
     /// the target once, not once a solution (1,336 cells for each of DraculasDentalDesaster's
-    /// 84 solutions, a third of their checks).
+    /// 84 solutions, half the cost of checking them).
     colours_ok: Vec<AtomicBool>,
 }
 
