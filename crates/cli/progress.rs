@@ -14,7 +14,7 @@ use cubesat_xc::Progress;
 const PLAIN_EVERY: Duration = Duration::from_secs(5);
 
 /// How long a run goes before its display starts: most runs end sooner, and a display
-/// thread's start, wake-up and join cost a run of a few milliseconds a sixth of its time.
+/// thread's start, wake-up and join cost a run of a few milliseconds a tenth of its time.
 /// Below the time a person takes to look up, so that no run a person waits on goes unshown.
 pub const SHOW_AFTER: Duration = Duration::from_millis(200);
 

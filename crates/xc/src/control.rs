@@ -80,7 +80,7 @@ impl Progress {
     /// [`Progress::record`] at or after `at`; replaces an alarm not yet rung. A front end
     /// starts its progress display this way once a run has lasted long enough to need one,
     /// rather than starting a thread for every run: most runs end in milliseconds, and a
-    /// thread's start and end cost a short run a sixth of its time. Engines record every few
+    /// thread's start and end cost a short run a tenth of its time. Engines record every few
     /// thousand nodes; an engine that records rarely (a SAT call without cubes) rings late.
     pub fn call_at(&self, at: Instant, call: impl FnOnce() + Send + 'static) {
         if let Ok(mut g) = self.alarm.lock() {

@@ -997,8 +997,8 @@ impl Puzzle {
     /// other colours are not interchangeable, and not grouped.
     pub fn same_shapes(&self) -> Vec<Vec<usize>> {
         // Canonical forms cost 24 to 48 transforms of the whole shape: taken only for pieces
-        // that share a `congruence_invariant` with another piece. The nine large pieces of BurrTools' DraculasDentalDesaster, all in
-        // one bounding box, then take none.
+        // that share a `congruence_invariant` with another piece (of the nine 136- and
+        // 152-cell teeth of BurrTools' DraculasDentalDesaster, the two mirror pairs).
         let roughs: Vec<_> = self.pieces.iter().map(congruence_invariant).collect();
         let key = |p: &Piece| {
             let c = p.coloured_canonical();
