@@ -998,7 +998,7 @@ impl Puzzle {
     pub fn same_shapes(&self) -> Vec<Vec<usize>> {
         // Canonical forms cost 24 to 48 transforms of the whole shape: taken only for pieces
         // that share a `congruence_invariant` with another piece (of the nine 136- and
-        // 152-cell teeth of BurrTools' DraculasDentalDesaster, the two mirror pairs).
+        // 152-cell teeth of BurrTools' DraculasDentalDesaster, two).
         let roughs: Vec<_> = self.pieces.iter().map(congruence_invariant).collect();
         let key = |p: &Piece| {
             let c = p.coloured_canonical();
