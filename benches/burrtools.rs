@@ -137,8 +137,13 @@ fn main() -> anyhow::Result<()> {
             // The programs take turns, a round each, so that a machine whose load drifts
             // weighs on all of them alike (a problem takes 2-3 ms: a drift of a millisecond
             // between blocks of runs decided the ratio).
-            let burr = |reduced: bool| -> anyhow::Result<(Option<u64>, f64)> {
-                let b = burrtxt.as_deref().unwrap_or("burrTxt");
+            // burrTxt's runs: its plain count, and with `--reduce` its reduced one.
+            let peers: Vec<(&str, bool)> = match burrtxt.as_deref() {
+                Some(b) if reduce => vec![(b, false), (b, true)],
+                Some(b) => vec![(b, false)],
+                None => Vec::new(),
+            };
+            let burr = |b: &str, reduced: bool| -> anyhow::Result<(Option<u64>, f64)> {
                 let mut cmd = Command::new(b);
                 cmd.args(["-q", "-o", &p]);
                 if reduced {
@@ -146,11 +151,6 @@ fn main() -> anyhow::Result<()> {
                 }
                 let (stdout, _, cpu) = run(cmd.arg(&path))?;
                 Ok((number_before(&stdout, "assemblies"), cpu))
-            };
-            let peers: Vec<bool> = match burrtxt {
-                Some(_) if reduce => vec![false, true],
-                Some(_) => vec![false],
-                None => Vec::new(),
             };
             let mut times: Vec<Vec<f64>> = vec![Vec::new(); 1 + peers.len()];
             let mut out = (String::new(), String::new());
@@ -161,8 +161,8 @@ fn main() -> anyhow::Result<()> {
                     .arg(&path))?;
                 out = (stdout, stderr);
                 times[0].push(cpu);
-                for (k, &reduced) in peers.iter().enumerate() {
-                    let (n, cpu) = burr(reduced)?;
+                for (k, &(b, reduced)) in peers.iter().enumerate() {
+                    let (n, cpu) = burr(b, reduced)?;
                     peer_counts[k] = n;
                     times[1 + k].push(cpu);
                 }
@@ -171,7 +171,7 @@ fn main() -> anyhow::Result<()> {
             let count = number_before(&out.0, "solution");
             let nodes = number_before(&out.1, "node");
             let mut peer = |reduced: bool| {
-                let k = peers.iter().position(|&r| r == reduced)?;
+                let k = peers.iter().position(|&(_, r)| r == reduced)?;
                 Some((peer_counts[k], median(&mut times[1 + k])))
             };
             let bt = peer(false);

@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 
 /// One finished run of the cubesat binary.
 pub struct Run {
@@ -166,4 +166,13 @@ pub fn puzzle_json(
         cells(optional),
         pieces.join(", ")
     )
+}
+
+/// Sends SIGINT to `child` with `kill -INT`, as Ctrl-C in a terminal does.
+pub fn sigint(child: &Child) {
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(status.success(), "kill -INT {}", child.id());
 }

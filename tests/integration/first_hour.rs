@@ -80,11 +80,7 @@ fn interrupted(dir: &Dir, args: &[&str], after: Duration) -> Run {
         .spawn()
         .expect("start cubesat");
     std::thread::sleep(after);
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("run kill");
-    assert!(status.success(), "kill -INT");
+    crate::common::sigint(&child);
     let out = child.wait_with_output().expect("wait for cubesat");
     Run {
         cmd: format!("cubesat {} (SIGINT after {after:?})", args.join(" ")),

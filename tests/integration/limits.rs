@@ -187,11 +187,7 @@ fn an_interrupted_listing_ends_on_a_complete_line_and_says_so() {
         .spawn()
         .unwrap();
     std::thread::sleep(Duration::from_millis(1500));
-    let kill = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
+    crate::common::sigint(&child);
     let start = Instant::now();
     let status = child.wait().unwrap();
     assert!(start.elapsed() < Duration::from_secs(20), "stops soon");

@@ -334,11 +334,7 @@ fn ctrl_c_keeps_the_out_file_and_says_where_the_partial_result_is() {
         ],
     );
     std::thread::sleep(Duration::from_millis(1000));
-    let kill = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
+    crate::common::sigint(&child);
     let status = child.wait().unwrap();
     let stderr = read(&dir, "stderr");
     assert_eq!(status.code(), Some(130), "{stderr}");
@@ -412,22 +408,15 @@ fn a_second_ctrl_c_ends_a_run_that_cannot_stop() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let int = |child: &std::process::Child| {
-        let kill = Command::new("kill")
-            .args(["-INT", &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(kill.success());
-    };
     // Thousands of solutions of some 300 bytes each fill the pipe in milliseconds.
     std::thread::sleep(Duration::from_millis(1500));
-    int(&child);
+    crate::common::sigint(&child);
     std::thread::sleep(Duration::from_millis(1300));
     assert!(
         child.try_wait().unwrap().is_none(),
         "blocked on the full pipe, the first Ctrl-C cannot end the run"
     );
-    int(&child);
+    crate::common::sigint(&child);
     let start = Instant::now();
     let status = loop {
         if let Some(s) = child.try_wait().unwrap() {
