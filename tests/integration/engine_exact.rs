@@ -8,7 +8,7 @@ use cubesat::run::Instance;
 use cubesat_xc::Progress;
 use cubesat_xc::dlx::Dlx;
 use cubesat_xc::exact::ExactEngine;
-use cubesat_xc::{ExactCover, Item};
+use cubesat_xc::{CellGeometry, ExactCover, Item};
 use std::sync::Arc;
 
 /// The exact-cover model of a bundled puzzle, built by the real placement pipeline.
@@ -814,4 +814,168 @@ fn progress_shows_inside_a_long_leaf_search() {
         "fraction {done} after {} nodes",
         p.nodes()
     );
+}
+
+/// A large target that is no box (a 12x10x5 box with a few holes, the largest component of
+/// what is left) holding twelve connected pieces of up to seven cells, grown from random
+/// seeds: the cells they cover must be filled, the rest are optional, and each piece is
+/// placed at every shift that fits. The region test walks such a target a run of cells at a
+/// time, and must prune exactly as the general path's walk cell by cell (the same solutions
+/// in the same order, the same nodes) and keep the covers dancing links finds. It prunes here
+/// (must-fill cells cut off with too few free cells around them for the pieces left): a walk
+/// that never failed a region changes the node counts.
+#[test]
+fn the_region_walk_by_runs_prunes_as_the_walk_by_cells() {
+    let mut rng = Rng(0x0bad_c0ffee);
+    let mut runs_nodes = 0;
+    for round in 0..4 {
+        let (x, y, z) = (12i32, 10i32, 5i32);
+        let kept: Vec<bool> = (0..x * y * z).map(|_| rng.below(20) < 19).collect();
+        let at = |i: i32, j: i32, k: i32| -> Option<usize> {
+            let inside = (0..x).contains(&i) && (0..y).contains(&j) && (0..z).contains(&k);
+            let p = ((k * y + j) * x + i) as usize;
+            (inside && kept[p]).then_some(p)
+        };
+        let steps = [
+            (1, 0, 0),
+            (-1, 0, 0),
+            (0, 1, 0),
+            (0, -1, 0),
+            (0, 0, 1),
+            (0, 0, -1),
+        ];
+        let pos = |p: usize| {
+            let p = p as i32;
+            (p % x, p / x % y, p / (x * y))
+        };
+        // The largest component of the kept positions is the target.
+        let mut comp = vec![usize::MAX; kept.len()];
+        let mut best = (0, 0);
+        for s in (0..kept.len()).filter(|&p| kept[p]) {
+            if comp[s] != usize::MAX {
+                continue;
+            }
+            let (mut stack, mut size) = (vec![s], 0);
+            comp[s] = s;
+            while let Some(p) = stack.pop() {
+                size += 1;
+                let (i, j, k) = pos(p);
+                for (a, b, c) in steps {
+                    if let Some(q) = at(i + a, j + b, k + c).filter(|&q| comp[q] == usize::MAX) {
+                        comp[q] = s;
+                        stack.push(q);
+                    }
+                }
+            }
+            best = best.max((size, s));
+        }
+        let positions: Vec<usize> = (0..kept.len()).filter(|&p| comp[p] == best.1).collect();
+        let cell_of = |p: Option<usize>| p.and_then(|p| positions.binary_search(&p).ok());
+        // Twelve pieces grown breadth first from random seeds, every cell to the first to
+        // reach it, up to seven cells each.
+        let mut owner = vec![usize::MAX; positions.len()];
+        let mut size = [0; 12];
+        let mut queue = std::collections::VecDeque::new();
+        for (piece, size) in size.iter_mut().enumerate() {
+            let c = rng.below(positions.len() as u64) as usize;
+            if owner[c] == usize::MAX {
+                owner[c] = piece;
+                *size = 1;
+                queue.push_back(c);
+            }
+        }
+        while let Some(c) = queue.pop_front() {
+            let (i, j, k) = pos(positions[c]);
+            for (a, b, d) in steps {
+                if let Some(n) =
+                    cell_of(at(i + a, j + b, k + d)).filter(|&n| owner[n] == usize::MAX)
+                    && size[owner[c]] < 7
+                {
+                    size[owner[c]] += 1;
+                    owner[n] = owner[c];
+                    queue.push_back(n);
+                }
+            }
+        }
+        let pieces: Vec<Vec<(i32, i32, i32)>> = (0..12)
+            .map(|piece| {
+                (0..positions.len())
+                    .filter(|&c| owner[c] == piece)
+                    .map(|c| pos(positions[c]))
+                    .collect()
+            })
+            .filter(|cells: &Vec<_>| !cells.is_empty())
+            .collect();
+        let first = pieces.len() as u32;
+        let mut items: Vec<Item> = (0..pieces.len())
+            .map(|p| Item::exact(format!("p{p}"), 1))
+            .collect();
+        items.extend((0..positions.len()).map(|c| {
+            if owner[c] == usize::MAX {
+                Item::secondary(format!("c{c}"))
+            } else {
+                Item::exact(format!("c{c}"), 1)
+            }
+        }));
+        let mut options = Vec::new();
+        for (p, cells) in pieces.iter().enumerate() {
+            for (dx, dy, dz) in
+                (-x..x).flat_map(|a| (-y..y).flat_map(move |b| (-z..z).map(move |c| (a, b, c))))
+            {
+                let moved: Option<Vec<u32>> = cells
+                    .iter()
+                    .map(|&(i, j, k)| cell_of(at(i + dx, j + dy, k + dz)).map(|c| first + c as u32))
+                    .collect();
+                if let Some(mut o) = moved {
+                    o.insert(0, p as u32);
+                    o[1..].sort_unstable();
+                    options.push(o);
+                }
+            }
+        }
+        let neighbors = positions
+            .iter()
+            .map(|&p| {
+                let (i, j, k) = pos(p);
+                let mut n: Vec<u32> = steps
+                    .iter()
+                    .filter_map(|&(a, b, c)| cell_of(at(i + a, j + b, k + c)).map(|c| c as u32))
+                    .collect();
+                n.sort_unstable();
+                n
+            })
+            .collect();
+        let m = ExactCover {
+            items,
+            options,
+            forced: vec![],
+            geometry: Some(CellGeometry {
+                first_cell: first,
+                neighbors,
+                piece_sizes: pieces.iter().map(|c| c.len() as u32).collect(),
+                connected: true,
+            }),
+        };
+        let fast = ExactEngine::new(&m).unwrap();
+        let general = ExactEngine::new_general(&m).unwrap();
+        assert!(
+            fast.walks_regions_by_runs(),
+            "round {round}: {} cells",
+            positions.len()
+        );
+        assert!(!general.walks_regions_by_runs());
+        let (sols, nodes) = listing(&fast, true);
+        assert_eq!(
+            (sols.clone(), nodes),
+            listing(&general, true),
+            "round {round}"
+        );
+        assert!(!sols.is_empty(), "round {round}: the planted cover");
+        assert_eq!(
+            Dlx::new(&m).unwrap().count().unwrap().solutions,
+            sols.len() as u64
+        );
+        runs_nodes += nodes;
+    }
+    assert!(runs_nodes > 20, "{runs_nodes} nodes");
 }

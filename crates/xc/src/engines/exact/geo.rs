@@ -99,6 +99,9 @@ pub(crate) struct Geo {
     pub adj: Vec<u32>,
     /// Whether the flood fill walks `adj` (large targets, see [`WALK_MIN_WORDS`]).
     pub walk: bool,
+    /// The same walk a run of cells at a time, where the cells fall into runs long enough
+    /// to pay ([`Runs`]).
+    pub runs: Option<Runs>,
     /// All cells, and the must-fill (primary) cells.
     pub all: Vec<u64>,
     pub must: Vec<u64>,
@@ -276,6 +279,9 @@ impl Geo {
             }
             t
         });
+        let runs = (fast && walk)
+            .then(|| Runs::build(&adj_off, &adj))
+            .flatten();
         Some(Geo {
             whole: m.items[..first].iter().any(|i| i.is_ranged()),
             cw,
@@ -283,6 +289,7 @@ impl Geo {
             adj_off,
             adj,
             walk,
+            runs,
             all,
             must,
             opt_cells,
@@ -314,6 +321,223 @@ pub(crate) fn achievable_sums(sizes: &[u32], counts: &[u32], out: &mut [u64]) {
             left -= g;
             group *= 2;
         }
+    }
+}
+
+/// The cells of a large target in runs, for the region test's walk ([`Geo::runs`]): maximal
+/// ranges of consecutive cells each adjacent to the next, at most 64 cells long (a row of a
+/// box along x, as targets number their cells row by row), and the rest of the adjacency as
+/// links between runs. The walk then takes a block of free cells of a run at a time, and
+/// finds the blocks it touches in each linked run with a few word operations, where the
+/// cell by cell walk tests every neighbour of every cell. BurrTools' DraculasDentalDesaster
+/// (1,656 cells in runs of up to 14) spent a fifth of its count in that walk: by runs its
+/// region tests take 9.2 M instructions instead of 14.5 M.
+pub(crate) struct Runs {
+    /// Run `r` is the cells `start[r]..start[r + 1]`.
+    start: Vec<u32>,
+    /// The run of every cell.
+    of_cell: Vec<u32>,
+    /// The links of run `r` are `links[link_off[r]..link_off[r + 1]]`.
+    link_off: Vec<u32>,
+    links: Vec<Link>,
+}
+
+/// Cells `lo..hi` of a run are each adjacent to the cell `off` further on, all of them in
+/// run `to`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Link {
+    lo: u32,
+    hi: u32,
+    off: i32,
+    to: u32,
+}
+
+/// Fewer neighbour entries per link than this and the walk by runs is not taken: short runs
+/// (a target of scattered cells, the sphere grid's layers) leave about as many links as
+/// neighbours, and a link costs more to follow than a neighbour.
+const MIN_NEIGHBOURS_PER_LINK: usize = 4;
+
+impl Runs {
+    /// The runs of the symmetric adjacency `adj` (cell `c`'s neighbours, ascending, at
+    /// `adj_off[c]..adj_off[c + 1]`), when they pay.
+    fn build(adj_off: &[u32], adj: &[u32]) -> Option<Runs> {
+        let runs = Runs::new(adj_off, adj);
+        (runs.links.len() * MIN_NEIGHBOURS_PER_LINK <= adj.len()).then_some(runs)
+    }
+
+    /// The runs of `adj`, whether they pay or not.
+    fn new(adj_off: &[u32], adj: &[u32]) -> Runs {
+        let cells = adj_off.len() - 1;
+        let nbrs = |c: usize| &adj[adj_off[c] as usize..adj_off[c + 1] as usize];
+        let mut start = vec![0u32];
+        let mut of_cell = vec![0u32; cells];
+        for (c, run) in of_cell.iter_mut().enumerate().skip(1) {
+            let run_start = *start.last().unwrap_or(&0) as usize;
+            if c - run_start == 64 || nbrs(c).binary_search(&(c as u32 - 1)).is_err() {
+                start.push(c as u32);
+            }
+            *run = start.len() as u32 - 1;
+        }
+        start.push(cells as u32);
+        // Every adjacent pair but the consecutive cells of one run, run by run and cell by
+        // cell: a pair extends the run's link of its linked run and offset that ends at the
+        // cell, else starts a link (a run has a few, so a scan finds it).
+        let mut links: Vec<Link> = Vec::new();
+        let mut link_off = Vec::with_capacity(start.len());
+        link_off.push(0u32);
+        for r in 0..start.len() - 1 {
+            let first = links.len();
+            for c in start[r]..start[r + 1] {
+                for &n in nbrs(c as usize) {
+                    let to = of_cell[n as usize];
+                    if to == r as u32 && n.abs_diff(c) == 1 {
+                        continue;
+                    }
+                    let off = n as i32 - c as i32;
+                    match links[first..]
+                        .iter_mut()
+                        .find(|l| l.hi == c && l.off == off && l.to == to)
+                    {
+                        Some(l) => l.hi = c + 1,
+                        None => links.push(Link {
+                            lo: c,
+                            hi: c + 1,
+                            off,
+                            to,
+                        }),
+                    }
+                }
+            }
+            link_off.push(links.len() as u32);
+        }
+        Runs {
+            start,
+            of_cell,
+            link_off,
+            links,
+        }
+    }
+
+    /// The run of cell `c`.
+    #[inline]
+    fn run_of(&self, c: usize) -> usize {
+        self.of_cell[c] as usize
+    }
+
+    /// The links of run `r`.
+    #[inline]
+    fn links(&self, r: usize) -> &[Link] {
+        &self.links[self.link_off[r] as usize..self.link_off[r + 1] as usize]
+    }
+
+    /// The block of free cells of run `r` around free cell `c`: the cells `lo..hi` of the
+    /// run, all free, with no free cell of the run just below or above them.
+    #[inline]
+    fn block(&self, free: &[u64], r: usize, c: usize) -> (usize, usize) {
+        let (s, e) = (self.start[r] as usize, self.start[r + 1] as usize);
+        let x = range_bits(free, s, e - s);
+        let q = c - s;
+        let up = ((!x >> q).trailing_zeros() as usize).min(e - s - q);
+        let below = !x & ((1u64 << q) - 1);
+        let lo = if below == 0 {
+            0
+        } else {
+            64 - below.leading_zeros() as usize
+        };
+        (s + lo, c + up)
+    }
+}
+
+impl Runs {
+    /// Walks the component of free cells around free cell `seed`, clearing it from `free`,
+    /// and returns how many of its cells are in `must` and how many it has. Each block of a
+    /// run's free cells is cleared as soon as it is reached and its links looked at once:
+    /// a link finds the free cells it reaches in a word, and the blocks around them.
+    /// `blocks` is scratch: first cell, end and run of the blocks still to look at.
+    pub(crate) fn walk(
+        &self,
+        must: &[u64],
+        free: &mut [u64],
+        seed: usize,
+        blocks: &mut Vec<(u32, u32, u32)>,
+    ) -> (usize, usize) {
+        let r = self.run_of(seed);
+        let (a, b) = self.block(free, r, seed);
+        clear_range(free, a, b);
+        blocks.clear();
+        blocks.push((a as u32, b as u32, r as u32));
+        let (mut m, mut total) = (0, 0);
+        while let Some((a, b, r)) = blocks.pop() {
+            let (a, b) = (a as usize, b as usize);
+            total += b - a;
+            m += range_bits(must, a, b - a).count_ones() as usize;
+            for link in self.links(r as usize) {
+                let (at, len) = link.reach(a, b);
+                if len == 0 {
+                    continue;
+                }
+                let mut bits = range_bits(free, at, len);
+                while bits != 0 {
+                    let c = at + bits.trailing_zeros() as usize;
+                    let (lo, hi) = self.block(free, link.to(), c);
+                    clear_range(free, lo, hi);
+                    blocks.push((lo as u32, hi as u32, link.to));
+                    // The block holds every reached cell from `c` up to its end.
+                    let done = hi - at;
+                    bits = if done >= 64 {
+                        0
+                    } else {
+                        bits & u64::MAX << done
+                    };
+                }
+            }
+        }
+        (m, total)
+    }
+}
+
+impl Link {
+    /// Which cells the block `a..b` of the link's run reaches through it: the first of them
+    /// and how many (none when the block and the link do not overlap).
+    #[inline]
+    fn reach(&self, a: usize, b: usize) -> (usize, usize) {
+        let (lo, hi) = (a.max(self.lo as usize), b.min(self.hi as usize));
+        if lo >= hi {
+            return (0, 0);
+        }
+        ((lo as isize + self.off as isize) as usize, hi - lo)
+    }
+
+    /// The run the link leads to.
+    #[inline]
+    fn to(&self) -> usize {
+        self.to as usize
+    }
+}
+
+/// Bits `start..start + len` of a bitset (`1 <= len <= 64`) as the low bits of a word.
+#[inline]
+fn range_bits(words: &[u64], start: usize, len: usize) -> u64 {
+    let (w, sh) = (start >> 6, start & 63);
+    let mut v = words[w] >> sh;
+    if sh != 0 && sh + len > 64 {
+        v |= words[w + 1] << (64 - sh);
+    }
+    if len < 64 { v & ((1u64 << len) - 1) } else { v }
+}
+
+/// Clears bits `a..b` of a bitset (`1 <= b - a <= 64`).
+#[inline]
+fn clear_range(words: &mut [u64], a: usize, b: usize) {
+    let (w, sh, len) = (a >> 6, a & 63, b - a);
+    let mask = if len < 64 {
+        (1u64 << len) - 1
+    } else {
+        u64::MAX
+    };
+    words[w] &= !(mask << sh);
+    if sh != 0 && sh + len > 64 {
+        words[w + 1] &= !(mask >> (64 - sh));
     }
 }
 
@@ -580,5 +804,110 @@ mod tests {
         let src = big.clone();
         or_shifted(&mut big, &src, 130);
         assert!(test_bit(&big, 130) && test_bit(&big, 0));
+    }
+
+    /// The cells of an `x`×`y`×`z` box kept by `keep`, numbered in (z, y, x) order as
+    /// targets number theirs, and their face adjacency as [`Geo::build`] lays it out.
+    fn box_cells(
+        x: i32,
+        y: i32,
+        z: i32,
+        keep: impl Fn(i32, i32, i32) -> bool,
+    ) -> (Vec<u32>, Vec<u32>) {
+        let mut num = std::collections::HashMap::new();
+        for k in 0..z {
+            for j in 0..y {
+                for i in 0..x {
+                    if keep(i, j, k) {
+                        let n = num.len() as u32;
+                        num.insert((i, j, k), n);
+                    }
+                }
+            }
+        }
+        let mut cells: Vec<_> = num.iter().map(|(&p, &n)| (n, p)).collect();
+        cells.sort_unstable();
+        let (mut adj_off, mut adj) = (vec![0u32], Vec::new());
+        for &(_, (i, j, k)) in &cells {
+            let mut ns: Vec<u32> = [
+                (1, 0, 0),
+                (-1, 0, 0),
+                (0, 1, 0),
+                (0, -1, 0),
+                (0, 0, 1),
+                (0, 0, -1),
+            ]
+            .iter()
+            .filter_map(|&(a, b, c)| num.get(&(i + a, j + b, k + c)).copied())
+            .collect();
+            ns.sort_unstable();
+            adj.extend(ns);
+            adj_off.push(adj.len() as u32);
+        }
+        (adj_off, adj)
+    }
+
+    /// The walk by runs clears exactly the component of its seed, and counts its cells and
+    /// its must-fill cells, as a cell by cell walk over the neighbour lists does: on an
+    /// irregular target with holes (runs of every length, several runs to a row), on a
+    /// sparse one, and on rows longer than a word (runs cut at 64 cells), for free cells of
+    /// every density.
+    #[test]
+    fn the_walk_by_runs_finds_the_components_of_the_neighbour_lists() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        let hash = |i: i32, j: i32, k: i32| {
+            ((i * 73 + j * 151 + k * 283) as u64).wrapping_mul(0x2545_f491_4f6c_dd1d) >> 58
+        };
+        let targets = [
+            box_cells(11, 9, 7, |i, j, k| hash(i, j, k) % 8 < 6),
+            box_cells(9, 9, 9, |i, j, k| hash(i, j, k) % 8 < 3),
+            box_cells(70, 3, 2, |_, _, _| true),
+        ];
+        let mut components = 0;
+        for (adj_off, adj) in &targets {
+            let runs = Runs::new(adj_off, adj);
+            let cells = adj_off.len() - 1;
+            let cw = cells.div_ceil(64);
+            assert!(runs.start.windows(2).all(|w| w[1] - w[0] <= 64));
+            for round in 0..300 {
+                let density = 1 + next(9);
+                let (mut free, mut must) = (vec![0u64; cw], vec![0u64; cw]);
+                for c in 0..cells {
+                    if next(10) < density {
+                        set_bit(&mut free, c);
+                    }
+                    if next(3) > 0 {
+                        set_bit(&mut must, c);
+                    }
+                }
+                let mut reference = free.clone();
+                let mut blocks = Vec::new();
+                while let Some(seed) = (0..cells).find(|&c| test_bit(&free, c)) {
+                    let got = runs.walk(&must, &mut free, seed, &mut blocks);
+                    clear_bit(&mut reference, seed);
+                    let (mut stack, mut want) = (vec![seed], (0, 0));
+                    while let Some(c) = stack.pop() {
+                        want.0 += usize::from(test_bit(&must, c));
+                        want.1 += 1;
+                        for &n in &adj[adj_off[c] as usize..adj_off[c + 1] as usize] {
+                            if test_bit(&reference, n as usize) {
+                                clear_bit(&mut reference, n as usize);
+                                stack.push(n as usize);
+                            }
+                        }
+                    }
+                    assert_eq!(got, want, "{cells} cells, round {round}, seed {seed}");
+                    assert_eq!(free, reference, "{cells} cells, round {round}, seed {seed}");
+                    components += 1;
+                }
+            }
+        }
+        assert!(components > 10_000, "{components} components");
     }
 }

@@ -395,6 +395,16 @@ impl ExactEngine {
         self.prep.sliced.is_some()
     }
 
+    /// True when the region test walks the free cells a run at a time (large targets that
+    /// are not boxes); for tests that compare it with the general path's walk cell by cell.
+    #[doc(hidden)]
+    pub fn walks_regions_by_runs(&self) -> bool {
+        self.prep
+            .geo
+            .as_ref()
+            .is_some_and(|g| g.walk && g.runs.is_some())
+    }
+
     /// The model this engine solves.
     pub fn model(&self) -> &ExactCover {
         &self.prep.model

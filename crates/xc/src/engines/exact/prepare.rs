@@ -1,7 +1,9 @@
 //! The query-independent tables of the bitset engine (option bitsets per item, conflict
 //! bitsets, and the cell geometry of [`Geo`]) and the search state they act on.
 
-use super::geo::{Geo, achievable_sums, any_in_range, clear_bit, for_each_bit, set_bit, test_bit};
+use super::geo::{
+    Geo, Runs, achievable_sums, any_in_range, clear_bit, for_each_bit, set_bit, test_bit,
+};
 use super::sliced::{SlicedState, SlicedTables};
 use super::tail::TailTables;
 use crate::model::ExactCover;
@@ -1139,6 +1141,9 @@ impl Prepared {
         let cw = g.cw;
         sc.ensure(cw, g.sw);
         if g.walk {
+            if let Some(runs) = &g.runs {
+                return Self::regions_ok_runs(g, runs, lv, sc);
+            }
             return Self::regions_ok_walk(g, lv, sc);
         }
         let RegionScratch {
@@ -1285,6 +1290,68 @@ impl Prepared {
     }
 }
 
+impl Prepared {
+    /// [`Prepared::regions_ok_walk`] a block of a run's free cells at a time
+    /// ([`Runs::walk`]).
+    pub(crate) fn regions_ok_runs(
+        g: &Geo,
+        runs: &Runs,
+        lv: &Level,
+        sc: &mut RegionScratch,
+    ) -> bool {
+        let cw = g.cw;
+        let RegionScratch {
+            free, blocks, sums, ..
+        } = sc;
+        let mut have_sums = false;
+        let (mut must_free, mut all_free) = (0, 0);
+        for (w, fw) in free.iter_mut().enumerate().take(cw) {
+            let f = g.all[w] & !lv.occ[w];
+            *fw = f;
+            must_free += (g.must[w] & f).count_ones() as usize;
+            all_free += f.count_ones() as usize;
+        }
+        let mut w0 = 0;
+        loop {
+            while w0 < cw && g.must[w0] & free[w0] == 0 {
+                w0 += 1;
+            }
+            if w0 == cw {
+                break;
+            }
+            let seed = w0 * 64 + (g.must[w0] & free[w0]).trailing_zeros() as usize;
+            let (m, total) = runs.walk(&g.must, free, seed, blocks);
+            let row: &[u64] = match &g.sum_table {
+                Some(t) => &t[lv.pstate * g.sw..(lv.pstate + 1) * g.sw],
+                None => {
+                    if !have_sums {
+                        achievable_sums(&g.sizes, &lv.size_left, sums);
+                        have_sums = true;
+                    }
+                    sums
+                }
+            };
+            if !any_in_range(row, m, total) {
+                return false;
+            }
+        }
+        if !g.whole {
+            return true;
+        }
+        // The free cells as a whole (see [`Geo::whole`]).
+        let row: &[u64] = match &g.sum_table {
+            Some(t) => &t[lv.pstate * g.sw..(lv.pstate + 1) * g.sw],
+            None => {
+                if !have_sums {
+                    achievable_sums(&g.sizes, &lv.size_left, sums);
+                }
+                sums
+            }
+        };
+        any_in_range(row, must_free, all_free)
+    }
+}
+
 /// The conflict rows of [`Prepared::conflict`]: each option's row is the OR of the option
 /// bitsets of its items covered at most once, its own bit included. Some 27 rows of 57 words
 /// per option for BurrTools' PelikanBurr (3,601 options): OR-ed into memory a word pair at a
@@ -1360,6 +1427,8 @@ pub(crate) struct RegionScratch {
     /// The walk's stack of reached cells still to expand (each cell enters once per check,
     /// so `64 * cw` entries always suffice).
     stack: Vec<u32>,
+    /// The blocks of [`Runs::walk`].
+    blocks: Vec<(u32, u32, u32)>,
 }
 
 impl RegionScratch {
