@@ -14,7 +14,7 @@ use std::sync::Arc;
 /// The exact-cover model of a bundled puzzle, built by the real placement pipeline.
 fn bundled_model(name: &str) -> ExactCover {
     let puzzle = cubesat::puzzle::bundled(name).unwrap();
-    Instance::new(puzzle).unwrap().model
+    Arc::unwrap_or_clone(Instance::new(puzzle).unwrap().model)
 }
 
 /// The Tetris Cube model and the options the rotation reduction excludes (one asymmetric
@@ -23,7 +23,10 @@ fn tetris_reduced() -> (ExactCover, Vec<u32>) {
     let inst = Instance::new(cubesat::puzzle::bundled("tetris-cube").unwrap()).unwrap();
     let reducer = Reducer::new(&inst.puzzle, &inst.table, UpTo::Rotation, true).unwrap();
     assert!(reducer.restriction_is_exact());
-    (inst.model, reducer.excluded().to_vec())
+    (
+        Arc::unwrap_or_clone(inst.model),
+        reducer.excluded().to_vec(),
+    )
 }
 
 /// A cell `[x, y, z]`.

@@ -15,13 +15,15 @@ use std::sync::Arc;
 
 fn model_of(text: &str) -> ExactCover {
     let puzzle = cubesat::puzzle::json::parse_puzzle(text, "test").unwrap();
-    Instance::new(puzzle).unwrap().model
+    Arc::unwrap_or_clone(Instance::new(puzzle).unwrap().model)
 }
 
 fn bundled_model(name: &str) -> ExactCover {
-    Instance::new(cubesat::puzzle::bundled(name).unwrap())
-        .unwrap()
-        .model
+    Arc::unwrap_or_clone(
+        Instance::new(cubesat::puzzle::bundled(name).unwrap())
+            .unwrap()
+            .model,
+    )
 }
 
 /// Every solution in engine order, and the nodes.
@@ -87,7 +89,7 @@ fn bundled_puzzles_with_and_without_the_leaf_search() {
     let r = Reducer::new(&inst.puzzle, &inst.table, UpTo::Rotation, true).unwrap();
     let e = ExactEngine::new(&inst.model).unwrap();
     let sub = e.query().exclude(r.excluded()).subproblems(64).unwrap();
-    let mut m = inst.model.clone();
+    let mut m = (*inst.model).clone();
     m.forced = sub[5].chosen.clone();
     m.forced.sort_unstable();
     let mut ex = r.excluded().to_vec();

@@ -11,7 +11,7 @@ use cubesat_xc::{ExactCover, Subproblem};
 /// solution the dancing-links search finds.
 fn soma_fixed(fixed: &[u32]) -> ExactCover {
     let inst = Instance::new(bundled("soma").unwrap()).unwrap();
-    let mut m = inst.model;
+    let mut m = std::sync::Arc::unwrap_or_clone(inst.model);
     let mut first = None;
     Dlx::new(&m)
         .unwrap()

@@ -437,7 +437,7 @@ impl Reducer {
         mode: UpTo,
         counting: bool,
     ) -> Result<Reducer> {
-        let engine = || ExactEngine::new(&table.model(puzzle)).ok();
+        let engine = || ExactEngine::new_shared(std::sync::Arc::new(table.model(puzzle))).ok();
         Reducer::with_engine_from(puzzle, table, mode, counting, &engine)
     }
 

@@ -434,7 +434,7 @@ pub fn generate(puzzle: Puzzle, opts: &GenerateOptions) -> Result<Generation> {
             ),
         ));
     }
-    let engine = ExactEngine::new(&inst.model)?;
+    let engine = ExactEngine::new_shared(std::sync::Arc::clone(&inst.model))?;
     let mut checker = Checker::new(opts.check, &inst.model, &engine)?;
     let mut rng = SeededRng::new(opts.seed);
     let mut search = UniqueSearch {

@@ -94,19 +94,12 @@ impl PlacementTable {
     /// Enumerates every placement; refuses puzzles whose placements would not fit in memory.
     pub fn new(puzzle: &Puzzle) -> Result<PlacementTable> {
         let target = &puzzle.target;
-        let coloured: Vec<Vec<(Shape, Vec<u8>)>> = puzzle
+        // Moved apart, not copied: a large piece's 24 orientations are a third of a megabyte.
+        let (orientations, orientation_colours): (Vec<Vec<Shape>>, Vec<Vec<Vec<u8>>>) = puzzle
             .pieces
             .iter()
-            .map(|p| p.orientations(puzzle.mirror))
-            .collect();
-        let orientations: Vec<Vec<Shape>> = coloured
-            .iter()
-            .map(|o| o.iter().map(|(s, _)| s.clone()).collect())
-            .collect();
-        let orientation_colours: Vec<Vec<Vec<u8>>> = coloured
-            .into_iter()
-            .map(|o| o.into_iter().map(|(_, c)| c).collect())
-            .collect();
+            .map(|p| p.orientations(puzzle.mirror).into_iter().unzip())
+            .unzip();
         let bound: u64 =
             orientations.iter().map(|o| o.len() as u64).sum::<u64>() * target.cells().len() as u64;
         if bound > MAX_PLACEMENTS {

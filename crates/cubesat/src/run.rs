@@ -85,8 +85,8 @@ pub struct Instance {
     pub table: PlacementTable,
     /// The exact-cover model (option `o` = placement `o`; options past the placements are the
     /// holes of a puzzle with piece ranges and optional cells, see
-    /// [`PlacementTable::hole_item`]).
-    pub model: ExactCover,
+    /// [`PlacementTable::hole_item`]); shared with the exact engine, which keeps it.
+    pub model: Arc<ExactCover>,
 }
 
 /// The exact engine of an instance's model, prepared on first use and shared by one run's
@@ -111,7 +111,7 @@ impl<'a> LazyEngine<'a> {
         if let Some(e) = self.engine.get() {
             return Ok(e.clone());
         }
-        let e = ExactEngine::new(&self.inst.model)?;
+        let e = ExactEngine::new_shared(Arc::clone(&self.inst.model))?;
         Ok(self.engine.get_or_init(|| e).clone())
     }
 
@@ -133,7 +133,7 @@ impl Instance {
         Ok(Instance {
             puzzle,
             table,
-            model,
+            model: Arc::new(model),
         })
     }
 

@@ -288,7 +288,7 @@ mod tests {
         let mut fired = 0;
         let mut tested = 0;
         for name in ["soma", "pentominoes-6x10", "tetris-cube"] {
-            let p = Prepared::new(&crate::fixtures::model(name), true);
+            let p = Prepared::new(std::sync::Arc::new(crate::fixtures::model(name)), true);
             let st = p.sliced.as_ref().expect("sliced layout");
             let mut sc = SlicedScratch::default();
             // Depth-first over the first levels, a bounded number of nodes per puzzle.

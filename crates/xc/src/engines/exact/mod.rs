@@ -356,8 +356,14 @@ impl ExactEngine {
     /// Prepares `model`; an invalid model is an error, and so is one whose tables would take
     /// more than [`MAX_ENGINE_BYTES`].
     pub fn new(model: &ExactCover) -> Result<Self> {
+        Self::new_shared(Arc::new(model.clone()))
+    }
+
+    /// [`ExactEngine::new`] for a model the caller shares rather than lends: the engine keeps
+    /// it without a copy.
+    pub fn new_shared(model: Arc<ExactCover>) -> Result<Self> {
         model.validate()?;
-        let bytes = Self::memory_estimate(model);
+        let bytes = Self::memory_estimate(&model);
         if bytes > MAX_ENGINE_BYTES {
             return Err(Error::TooLarge {
                 what: "exact engine's tables",
@@ -380,7 +386,7 @@ impl ExactEngine {
     pub fn new_general(model: &ExactCover) -> Result<Self> {
         model.validate()?;
         Ok(ExactEngine {
-            prep: Arc::new(Prepared::new(model, false)),
+            prep: Arc::new(Prepared::new(Arc::new(model.clone()), false)),
             pruning: true,
             preprocess: true,
             leaf: true,

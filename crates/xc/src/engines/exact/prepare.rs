@@ -7,8 +7,8 @@ use super::geo::{
 use super::sliced::{SlicedState, SlicedTables};
 use super::tail::TailTables;
 use crate::model::ExactCover;
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 
 /// Above this many bytes the per-option conflict bitsets are not stored; conflicts are then
 /// computed from the per-item option bitsets at every step instead.
@@ -91,7 +91,9 @@ struct StarveScratch {
 
 /// Everything precomputed for one model.
 pub(crate) struct Prepared {
-    pub model: ExactCover,
+    /// The model, shared with the caller that built it (a large target's cell items alone
+    /// take a tenth of a megabyte, and a small count's time is much of it its memory's).
+    pub model: Arc<ExactCover>,
     pub n_opts: usize,
     pub words: usize,
     /// The coverings every exact item needs (`0` for secondary and ranged items): the items
@@ -219,7 +221,8 @@ impl Prepared {
     /// Prepares `model`; `fast_layouts` allows the byte layout, the conflict matrix, the
     /// solution check's option bitsets and the shift flood fill (tests turn it off to
     /// exercise the general paths on small models).
-    pub fn new(model: &ExactCover, fast_layouts: bool) -> Prepared {
+    pub fn new(shared: Arc<ExactCover>, fast_layouts: bool) -> Prepared {
+        let model: &ExactCover = &shared;
         let n_items = model.items.len();
         let n_opts = model.options.len();
         let words = n_opts.div_ceil(64).max(1);
@@ -267,7 +270,7 @@ impl Prepared {
             rng_off.push(rng.len() as u32);
         }
         let mut p = Prepared {
-            model: model.clone(),
+            model: Arc::clone(&shared),
             n_opts,
             words,
             need,

@@ -777,7 +777,7 @@ mod tests {
                 geometry: None,
             };
             for fast in [true, false] {
-                let p = Prepared::new(&model, fast);
+                let p = Prepared::new(std::sync::Arc::new(model.clone()), fast);
                 let Some(root) = p.root(&[], &[], false) else {
                     continue;
                 };
