@@ -1,9 +1,7 @@
 //! The query-independent tables of the bitset engine (option bitsets per item, conflict
 //! bitsets, and the cell geometry of [`Geo`]) and the search state they act on.
 
-use super::geo::{
-    Geo, Runs, achievable_sums, any_in_range, clear_bit, for_each_bit, set_bit, test_bit,
-};
+use super::geo::{Geo, achievable_sums, any_in_range, clear_bit, for_each_bit, set_bit, test_bit};
 use super::sliced::{SlicedState, SlicedTables};
 use super::tail::TailTables;
 use crate::model::ExactCover;
@@ -1144,9 +1142,6 @@ impl Prepared {
         let cw = g.cw;
         sc.ensure(cw, g.sw);
         if g.walk {
-            if let Some(runs) = &g.runs {
-                return Self::regions_ok_runs(g, runs, lv, sc);
-            }
             return Self::regions_ok_walk(g, lv, sc);
         }
         let RegionScratch {
@@ -1219,13 +1214,39 @@ impl Prepared {
 
 impl Prepared {
     /// [`Prepared::regions_ok`] on a large target ([`Geo::walk`]): each component is walked
-    /// over the neighbour lists from a must-fill cell, every free cell reached once (cleared
-    /// from `free` as it is reached), counting its cells and must-fill cells as it goes.
+    /// from a must-fill cell, every free cell reached once and cleared from `free` as it is
+    /// reached, counting its cells and must-fill cells as it goes; a run of cells at a time
+    /// where the target has [`Geo::runs`], else cell by cell over the neighbour lists.
     fn regions_ok_walk(g: &Geo, lv: &Level, sc: &mut RegionScratch) -> bool {
-        let cw = g.cw;
         let RegionScratch {
-            free, stack, sums, ..
+            free,
+            stack,
+            blocks,
+            sums,
+            ..
         } = sc;
+        match &g.runs {
+            Some(runs) => Self::components_ok(g, lv, free, sums, |free, seed| {
+                runs.walk(&g.must, free, seed, blocks)
+            }),
+            None => Self::components_ok(g, lv, free, sums, |free, seed| {
+                walk_cells(g, free, seed, stack)
+            }),
+        }
+    }
+
+    /// The region test over the components `component` walks: given the free cells and a
+    /// free must-fill cell, it clears that cell's component from them and returns its
+    /// must-fill cells and cells.
+    #[inline(always)]
+    fn components_ok(
+        g: &Geo,
+        lv: &Level,
+        free: &mut [u64],
+        sums: &mut [u64],
+        mut component: impl FnMut(&mut [u64], usize) -> (usize, usize),
+    ) -> bool {
+        let cw = g.cw;
         let mut have_sums = false;
         let (mut must_free, mut all_free) = (0, 0);
         for (w, fw) in free.iter_mut().enumerate().take(cw) {
@@ -1234,7 +1255,6 @@ impl Prepared {
             must_free += (g.must[w] & f).count_ones() as usize;
             all_free += f.count_ones() as usize;
         }
-        let stack = &mut stack[..];
         let mut w0 = 0;
         loop {
             while w0 < cw && g.must[w0] & free[w0] == 0 {
@@ -1244,24 +1264,7 @@ impl Prepared {
                 break;
             }
             let seed = w0 * 64 + (g.must[w0] & free[w0]).trailing_zeros() as usize;
-            clear_bit(free, seed);
-            stack[0] = seed as u32;
-            let mut sp = 1;
-            let (mut m, mut total) = (0, 0);
-            while sp > 0 {
-                sp -= 1;
-                let c = stack[sp] as usize;
-                total += 1;
-                m += (g.must[c >> 6] >> (c & 63) & 1) as usize;
-                for &n in &g.adj[g.adj_off[c] as usize..g.adj_off[c + 1] as usize] {
-                    let (w, b) = (n as usize >> 6, 1u64 << (n & 63));
-                    if free[w] & b != 0 {
-                        free[w] &= !b;
-                        stack[sp] = n;
-                        sp += 1;
-                    }
-                }
-            }
+            let (m, total) = component(free, seed);
             let row: &[u64] = match &g.sum_table {
                 Some(t) => &t[lv.pstate * g.sw..(lv.pstate + 1) * g.sw],
                 None => {
@@ -1293,66 +1296,29 @@ impl Prepared {
     }
 }
 
-impl Prepared {
-    /// [`Prepared::regions_ok_walk`] a block of a run's free cells at a time
-    /// ([`Runs::walk`]).
-    pub(crate) fn regions_ok_runs(
-        g: &Geo,
-        runs: &Runs,
-        lv: &Level,
-        sc: &mut RegionScratch,
-    ) -> bool {
-        let cw = g.cw;
-        let RegionScratch {
-            free, blocks, sums, ..
-        } = sc;
-        let mut have_sums = false;
-        let (mut must_free, mut all_free) = (0, 0);
-        for (w, fw) in free.iter_mut().enumerate().take(cw) {
-            let f = g.all[w] & !lv.occ[w];
-            *fw = f;
-            must_free += (g.must[w] & f).count_ones() as usize;
-            all_free += f.count_ones() as usize;
-        }
-        let mut w0 = 0;
-        loop {
-            while w0 < cw && g.must[w0] & free[w0] == 0 {
-                w0 += 1;
-            }
-            if w0 == cw {
-                break;
-            }
-            let seed = w0 * 64 + (g.must[w0] & free[w0]).trailing_zeros() as usize;
-            let (m, total) = runs.walk(&g.must, free, seed, blocks);
-            let row: &[u64] = match &g.sum_table {
-                Some(t) => &t[lv.pstate * g.sw..(lv.pstate + 1) * g.sw],
-                None => {
-                    if !have_sums {
-                        achievable_sums(&g.sizes, &lv.size_left, sums);
-                        have_sums = true;
-                    }
-                    sums
-                }
-            };
-            if !any_in_range(row, m, total) {
-                return false;
+/// The component of free cell `seed` walked cell by cell over the neighbour lists, cleared
+/// from `free`: its must-fill cells and cells. `stack` holds `64 * cw` cells.
+#[inline(always)]
+fn walk_cells(g: &Geo, free: &mut [u64], seed: usize, stack: &mut [u32]) -> (usize, usize) {
+    clear_bit(free, seed);
+    stack[0] = seed as u32;
+    let mut sp = 1;
+    let (mut m, mut total) = (0, 0);
+    while sp > 0 {
+        sp -= 1;
+        let c = stack[sp] as usize;
+        total += 1;
+        m += (g.must[c >> 6] >> (c & 63) & 1) as usize;
+        for &n in &g.adj[g.adj_off[c] as usize..g.adj_off[c + 1] as usize] {
+            let (w, b) = (n as usize >> 6, 1u64 << (n & 63));
+            if free[w] & b != 0 {
+                free[w] &= !b;
+                stack[sp] = n;
+                sp += 1;
             }
         }
-        if !g.whole {
-            return true;
-        }
-        // The free cells as a whole (see [`Geo::whole`]).
-        let row: &[u64] = match &g.sum_table {
-            Some(t) => &t[lv.pstate * g.sw..(lv.pstate + 1) * g.sw],
-            None => {
-                if !have_sums {
-                    achievable_sums(&g.sizes, &lv.size_left, sums);
-                }
-                sums
-            }
-        };
-        any_in_range(row, must_free, all_free)
     }
+    (m, total)
 }
 
 /// The conflict rows of [`Prepared::conflict`]: each option's row is the OR of the option
