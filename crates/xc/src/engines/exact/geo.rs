@@ -344,7 +344,7 @@ pub(crate) struct Runs {
 
 /// Cells `lo..hi` of a run are each adjacent to the cell `off` further on, all of them in
 /// run `to`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Link {
     lo: u32,
     hi: u32,
@@ -446,9 +446,7 @@ impl Runs {
         };
         (s + lo, c + up)
     }
-}
 
-impl Runs {
     /// Walks the component of free cells around free cell `seed`, clearing it from `free`,
     /// and returns how many of its cells are in `must` and how many it has. Each block of a
     /// run's free cells is cleared as soon as it is reached and its links looked at once:

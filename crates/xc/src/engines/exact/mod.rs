@@ -356,14 +356,22 @@ impl ExactEngine {
     /// Prepares `model`; an invalid model is an error, and so is one whose tables would take
     /// more than [`MAX_ENGINE_BYTES`].
     pub fn new(model: &ExactCover) -> Result<Self> {
-        Self::new_shared(Arc::new(model.clone()))
+        Self::check(model)?;
+        Ok(Self::prepare(Arc::new(model.clone())))
     }
 
     /// [`ExactEngine::new`] for a model the caller shares rather than lends: the engine keeps
     /// it without a copy.
     pub fn new_shared(model: Arc<ExactCover>) -> Result<Self> {
+        Self::check(&model)?;
+        Ok(Self::prepare(model))
+    }
+
+    /// Refuses an invalid model, or one whose tables would be too large, before anything is
+    /// copied or built.
+    fn check(model: &ExactCover) -> Result<()> {
         model.validate()?;
-        let bytes = Self::memory_estimate(&model);
+        let bytes = Self::memory_estimate(model);
         if bytes > MAX_ENGINE_BYTES {
             return Err(Error::TooLarge {
                 what: "exact engine's tables",
@@ -371,12 +379,17 @@ impl ExactEngine {
                 max: MAX_ENGINE_BYTES,
             });
         }
-        Ok(ExactEngine {
+        Ok(())
+    }
+
+    /// The engine of a checked model.
+    fn prepare(model: Arc<ExactCover>) -> Self {
+        ExactEngine {
             prep: Arc::new(Prepared::new(model, true)),
             pruning: true,
             preprocess: true,
             leaf: true,
-        })
+        }
     }
 
     /// Like [`ExactEngine::new`] but without the fast data layouts (byte-packed item lists,

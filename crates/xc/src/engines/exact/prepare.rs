@@ -89,8 +89,9 @@ struct StarveScratch {
 
 /// Everything precomputed for one model.
 pub(crate) struct Prepared {
-    /// The model, shared with the caller that built it (a large target's cell items alone
-    /// take a tenth of a megabyte, and a small count's time is much of it its memory's).
+    /// The model, shared with the caller that built it rather than copied: a large target's
+    /// cell items take a tenth of a megabyte, and much of a small count's time goes into
+    /// touching fresh memory.
     pub model: Arc<ExactCover>,
     pub n_opts: usize,
     pub words: usize,
