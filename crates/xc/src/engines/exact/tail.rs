@@ -765,13 +765,15 @@ impl Tail {
         // The option bitsets take the fewest words the body counts at full width: a count
         // reads every word of the width, so a load of nine words of options counted as
         // sixteen reads seven words of zeros in every count. The POPCNT body counts a word at
-        // a time and takes the exact width; the portable body's counts are vectorised two
-        // words a register (SSE2 on x86-64, NEON on AArch64), AVX2's four, AVX-512's eight,
-        // and a width that is not a whole number of registers costs more than the zeros it
-        // spares (on 6x10, odd widths made the portable body 13% more instructions).
+        // a time and takes the exact width; the compiler vectorises the portable body's
+        // counts two words a register (SSE2 on x86-64), AVX2's four and AVX-512's eight, and
+        // a width that is not a whole number of registers costs more than the zeros it spares
+        // (on 6x10, odd widths made the portable body 13% more instructions, 10 and 14 words
+        // the AVX2 body 2%).
         macro_rules! dispatch {
             ($rec:ident; $($w:literal)* ; $last:literal; $($v:literal)* ; $vlast:literal) => {{
                 let words = n.div_ceil(64);
+                debug_assert!(words <= if self.wide { $vlast } else { $last });
                 if self.wide {
                     $(if words <= $v {
                         self.$rec::<$v, u128>(first(n), free, open, &mut left, 0, sink)
