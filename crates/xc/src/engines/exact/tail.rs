@@ -768,8 +768,8 @@ impl Tail {
         // a time and takes the exact width; the compiler vectorises the portable body's
         // counts two words a register (SSE2 on x86-64), AVX2's four and AVX-512's eight, and
         // a width that is not a whole number of registers costs more than the zeros it spares
-        // (on 6x10, odd widths made the portable body 13% more instructions, 10 and 14 words
-        // the AVX2 body 2%).
+        // (on 6x10, every width made the portable body 13% more instructions than the powers
+        // of two; steps of one to eight words and of two past eight, the AVX2 body 2% more).
         macro_rules! dispatch {
             ($rec:ident; $($w:literal)* ; $last:literal; $($v:literal)* ; $vlast:literal) => {{
                 let words = n.div_ceil(64);
