@@ -1071,6 +1071,19 @@ mod tests {
         fixtures::one_piece("rod", 3, neighbors, &placements)
     }
 
+    /// Every solution of a one-thread enumeration, in order, and the nodes it visited.
+    fn solutions(e: &ExactEngine) -> (Vec<Vec<u32>>, u64) {
+        let mut sols = Vec::new();
+        let st = e
+            .query()
+            .enumerate(|s| {
+                sols.push(s.to_vec());
+                true
+            })
+            .unwrap();
+        (sols, st.nodes)
+    }
+
     /// A forced cell does not end the scan of a one-word board: a later cell without
     /// options ends the node first. The 6x10 count without symmetry reduction (9,356
     /// solutions, one-word leaf boards), without the dead-state table: a scan ending at the
@@ -1101,16 +1114,9 @@ mod tests {
             let e = ExactEngine::new(&m).unwrap();
             let run = |memo: bool| {
                 MEMO.with(|f| f.set(memo));
-                let mut sols = Vec::new();
-                let st = e
-                    .query()
-                    .enumerate(|s| {
-                        sols.push(s.to_vec());
-                        true
-                    })
-                    .unwrap();
+                let found = solutions(&e);
                 MEMO.with(|f| f.set(true));
-                (sols, st.nodes)
+                found
             };
             let (with, without) = (run(true), run(false));
             assert!(!with.0.is_empty(), "{name}");
@@ -1154,16 +1160,9 @@ mod tests {
             let e = ExactEngine::new(&m).unwrap();
             let run = |b: SimdBody| {
                 CAP.with(|c| c.set(b));
-                let mut sols = Vec::new();
-                let st = e
-                    .query()
-                    .enumerate(|s| {
-                        sols.push(s.to_vec());
-                        true
-                    })
-                    .unwrap();
+                let found = solutions(&e);
                 CAP.with(|c| c.set(SimdBody::Avx512));
-                (sols, st.nodes)
+                found
             };
             let baseline = run(SimdBody::Portable);
             assert!(!baseline.0.is_empty(), "{name}");
