@@ -691,8 +691,9 @@ fn the_top_of_a_tree_measures_as_the_search_visits_it() {
 }
 
 /// The restricted piece is the candidate whose tree measures smallest, not the first by the
-/// fraction of placements kept: on 6x10 that is X (704,379 nodes) rather than F, whose tree
-/// is about twice as large, with the same count; the choice is the same with the run's engine and without.
+/// fraction of placements kept: on 6x10 that is X (704,379 nodes) rather than F, the first by
+/// that fraction, with the same count; the choice is the same with the run's engine and
+/// without.
 #[test]
 fn the_restricted_piece_is_chosen_by_measuring_the_trees() {
     let inst = Instance::new(cubesat::puzzle::bundled("pentominoes-6x10").unwrap()).unwrap();
