@@ -394,10 +394,10 @@ impl ExactEngine {
 
     /// Like [`ExactEngine::new`] but without the fast data layouts (byte-packed item lists,
     /// stored conflict bitsets, shift flood fill), which large models fall back from; for tests
-    /// of those paths.
+    /// of those paths. Refuses the same models as [`ExactEngine::new`].
     #[doc(hidden)]
     pub fn new_general(model: &ExactCover) -> Result<Self> {
-        model.validate()?;
+        Self::check(model)?;
         Ok(ExactEngine {
             prep: Arc::new(Prepared::new(Arc::new(model.clone()), false)),
             pruning: true,
