@@ -8,6 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use cubesat::EngineChoice;
 use cubesat::UpTo;
 use cubesat::disassembly::{Level, Mode};
+use cubesat::interop::ExportFormat;
 use cubesat::interop::dimacs::Projection;
 use cubesat_xc::encoding::AtMostOne;
 
@@ -425,17 +426,13 @@ pub enum GenerateFormat {
     Html,
 }
 
-/// Export formats.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ExportFormat {
-    /// DIMACS CNF with a variable map and model-counting projection lines.
-    Dimacs,
-    /// Knuth's exact-cover format (DLX1, or DLX3 with multiplicities).
-    Dlx,
-    /// A clingo program.
-    Asp,
-    /// A BurrTools puzzle file (gzip XML, the cube grid), as `convert` writes it.
-    Xmpuzzle,
+/// The `--format` values of `cubesat export`: the library's formats, each with its line of help.
+fn export_formats() -> impl clap::builder::TypedValueParser<Value = ExportFormat> {
+    use clap::builder::TypedValueParser as _;
+    let values =
+        ExportFormat::ALL.map(|f| clap::builder::PossibleValue::new(f.name()).help(f.about()));
+    clap::builder::PossibleValuesParser::new(values)
+        .map(|name| name.parse::<ExportFormat>().expect("a listed format"))
 }
 
 /// `cubesat export`.
@@ -444,7 +441,7 @@ pub struct ExportArgs {
     #[command(flatten)]
     pub puzzle: PuzzleArg,
     /// The format.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = export_formats())]
     pub format: ExportFormat,
     /// At-most-one encoding (DIMACS only).
     #[arg(long, value_name = "ENC", default_value_t = AtMostOne::default(), help = amo_help("(DIMACS only); which suits which external solver, measured: encodings/README.md, 'Which encoding for which solver'"))]

@@ -20,6 +20,7 @@ mod args;
 mod commands;
 mod output;
 mod progress;
+mod shell;
 mod sink;
 
 use args::Cli;

@@ -167,7 +167,7 @@ const SMALL: &[&str] = &[
 
 fn bundled_text(name: &str) -> String {
     std::fs::read_to_string(format!(
-        "{}/puzzles/{name}.json",
+        "{}/crates/cubesat/puzzles/{name}.json",
         env!("CARGO_MANIFEST_DIR")
     ))
     .expect("bundled puzzle file")

@@ -5,10 +5,9 @@
 //! never cubesat's.
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::Command;
 
-use crate::common::{Dir, Run};
+use crate::common::{Dir, Run, trimesh};
 
 fn data(path: &str) -> String {
     format!("{}/tests/data/burrtools/{path}", env!("CARGO_MANIFEST_DIR"))
@@ -495,19 +494,6 @@ fn a_gzip_bomb_is_refused_when_inflating_reaches_the_bound() {
         "liar.xmpuzzle",
         &["inflates to more than"],
     );
-}
-
-/// Python with trimesh (CI installs it, .ci/run); fails the test when it is missing.
-fn trimesh() -> PathBuf {
-    let ok = Command::new("python3")
-        .args(["-c", "import trimesh"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        ok,
-        "python3 with trimesh is not installed (pip install trimesh numpy)"
-    );
-    PathBuf::from("python3")
 }
 
 /// Runs a Python `script` that checks the meshes under `dir` with trimesh (its one argument is

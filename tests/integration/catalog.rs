@@ -1,4 +1,4 @@
-//! The catalog (`puzzles/catalog` and the bundled files' `catalog` records): every puzzle not marked slow is counted in every mode by the exact engine and in its published count's mode by dancing links, against the counts its file records and the published counts; `cubesat list` and `info` show it.
+//! The catalog (`crates/cubesat/puzzles/catalog` and the bundled files' `catalog` records): every puzzle not marked slow is counted in every mode by the exact engine and in its published count's mode by dancing links, against the counts its file records and the published counts; `cubesat list` and `info` show it.
 //!
 //! The counts run in release builds only (`cargo test --release`, as CI runs): about 70 CPU
 //! seconds for 159 puzzles, most of it dancing links, on two workers. The slow puzzles (more
@@ -194,7 +194,7 @@ fn the_catalog_holds_150_puzzles_with_sources_and_every_count_recorded() {
 fn every_incomplete_puzzle_has_placements_and_a_count_or_an_estimate() {
     let names = incomplete();
     // Polyform Puzzler's "solutions incomplete" polycube and polyomino puzzles that cubesat
-    // expresses (puzzles/catalog/tools/polyform-puzzler.py).
+    // expresses (crates/cubesat/puzzles/catalog/tools/polyform-puzzler.py).
     assert!(names.len() >= 160, "{} puzzles", names.len());
     let (mut counted, mut open) = (0, 0);
     for name in names {

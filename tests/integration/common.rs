@@ -134,7 +134,10 @@ impl Dir {
 
 /// The path of a bundled puzzle file in the source tree.
 pub fn puzzle_file(name: &str) -> String {
-    format!("{}/puzzles/{name}.json", env!("CARGO_MANIFEST_DIR"))
+    format!(
+        "{}/crates/cubesat/puzzles/{name}.json",
+        env!("CARGO_MANIFEST_DIR")
+    )
 }
 
 /// A puzzle file for `must` and `optional` cells and `(cells, count)` pieces.
@@ -175,4 +178,18 @@ pub fn sigint(child: &Child) {
         .status()
         .expect("run kill");
     assert!(status.success(), "kill -INT {}", child.id());
+}
+
+/// Python with trimesh (CI installs it, .ci/run); fails the test when it is missing, so a
+/// mesh check never passes by skipping.
+pub fn trimesh() -> PathBuf {
+    let ok = Command::new("python3")
+        .args(["-c", "import trimesh"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        ok,
+        "python3 with trimesh is not installed (pip install trimesh numpy)"
+    );
+    PathBuf::from("python3")
 }

@@ -437,9 +437,9 @@ fn user_facing_text_stays_inside_the_repository() {
     let root = env!("CARGO_MANIFEST_DIR");
     let mut files = vec![
         format!("{root}/README.md"),
-        format!("{root}/puzzles/README.md"),
+        format!("{root}/crates/cubesat/puzzles/README.md"),
     ];
-    for e in std::fs::read_dir(format!("{root}/puzzles")).expect("puzzles") {
+    for e in std::fs::read_dir(format!("{root}/crates/cubesat/puzzles")).expect("puzzles") {
         let p = e.expect("entry").path();
         if p.extension().is_some_and(|x| x == "json") {
             files.push(p.display().to_string());

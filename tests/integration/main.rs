@@ -14,6 +14,7 @@ mod engine_exact;
 mod engine_leaf;
 mod engines_agree;
 mod estimate;
+mod export_formats;
 mod first_hour;
 mod fuzz;
 mod generate_cli;

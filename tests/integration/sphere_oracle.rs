@@ -8,7 +8,7 @@ fn oracle(file: &str) -> Vec<(String, String)> {
     let root = env!("CARGO_MANIFEST_DIR");
     let out = Command::new("python3")
         .arg(format!("{root}/tests/data/spheres/oracle.py"))
-        .arg(format!("{root}/puzzles/{file}.json"))
+        .arg(format!("{root}/crates/cubesat/puzzles/{file}.json"))
         .output()
         .expect("python3 runs (CI installs it)");
     let text = String::from_utf8_lossy(&out.stdout);

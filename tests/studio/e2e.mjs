@@ -119,8 +119,8 @@ function python(script, ...args) {
 await check('the library lists the bundled puzzles, drawn', async () => {
   await page.goto(url);
   await page.waitForSelector('#cards[data-loaded]');
-  // The bundled puzzles are the files directly in puzzles/ (the catalog's are in folders below).
-  const listed = readdirSync('puzzles').filter((f) => f.endsWith('.json')).length;
+  // The bundled puzzles are the files directly in crates/cubesat/puzzles/ (the catalog's are in folders below).
+  const listed = readdirSync('crates/cubesat/puzzles').filter((f) => f.endsWith('.json')).length;
   assert(await page.locator('.card').count() === listed, 'one card per bundled puzzle (' + listed + ')');
   await page.waitForFunction(() => Array.from(document.querySelectorAll('.card img')).every((i) => i.complete && i.naturalWidth > 0));
   assert((await text('.card[data-key="soma"]')).includes('480 solutions up to rotation'), 'the Soma card gives its known count');

@@ -1,27 +1,29 @@
 //! `cubesat disassemble` (one solution's plan: its moves, level, and a 3D page that animates them) and `cubesat solve --disassemble` (only the assemblies that come apart, counted or listed with their levels).
 //!
-//! Both list the assemblies with the chosen engine and counting mode, analyse them in batches
-//! on the worker threads ([`cubesat::disassembly::solutions`], every plan replayed there), and
-//! keep those that come apart.
+//! The library's stream ([`cubesat::disassembly::stream`]) lists the assemblies with the
+//! chosen engine and counting mode, analyses them in batches on the worker threads, and keeps
+//! those that come apart; this module turns the flags into its settings and words what it
+//! finds.
 
 use std::io::Write;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Result, anyhow, bail};
 use serde_json::{Value, json};
 
 use cubesat::Puzzle;
-use cubesat::disassembly::solutions::{self, Analysis};
-use cubesat::disassembly::{Level, Mode, direction_name};
-use cubesat::plan::{DisassemblyPlan, PlanError, Settings, Task};
+use cubesat::disassembly::solutions::Analysis;
+use cubesat::disassembly::stream::{self, Found, StreamError, Streamed, Tally};
+use cubesat::disassembly::{Mode, Order, direction_name};
+use cubesat::plan::{DisassemblyPlan, DisassemblySettings, PlanError, Settings, Task};
 use cubesat::render::{self, ScenePlan, plan::piece_labels};
 use cubesat::report::{scene, solution_json, stats_line};
-use cubesat::run::{self, Instance, RunOptions, RunReport};
-use cubesat::solution::Solution;
+use cubesat::run::Instance;
 use cubesat_xc::Progress;
 
-use crate::args::{DisassembleArgs, DisassemblyArgs, SolutionFormat, SolveArgs, SortOrder};
+use crate::args::{
+    DisassembleArgs, DisassemblyArgs, PuzzleArg, SolutionFormat, SolveArgs, SortOrder,
+};
 
 use super::{Outcome, found, output, puzzle_source, use_color};
 
@@ -40,97 +42,35 @@ pub fn refuse_without(args: &SolveArgs) -> Result<()> {
     Ok(())
 }
 
-/// What a run of analyses found.
-#[derive(Default)]
-struct Tally {
-    /// Assemblies analysed.
-    assemblies: u64,
-    /// Of them, those that come apart (in the mode asked).
-    apart: u64,
-    /// States visited.
-    states: u64,
-    /// Time spent analysing.
-    elapsed: Duration,
-    /// Stopped by Ctrl-C.
-    interrupted: bool,
+/// The puzzle, its notes said unless `quiet`.
+fn load(arg: &PuzzleArg, quiet: bool) -> Result<Puzzle> {
+    let puzzle = super::load_puzzle(arg)?;
+    if !quiet {
+        for n in &puzzle.notes {
+            say!("note: {n}");
+        }
+    }
+    Ok(puzzle)
 }
 
-/// One solution that comes apart: its number among the assemblies, its placements, analysis.
-struct Found {
-    solution: Solution,
-    analysis: Analysis,
+/// Progress counters whose interrupt flag Ctrl-C sets.
+fn interruptible() -> Arc<Progress> {
+    let progress = Arc::new(Progress::new());
+    crate::progress::install_interrupt(progress.clone());
+    progress
 }
 
-/// Lists the assemblies and analyses them in batches: `keep` gets every one that comes apart
-/// and reaches `min_level`, in listing order, and returns false to stop.
-fn stream(
-    inst: &Instance,
-    run_opts: &RunOptions,
-    opts: &solutions::Options,
-    min_level: Option<&Level>,
-    batch: usize,
-    mut keep: impl FnMut(Found) -> bool,
-) -> Result<(RunReport, Tally)> {
-    let mut tally = Tally::default();
-    let mut pending: Vec<Solution> = Vec::new();
-    let mut failure: Option<anyhow::Error> = None;
-    let mut stop = false;
-    let mut flush = |pending: &mut Vec<Solution>, tally: &mut Tally| -> Result<bool> {
-        if pending.is_empty() {
-            return Ok(true);
-        }
-        let start = Instant::now();
-        let done = solutions::analyse(inst, pending, opts).map_err(|e| {
-            let more = matches!(&e, cubesat::Error::Unsupported { message, .. } if message.contains(" states"));
-            if more {
-                anyhow!("{e} (--max-states raises the limit)")
-            } else {
-                anyhow::Error::from(e)
-            }
-        })?;
-        tally.elapsed += start.elapsed();
-        tally.interrupted |= done.interrupted;
-        let mut go_on = !done.interrupted;
-        for (sol, a) in pending.drain(..).zip(done.analyses) {
-            tally.assemblies += 1;
-            tally.states += a.states;
-            let Some(tree) = &a.tree else { continue };
-            tally.apart += 1;
-            if min_level.is_some_and(|m| tree.level_numbers() < *m) || !go_on {
-                continue;
-            }
-            go_on = keep(Found {
-                solution: sol,
-                analysis: a,
-            });
-        }
-        Ok(go_on)
-    };
-    let report = run::list(inst, run_opts, |s: &Solution| {
-        if stop {
-            return false;
-        }
-        pending.push(s.clone());
-        if pending.len() >= batch {
-            match flush(&mut pending, &mut tally) {
-                Ok(go_on) => stop = !go_on,
-                Err(e) => {
-                    failure = Some(e);
-                    stop = true;
-                }
-            }
-        }
-        !stop
-    });
-    let report = report.with_context(|| "listing the assemblies".to_string())?;
-    if let Some(e) = failure {
-        return Err(e);
+/// The disassembly flags as the plan's settings.
+fn disassembly_settings(d: &DisassemblyArgs) -> DisassemblySettings {
+    DisassemblySettings {
+        mode: d.disassembler,
+        max_states: d.max_states,
+        min_level: d.min_level.clone(),
+        order: match d.sort {
+            SortOrder::Found => Order::Found,
+            SortOrder::Level => Order::Level,
+        },
     }
-    if !stop {
-        flush(&mut pending, &mut tally)?;
-    }
-    tally.interrupted |= report.interrupted;
-    Ok((report, tally))
 }
 
 /// The plan of a disassembly run from the flags' settings (the rules are the library's),
@@ -142,8 +82,8 @@ fn plan(
     progress: Arc<Progress>,
     quiet: bool,
 ) -> Result<DisassemblyPlan> {
-    let mut p = settings
-        .resolve_disassembly(puzzle, d.disassembler, d.max_states)
+    let p = settings
+        .resolve_disassembly(puzzle, &disassembly_settings(d))
         .map_err(|e| match e {
             PlanError::DisassemblyNotShardable => {
                 anyhow!("--shard and --seal-key-file cannot be combined with --disassemble")
@@ -155,9 +95,26 @@ fn plan(
             say!("note: {}", super::flags::flag_note(note));
         }
     }
-    p.run.progress = Some(progress.clone());
-    p.analysis.progress = Some(progress);
-    Ok(p)
+    Ok(p.with_progress(progress))
+}
+
+/// A failed run, worded with the flag that raises the limit it names, as coming from
+/// `puzzle`.
+fn run_error(e: StreamError, puzzle: &PuzzleArg) -> anyhow::Error {
+    let e = match e {
+        StreamError::StateLimit { .. } => anyhow!("{e} (--max-states raises the limit)"),
+        e => anyhow::Error::from(e),
+    };
+    e.context(puzzle_source(puzzle.puzzle.as_deref()).to_string())
+}
+
+/// The statistics lines of the search and of the analyses, on stderr.
+fn say_stats(inst: &Instance, s: &Streamed, plan: &DisassemblyPlan) {
+    say!("{}", stats_line(&inst.puzzle, &inst.table, &s.report));
+    say!(
+        "{}",
+        tally_line(&s.tally, plan.analysis.mode, plan.analysis.threads)
+    );
 }
 
 /// The statistics line of the analyses.
@@ -186,22 +143,10 @@ fn rule(mode: Mode) -> &'static str {
 
 /// `solve --disassemble`.
 pub fn solve(args: SolveArgs, quiet: bool) -> Result<Outcome> {
-    let puzzle = super::load_puzzle(&args.puzzle)?;
-    if !quiet {
-        for n in &puzzle.notes {
-            say!("note: {n}");
-        }
-    }
-    let progress = Arc::new(Progress::new());
-    crate::progress::install_interrupt(progress.clone());
+    let puzzle = load(&args.puzzle, quiet)?;
+    let progress = interruptible();
     let settings = super::flags::settings(&args)?;
-    let DisassemblyPlan {
-        run: run_opts,
-        analysis: opts,
-        keep: want,
-        batch,
-        ..
-    } = plan(
+    let plan = plan(
         &settings,
         &args.disassembly,
         &puzzle,
@@ -209,79 +154,48 @@ pub fn solve(args: SolveArgs, quiet: bool) -> Result<Outcome> {
         quiet,
     )?;
     let inst = Instance::new(puzzle)?;
-    let threads = opts.threads;
-    let mode = opts.mode;
+    let mode = plan.analysis.mode;
     let reporter = (!quiet && (args.count || args.all)).then(|| {
         // Disassembly records once an assembly, and one assembly can take long: shown at once.
-        crate::progress::Reporter::start(progress.clone(), inst.puzzle.name.clone(), false)
+        crate::progress::Reporter::start(progress, inst.puzzle.name.clone(), false)
     });
-    let sorting = args.disassembly.sort == SortOrder::Level;
-    let mut kept: Vec<Found> = Vec::new();
-    let mut seen = 0u64;
-    let result = stream(
-        &inst,
-        &run_opts,
-        &opts,
-        args.disassembly.min_level.as_ref(),
-        batch,
-        |f| {
-            seen += 1;
-            if !args.count {
-                kept.push(f);
-            }
-            sorting || want.is_none_or(|w| seen < w)
-        },
-    );
+    let result = if args.count {
+        stream::stream(&inst, &plan, |_| true).map(|s| (Vec::new(), s))
+    } else {
+        stream::collect(&inst, &plan)
+    };
     if let Some(r) = reporter {
         r.finish();
     }
-    let (report, tally) =
-        result.with_context(|| puzzle_source(args.puzzle.puzzle.as_deref()).to_string())?;
-    let limited = !sorting && want.is_some_and(|w| seen >= w);
+    let (kept, streamed) = result.map_err(|e| run_error(e, &args.puzzle))?;
     let mut out = output(args.out.as_deref())?;
     if args.count {
-        count_line(&args, &inst, &report, &tally, mode, seen, limited, &mut out)?;
+        count_line(&args, &inst, &streamed, mode, &mut out)?;
     } else {
-        if sorting {
-            kept.sort_by_key(|f| std::cmp::Reverse(level_of(f)));
-            if let Some(w) = want {
-                kept.truncate(w as usize);
-            }
-        }
         let color = use_color(args.color, args.out.is_some());
-        list_found(&args, &inst, &kept, &report, &tally, mode, color, &mut out)?;
+        list_found(&args, &inst, &kept, &streamed, mode, color, &mut out)?;
     }
     out.finish()?;
     if !quiet {
-        say!("{}", stats_line(&inst.puzzle, &inst.table, &report));
-        say!("{}", tally_line(&tally, mode, threads));
+        say_stats(&inst, &streamed, &plan);
     }
-    if tally.interrupted {
+    if streamed.tally.interrupted {
         say!("interrupted by Ctrl-C: the search did not finish");
         return Ok(Outcome::Interrupted);
     }
-    Ok(found(seen > 0))
-}
-
-fn level_of(f: &Found) -> Level {
-    f.analysis
-        .tree
-        .as_ref()
-        .map_or(Level(Vec::new()), |t| t.level_numbers())
+    Ok(found(streamed.found > 0))
 }
 
 /// `--count --disassemble`: the count line, or the summary object.
-#[allow(clippy::too_many_arguments)]
 fn count_line(
     args: &SolveArgs,
     inst: &Instance,
-    report: &RunReport,
-    tally: &Tally,
+    streamed: &Streamed,
     mode: Mode,
-    kept: u64,
-    limited: bool,
     out: &mut dyn Write,
 ) -> Result<()> {
+    let (tally, report) = (&streamed.tally, &streamed.report);
+    let (kept, limited) = (streamed.found, streamed.limited);
     let filtered = args.disassembly.min_level.as_ref();
     if args.format == SolutionFormat::Json {
         let mut v = json!({
@@ -339,19 +253,38 @@ fn level_text(a: &Analysis) -> String {
     )
 }
 
+/// `1 assembly`, `9 assemblies`.
+fn assemblies(n: u64) -> String {
+    match n {
+        1 => "1 assembly".to_string(),
+        n => format!("{n} assemblies"),
+    }
+}
+
+/// What a text listing says when no solution comes apart.
+fn none_apart(tally: &Tally) -> String {
+    if tally.interrupted {
+        "interrupted before a solution that comes apart was found".to_string()
+    } else {
+        format!(
+            "no solution comes apart ({} analysed)",
+            assemblies(tally.assemblies)
+        )
+    }
+}
+
 /// A listing of the solutions that come apart, in the chosen format.
-#[allow(clippy::too_many_arguments)]
 fn list_found(
     args: &SolveArgs,
     inst: &Instance,
     kept: &[Found],
-    report: &RunReport,
-    tally: &Tally,
+    streamed: &Streamed,
     mode: Mode,
     color: bool,
     out: &mut dyn Write,
 ) -> Result<()> {
     let (puzzle, table) = (&inst.puzzle, &inst.table);
+    let (report, tally) = (&streamed.report, &streamed.tally);
     let title = |i: usize, f: &Found| {
         format!(
             "{}, solution {} ({})",
@@ -370,21 +303,7 @@ fn list_found(
                 write!(out, "{}", render::text(&sc, color))?;
             }
             if kept.is_empty() {
-                writeln!(
-                    out,
-                    "{}",
-                    if tally.interrupted {
-                        "interrupted before a solution that comes apart was found".to_string()
-                    } else {
-                        format!(
-                            "no solution comes apart ({} analysed)",
-                            match tally.assemblies {
-                                1 => "1 assembly".to_string(),
-                                n => format!("{n} assemblies"),
-                            }
-                        )
-                    }
-                )?;
+                writeln!(out, "{}", none_apart(tally))?;
             }
         }
         SolutionFormat::Json => {
@@ -481,81 +400,69 @@ fn plan_json(labels: &[String], a: &Analysis) -> Value {
 
 /// `cubesat disassemble`.
 pub fn run(args: DisassembleArgs, quiet: bool) -> Result<Outcome> {
-    let puzzle = super::load_puzzle(&args.puzzle)?;
-    if !quiet {
-        for n in &puzzle.notes {
-            say!("note: {n}");
-        }
-    }
-    let sorting = args.disassembly.sort == SortOrder::Level;
+    let puzzle = load(&args.puzzle, quiet)?;
     let want = args.solution;
-    let progress = Arc::new(Progress::new());
-    crate::progress::install_interrupt(progress.clone());
-    // Sorted by level, every solution that comes apart is needed; else the first `want`.
+    let progress = interruptible();
+    // The first `want` that come apart, or with --sort level the `want` hardest.
     let settings = Settings {
         task: Task::List,
-        limit: (!sorting).then_some(want),
+        limit: Some(want),
         up_to: args.up_to,
         threads: args.threads,
         ..Settings::default()
     };
-    let DisassemblyPlan {
-        run: run_opts,
-        analysis: opts,
-        batch,
-        ..
-    } = plan(&settings, &args.disassembly, &puzzle, progress, quiet)?;
+    let plan = plan(&settings, &args.disassembly, &puzzle, progress, quiet)?;
     let inst = Instance::new(puzzle)?;
-    let (threads, mode) = (opts.threads, opts.mode);
-    let mut kept: Vec<Found> = Vec::new();
-    let (report, tally) = stream(
-        &inst,
-        &run_opts,
-        &opts,
-        args.disassembly.min_level.as_ref(),
-        batch,
-        |f| {
-            kept.push(f);
-            sorting || (kept.len() as u64) < want
-        },
-    )
-    .with_context(|| puzzle_source(args.puzzle.puzzle.as_deref()).to_string())?;
+    let (kept, streamed) = stream::collect(&inst, &plan).map_err(|e| run_error(e, &args.puzzle))?;
     if !quiet {
-        say!("{}", stats_line(&inst.puzzle, &inst.table, &report));
-        say!("{}", tally_line(&tally, mode, threads));
+        say_stats(&inst, &streamed, &plan);
     }
-    if tally.interrupted && (kept.len() as u64) < want {
+    if streamed.tally.interrupted && (kept.len() as u64) < want {
         say!("interrupted by Ctrl-C before solution {want} was found");
         return Ok(Outcome::Interrupted);
     }
-    if sorting {
-        kept.sort_by_key(|f| std::cmp::Reverse(level_of(f)));
+    let f = wanted(&args, &kept, &streamed.tally, plan.analysis.mode)?;
+    write_plan(&args, &inst, f, plan.analysis.mode)?;
+    Ok(Outcome::Found)
+}
+
+/// The solution `--solution` names among those kept, or why there is none.
+fn wanted<'k>(
+    args: &DisassembleArgs,
+    kept: &'k [Found],
+    tally: &Tally,
+    mode: Mode,
+) -> Result<&'k Found> {
+    let want = args.solution;
+    let index = usize::try_from(want.saturating_sub(1)).unwrap_or(usize::MAX);
+    if let Some(f) = kept.get(index) {
+        return Ok(f);
     }
     let source = puzzle_source(args.puzzle.puzzle.as_deref());
-    let Some(f) = kept.get(want as usize - 1) else {
-        if tally.assemblies == 0 {
-            bail!("{source}: the puzzle has no solution, so there is nothing to take apart");
-        }
-        let apart = kept.len();
-        let min = args
-            .disassembly
-            .min_level
-            .as_ref()
-            .map_or(String::new(), |m| format!(" at level {m} or above"));
-        return Err(anyhow!(
-            "{source}: --solution {want}: {} of {} come{} apart{min} ({mode} disassembler)",
-            match apart {
-                0 => "none".to_string(),
-                n => n.to_string(),
-            },
-            match tally.assemblies {
-                1 => "1 assembly".to_string(),
-                n => format!("{n} assemblies"),
-            },
-            if apart <= 1 { "s" } else { "" },
-        ));
-    };
+    if tally.assemblies == 0 {
+        bail!("{source}: the puzzle has no solution, so there is nothing to take apart");
+    }
+    let apart = kept.len();
+    let min = args
+        .disassembly
+        .min_level
+        .as_ref()
+        .map_or(String::new(), |m| format!(" at level {m} or above"));
+    bail!(
+        "{source}: --solution {want}: {} of {} come{} apart{min} ({mode} disassembler)",
+        match apart {
+            0 => "none".to_string(),
+            n => n.to_string(),
+        },
+        assemblies(tally.assemblies),
+        if apart <= 1 { "s" } else { "" },
+    )
+}
+
+/// The solution `f`, its plan and level, in the chosen format.
+fn write_plan(args: &DisassembleArgs, inst: &Instance, f: &Found, mode: Mode) -> Result<()> {
     let a = &f.analysis;
+    let want = args.solution;
     let title = format!(
         "{}, solution {} ({})",
         inst.puzzle.name,
@@ -595,5 +502,5 @@ pub fn run(args: DisassembleArgs, quiet: bool) -> Result<Outcome> {
         }
     }
     out.finish()?;
-    Ok(Outcome::Found)
+    Ok(())
 }

@@ -1,107 +1,120 @@
 //! `cubesat estimate`: what a count will cost (tree nodes with their interval, the node rate, CPU time, a shard plan for a wall time) on stdout.
+//!
+//! The run plan resolves the estimate's settings ([`Settings::resolve_estimate`]); this module
+//! reads them from the flags and words the refusals and the estimate.
 
 use std::io::Write;
 use std::time::Duration;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use serde_json::json;
 
-use cubesat::estimate::{self, CountEstimate, ShardPlan, Z95};
-use cubesat::plan::{Settings, Task};
+use cubesat::UpTo;
+use cubesat::estimate::{self, CountEstimate, MAX_WALL, ShardPlan, Z95};
+use cubesat::plan::{EstimatePlan, EstimateSettings, PlanError, Settings};
 use cubesat::run::Instance;
-use cubesat::shard::shell_quote;
-use cubesat::{EngineChoice, UpTo};
-use cubesat_xc::exact::EstimateOptions;
 
 use crate::args::{EstimateArgs, EstimateFormat};
+use crate::shell::quote as shell_quote;
 
 use super::{Outcome, output, puzzle_source};
 
-/// The time an estimate runs when neither `--samples` nor `--seconds` is given.
-const DEFAULT_SECONDS: f64 = 10.0;
-
 /// `cubesat estimate`.
 pub fn run(args: &EstimateArgs, quiet: bool) -> Result<Outcome> {
-    let seconds = match (args.seconds, args.samples) {
-        (Some(s), _) => Some(s),
-        (None, None) => Some(DEFAULT_SECONDS),
-        (None, Some(_)) => None,
-    };
-    estimate::check_options(args.samples, seconds).map_err(|e| anyhow::anyhow!("--{e}"))?;
     let wall = args.wall.as_deref().map(parse_wall).transpose()?;
-    if args.cores.is_some() && wall.is_none() {
-        bail!("--cores plans shards for a wall time: give --wall too (e.g. --wall 24h)");
-    }
+    let estimate = EstimateSettings {
+        samples: args.samples,
+        seconds: args.seconds,
+        seed: args.seed,
+        wall,
+        cores: args.cores,
+    };
+    estimate.check().map_err(|e| flag_error(&e, args))?;
     let puzzle = super::load_puzzle(&args.puzzle)?;
-    // The count the estimate is of: the plan `cubesat solve --count` would run, on the
-    // exact engine (whose tree the probes sample), one thread.
     let plan = Settings {
-        task: Task::Count,
         up_to: args.up_to,
-        engine: EngineChoice::Exact,
-        threads: 1,
         no_prune: args.no_prune,
         ..Settings::default()
     }
-    .resolve(&puzzle)
-    .map_err(|e| super::flags::flag_error(&e))?;
-    let (up_to, opts) = (plan.options.up_to, plan.options);
-    let name = puzzle.name.clone();
+    .resolve_estimate(&puzzle, &estimate)
+    .map_err(|e| flag_error(&e, args))?;
     let inst = Instance::new(puzzle)?;
-    let options = EstimateOptions {
-        seed: args.seed,
-        probes: args.samples,
-        time: seconds.map(Duration::from_secs_f64),
-        ..EstimateOptions::default()
-    };
     if !quiet {
-        say!(
-            "estimating the count of {name} {} ({})",
-            up_to.phrase(),
-            match (args.samples, seconds) {
-                (Some(n), Some(s)) => format!("{n} probes or {s} s, whichever comes first"),
-                (Some(n), None) => format!("{n} probes"),
-                (None, Some(s)) => format!("{s} s"),
-                (None, None) => unreachable!("a time applies when no probe count does"),
-            }
-        );
+        say!("{}", intro(&inst.puzzle.name, &plan));
     }
-    let est = estimate::estimate(&inst, &opts, &options)
+    let est = estimate::estimate(&inst, &plan.count, &plan.probes)
         .with_context(|| puzzle_source(args.puzzle.puzzle.as_deref()).to_string())?;
-    let cores = args
-        .cores
-        .unwrap_or_else(|| cubesat_xc::available_cores() as u32);
-    let plan = wall.and_then(|w| est.plan(w, cores));
+    let shards = plan.shards(&est);
+    let up_to = plan.count.up_to;
     let mut out = output(None)?;
     match args.format {
-        EstimateFormat::Json => writeln!(out, "{}", to_json(&est, up_to, wall, plan.as_ref()))?,
+        EstimateFormat::Json => writeln!(out, "{}", to_json(&est, up_to, wall, shards.as_ref()))?,
         EstimateFormat::Text => write_text(
             &mut out,
             &est,
             up_to,
             wall,
-            plan.as_ref(),
+            shards.as_ref(),
             &puzzle_words(&args.puzzle),
         )?,
     }
     out.finish()?;
     if !quiet {
-        let t = &est.tree;
-        say!(
-            "{} {}, {} nodes searched in {:.2} s, {} {}",
-            t.probes,
-            if t.probes == 1 { "probe" } else { "probes" },
-            t.visited,
-            t.elapsed.as_secs_f64(),
-            est.branches,
-            if est.branches == 1 {
-                "branch"
-            } else {
-                "branches"
-            }
-        );
+        say!("{}", outro(&est));
     }
     Ok(Outcome::Found)
+}
+
+/// A refusal of the estimate's rules, worded with the flags that set what it names.
+fn flag_error(e: &PlanError, args: &EstimateArgs) -> anyhow::Error {
+    match e {
+        PlanError::EstimateSamples { asked, most } => {
+            anyhow!("--samples must be between 1 and {most}, not {asked}")
+        }
+        PlanError::EstimateSeconds { asked, most } => {
+            anyhow!("--seconds must be above 0 and at most {most} (a week), not {asked}")
+        }
+        PlanError::WallTooLong => anyhow!(
+            "--wall {}: at most a year",
+            args.wall.as_deref().unwrap_or_default()
+        ),
+        PlanError::CoresWithoutWall => {
+            anyhow!("--cores plans shards for a wall time: give --wall too (e.g. --wall 24h)")
+        }
+        e => super::flags::flag_error(e),
+    }
+}
+
+/// The line said before the probes start: the count, and when the probes stop.
+fn intro(name: &str, plan: &EstimatePlan) -> String {
+    let budget = match (plan.samples, plan.seconds) {
+        (Some(n), Some(s)) => format!("{n} probes or {s} s, whichever comes first"),
+        (Some(n), None) => format!("{n} probes"),
+        (None, Some(s)) => format!("{s} s"),
+        (None, None) => "until the tree is searched".to_string(),
+    };
+    format!(
+        "estimating the count of {name} {} ({budget})",
+        plan.count.up_to.phrase()
+    )
+}
+
+/// The line said after the estimate: the probes, the nodes they searched, the time.
+fn outro(est: &CountEstimate) -> String {
+    let t = &est.tree;
+    format!(
+        "{} {}, {} nodes searched in {:.2} s, {} {}",
+        t.probes,
+        if t.probes == 1 { "probe" } else { "probes" },
+        t.visited,
+        t.elapsed.as_secs_f64(),
+        est.branches,
+        if est.branches == 1 {
+            "branch"
+        } else {
+            "branches"
+        }
+    )
 }
 
 /// The puzzle as the shard commands of a plan name it: the path (or bundled name) quoted for
@@ -115,7 +128,7 @@ fn puzzle_words(arg: &crate::args::PuzzleArg) -> String {
     words
 }
 
-/// A wall time: a positive number and a unit (s, m, h, d), at most a year.
+/// A wall time: a positive number and a unit (s, m, h, d); the plan bounds it.
 fn parse_wall(text: &str) -> Result<Duration> {
     let t = text.trim();
     let (num, unit) = t.split_at(t.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(t.len()));
@@ -131,11 +144,9 @@ fn parse_wall(text: &str) -> Result<Duration> {
         .ok()
         .filter(|v: &f64| v.is_finite() && *v > 0.0)
         .with_context(|| format!("--wall {text}: expected a positive number before the unit"))?;
-    let secs = v * scale;
-    if secs > 366.0 * 86_400.0 {
-        bail!("--wall {text}: at most a year");
-    }
-    Ok(Duration::from_secs_f64(secs.max(1.0)))
+    // Bounded so that the duration cannot overflow; the plan refuses more than a year.
+    let secs = (v * scale).clamp(1.0, 2.0 * MAX_WALL.as_secs_f64());
+    Ok(Duration::from_secs_f64(secs))
 }
 
 /// `x` with `digits` significant digits, in plain or scientific notation by size.
@@ -184,6 +195,8 @@ fn spread(e: &cubesat_xc::exact::Estimated) -> String {
     format!("±{}%", sig(100.0 * (hi - e.mean) / e.mean, 2))
 }
 
+/// The estimate as a few lines for people: the tree, the speed, the CPU time, the shard
+/// plan.
 fn write_text(
     out: &mut dyn Write,
     est: &CountEstimate,
@@ -192,7 +205,6 @@ fn write_text(
     plan: Option<&ShardPlan>,
     puzzle: &str,
 ) -> Result<()> {
-    let t = &est.tree;
     if let Some(r) = &est.refutation {
         writeln!(
             out,
@@ -201,6 +213,18 @@ fn write_text(
         )?;
         return Ok(());
     }
+    write_tree(out, est, up_to)?;
+    write_cost(out, est)?;
+    if let (Some(w), Some(p)) = (wall, plan) {
+        write_shards(out, p, w, up_to, puzzle)?;
+    }
+    Ok(())
+}
+
+/// The tree: its nodes and solutions, exact when the probes searched it whole, else with
+/// their 95% intervals.
+fn write_tree(out: &mut dyn Write, est: &CountEstimate, up_to: UpTo) -> Result<()> {
+    let t = &est.tree;
     if t.exact {
         writeln!(
             out,
@@ -214,28 +238,33 @@ fn write_text(
             },
             up_to.phrase()
         )?;
-    } else {
-        let (lo, hi) = t.nodes.interval(Z95);
-        writeln!(
-            out,
-            "nodes: {} (95% interval {} to {}, {}), from {} {}",
-            sig(t.nodes.mean, 3),
-            sig(lo, 2),
-            sig(hi, 2),
-            spread(&t.nodes),
-            t.probes,
-            if t.probes == 1 { "probe" } else { "probes" }
-        )?;
-        let (slo, shi) = t.total.interval(Z95);
-        writeln!(
-            out,
-            "solutions: {} {} (95% interval {} to {})",
-            sig(t.total.mean, 3),
-            up_to.phrase(),
-            sig(slo, 2),
-            sig(shi, 2)
-        )?;
+        return Ok(());
     }
+    let (lo, hi) = t.nodes.interval(Z95);
+    writeln!(
+        out,
+        "nodes: {} (95% interval {} to {}, {}), from {} {}",
+        sig(t.nodes.mean, 3),
+        sig(lo, 2),
+        sig(hi, 2),
+        spread(&t.nodes),
+        t.probes,
+        if t.probes == 1 { "probe" } else { "probes" }
+    )?;
+    let (slo, shi) = t.total.interval(Z95);
+    writeln!(
+        out,
+        "solutions: {} {} (95% interval {} to {})",
+        sig(t.total.mean, 3),
+        up_to.phrase(),
+        sig(slo, 2),
+        sig(shi, 2)
+    )?;
+    Ok(())
+}
+
+/// The node rate on this machine, and the CPU time that follows.
+fn write_cost(out: &mut dyn Write, est: &CountEstimate) -> Result<()> {
     match est.rate {
         Some(rate) => writeln!(
             out,
@@ -244,57 +273,65 @@ fn write_text(
         )?,
         None => writeln!(out, "speed: too few nodes searched to measure")?,
     }
-    if let Some((cpu, lo, hi)) = est.cpu_seconds() {
-        if t.exact {
-            writeln!(out, "cpu time: about {} on one thread", human_seconds(cpu))?;
-        } else {
-            writeln!(
-                out,
-                "cpu time: {} on one thread (95% interval {} to {})",
-                human_seconds(cpu),
-                human_seconds(lo),
-                human_seconds(hi)
-            )?;
-        }
-    }
-    if let (Some(w), Some(p)) = (wall, plan) {
-        let fits = if p.fits {
-            format!("about {} of wall time", human_seconds(p.wall_seconds))
-        } else {
-            format!(
-                "about {}: more than the {} asked, even at the most shards",
-                human_seconds(p.wall_seconds),
-                human_seconds(w.as_secs_f64())
-            )
-        };
+    let Some((cpu, lo, hi)) = est.cpu_seconds() else {
+        return Ok(());
+    };
+    if est.tree.exact {
+        writeln!(out, "cpu time: about {} on one thread", human_seconds(cpu))?;
+    } else {
         writeln!(
             out,
-            "plan: {} {} on {} {}, {fits} (from the interval's high end)",
-            p.shards,
-            if p.shards == 1 { "shard" } else { "shards" },
-            p.cores,
-            if p.cores == 1 { "core" } else { "cores" }
+            "cpu time: {} on one thread (95% interval {} to {})",
+            human_seconds(cpu),
+            human_seconds(lo),
+            human_seconds(hi)
         )?;
-        if p.shards > 1 {
-            let mode = match up_to {
-                UpTo::Rotation => String::new(),
-                m => format!(" --up-to {m}"),
-            };
-            writeln!(
-                out,
-                "  cubesat solve {puzzle}{mode} --count --shard K/{n} for K = 0..{last}, then cubesat merge",
-                n = p.shards,
-                last = p.shards - 1
-            )?;
-            writeln!(
-                out,
-                "  Slurm: N={n} in examples/slurm/count.sbatch, submitted as sbatch --array=0-{last}%{c} count.sbatch {puzzle}",
-                n = p.shards,
-                last = p.shards - 1,
-                c = p.cores
-            )?;
-        }
     }
+    Ok(())
+}
+
+/// The shard plan for the wall time `wall`, and the commands that run it.
+fn write_shards(
+    out: &mut dyn Write,
+    p: &ShardPlan,
+    wall: Duration,
+    up_to: UpTo,
+    puzzle: &str,
+) -> Result<()> {
+    let fits = if p.fits {
+        format!("about {} of wall time", human_seconds(p.wall_seconds))
+    } else {
+        format!(
+            "about {}: more than the {} asked, even at the most shards",
+            human_seconds(p.wall_seconds),
+            human_seconds(wall.as_secs_f64())
+        )
+    };
+    writeln!(
+        out,
+        "plan: {} {} on {} {}, {fits} (from the interval's high end)",
+        p.shards,
+        if p.shards == 1 { "shard" } else { "shards" },
+        p.cores,
+        if p.cores == 1 { "core" } else { "cores" }
+    )?;
+    if p.shards <= 1 {
+        return Ok(());
+    }
+    let mode = match up_to {
+        UpTo::Rotation => String::new(),
+        m => format!(" --up-to {m}"),
+    };
+    let (n, last) = (p.shards, p.shards - 1);
+    writeln!(
+        out,
+        "  cubesat solve {puzzle}{mode} --count --shard K/{n} for K = 0..{last}, then cubesat merge"
+    )?;
+    writeln!(
+        out,
+        "  Slurm: N={n} in examples/slurm/count.sbatch, submitted as sbatch --array=0-{last}%{c} count.sbatch {puzzle}",
+        c = p.cores
+    )?;
     Ok(())
 }
 
@@ -350,7 +387,7 @@ mod tests {
         assert_eq!(parse_wall("90m").unwrap(), Duration::from_secs(5400));
         assert!(parse_wall("24").is_err());
         assert!(parse_wall("-1h").is_err());
-        assert!(parse_wall("400d").is_err());
+        assert!(parse_wall("400d").unwrap() > MAX_WALL);
         assert_eq!(sig(1234.5, 3), "1234");
         assert_eq!(sig(2.31e12, 3), "2.31e12");
         assert_eq!(sig(0.000123, 2), "1.2e-4");

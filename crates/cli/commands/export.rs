@@ -1,80 +1,46 @@
-//! `cubesat export`: the instance for an external solver (DIMACS, DLX, clingo).
+//! `cubesat export`: the instance for an external solver (DIMACS, DLX, clingo), a BurrTools
+//! file or a placement list, written by the library ([`cubesat::interop::Export`]); here only
+//! the wording.
 
 use anyhow::Result;
-use std::io::Write;
 
 use cubesat::counting::UpTo;
 use cubesat::echo::echo;
-use cubesat::plan::{ExportError, ExportPlan, PlanError};
-use cubesat::run::Instance;
+use cubesat::interop::Export;
+use cubesat::plan::{ExportError, ExportSettings, PlanError};
 
-use crate::args::{ExportArgs, ExportFormat};
+use crate::args::ExportArgs;
 
 use super::{Outcome, output, puzzle_source};
 
 /// `cubesat export`: the instance in the chosen format, with its provenance, to stdout or `--out`.
 pub fn run(args: ExportArgs, quiet: bool) -> Result<Outcome> {
     let puzzle = super::load_puzzle(&args.puzzle)?;
-    if args.format == ExportFormat::Xmpuzzle {
-        let bytes = cubesat::interop::xmpuzzle::to_xmpuzzle(&puzzle)?;
-        let mut out = output(args.out.as_deref())?;
-        out.write_all(&bytes)?;
-        out.finish()?;
-        return Ok(Outcome::Found);
-    }
     let source = puzzle_source(args.puzzle.puzzle.as_deref());
     let name = echo(&puzzle.name).to_string();
-    let inst = Instance::new(puzzle)?;
-    let (puzzle, table) = (&inst.puzzle, &inst.table);
-    let plan = ExportPlan::new(puzzle, table, args.up_to).map_err(|e| match e {
+    let settings = ExportSettings {
+        up_to: args.up_to,
+        amo: args.amo,
+        projection: args.projection,
+    };
+    let export = Export::new(puzzle, args.format, settings).map_err(|e| match e {
         ExportError::Plan(e) => flag_error(&e, &source, &name),
         ExportError::Library(e) => anyhow::Error::new(e).context(source.to_string()),
     })?;
-    let (excluded, reduction) = (plan.excluded(), &plan.reduction);
     let mut out = output(args.out.as_deref())?;
-    match args.format {
-        ExportFormat::Dimacs => {
-            let header = cubesat::interop::dimacs::puzzle_header(
-                puzzle, table, args.up_to, excluded, reduction,
-            )?;
-            let labels = cubesat::interop::dimacs::placement_labels(puzzle, table);
-            let config = cubesat_xc::encoding::CnfConfig {
-                amo: args.amo,
-                ..cubesat_xc::encoding::CnfConfig::default()
-            };
-            // The sizes are announced before the clauses are streamed out: a pairwise
-            // encoding of a large puzzle runs to gigabytes.
-            let amo = args.amo.name();
-            cubesat::interop::dimacs::write(
-                &mut out,
-                |stats| {
-                    if !quiet {
-                        say!(
-                            "DIMACS: {} option variables, {} variables, {} clauses ({amo} at-most-one)",
-                            stats.option_vars,
-                            stats.variables,
-                            stats.clauses,
-                        );
-                    }
-                },
-                &inst.model,
-                config,
-                cubesat::interop::dimacs::Annotations {
-                    header: &header,
-                    labels: &labels,
-                    projection: args.projection,
-                },
-                excluded,
-            )?;
+    // The sizes are announced before the clauses are streamed out: a pairwise encoding of a
+    // large puzzle runs to gigabytes.
+    let amo = args.amo.name();
+    export.write(&mut out, |stats| {
+        if !quiet {
+            say!(
+                "DIMACS: {} option variables, {} variables, {} clauses ({amo} at-most-one)",
+                stats.option_vars,
+                stats.variables,
+                stats.clauses,
+            );
         }
-        ExportFormat::Dlx => cubesat::interop::dlx::write_dlx(
-            &mut out, puzzle, table, args.up_to, excluded, reduction,
-        )?,
-        ExportFormat::Xmpuzzle => unreachable!("written above"),
-        ExportFormat::Asp => cubesat::interop::asp::write_asp(
-            &mut out, puzzle, table, args.up_to, excluded, reduction,
-        )?,
-    }
+    })?;
     out.finish()?;
     Ok(Outcome::Found)
 }

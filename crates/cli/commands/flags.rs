@@ -53,8 +53,8 @@ pub(crate) fn flag_error(e: &PlanError) -> anyhow::Error {
         PlanError::SealWithoutShard => {
             anyhow!("--seal-key-file seals a shard's record: it goes with --shard")
         }
-        PlanError::DisassemblyGrid { grid } => anyhow!(
-            "--disassemble takes apart assemblies of cubes only, as BurrTools does, and this puzzle is made of {grid}"
+        PlanError::DisassemblyGrid { grid, able } => anyhow!(
+            "--disassemble takes apart assemblies of {able} only, as BurrTools does, and this puzzle is made of {grid}"
         ),
         other => anyhow!("{other}"),
     }

@@ -74,83 +74,15 @@ pub fn run(args: &GenerateArgs, quiet: bool) -> Result<Outcome> {
                 file.write_all(text.as_bytes())?;
                 file.finish()?;
             }
-            let p = &g.instance.puzzle;
-            let t = &g.instance.table;
-            let sheet_title = format!("{}: puzzle", p.name);
-            let solution = || scene(p, t, &g.solution, &format!("{}: solution", p.name), false);
-            match args.format {
-                GenerateFormat::Text => {
-                    let color = use_color(args.color, false);
-                    write!(out, "{}", sheet_text(&g, &sheet_title, color))?;
-                    if !args.no_solution {
-                        write!(out, "\n{}", render::text(&solution(), color))?;
-                    }
-                }
-                GenerateFormat::Json => {
-                    let mut v = g.to_json(&opts);
-                    if args.no_solution
-                        && let Some(o) = v.as_object_mut()
-                    {
-                        o.remove("solution");
-                    }
-                    writeln!(out, "{v}")?
-                }
-                GenerateFormat::Svg => write!(
-                    out,
-                    "{}",
-                    render::svg(&sheet_scene(p, t, &g.solution, &sheet_title), false)
-                )?,
-                GenerateFormat::Html => {
-                    let mut scenes = vec![sheet_scene(p, t, &g.solution, &sheet_title)];
-                    if !args.no_solution {
-                        scenes.push(solution());
-                    }
-                    write!(out, "{}", render::html(&scenes))?
-                }
-            }
+            write_generated(&mut out, args, &g, &opts)?;
             out.finish()?;
             if !quiet {
-                say!(
-                    "generated '{}': {} from seeded solution {} of {}; {}; difficulty {} nodes to the first solution ({} nodes to count); {} uniqueness checks ({:.3} s), {} greedy counts; {:.3} s",
-                    cubesat::echo::echo(&g.instance.puzzle.name),
-                    plural(opts.hints as u64, "hint piece"),
-                    g.solution_index,
-                    g.stats.solutions_drawn,
-                    g.completions.describe(),
-                    g.difficulty,
-                    g.count_nodes,
-                    g.stats.checks,
-                    g.stats.check_time.as_secs_f64(),
-                    g.stats.greedy_counts,
-                    start.elapsed().as_secs_f64()
-                );
+                say_generated(&g, &opts, start);
             }
             Ok(Outcome::Found)
         }
         Err((failure, stats)) => {
-            match args.format {
-                GenerateFormat::Text | GenerateFormat::Svg | GenerateFormat::Html => {
-                    writeln!(out, "no puzzle: {}", failure.describe())?
-                }
-                GenerateFormat::Json => {
-                    let mut v = json!({
-                        "type": "none",
-                        "reason": failure.describe(),
-                        "seed": opts.seed,
-                        "hints": opts.hints,
-                    });
-                    if let Failure::NotUnique {
-                        smallest,
-                        smallest_proven,
-                        ..
-                    } = failure
-                    {
-                        v["smallest_hints"] = json!(smallest);
-                        v["smallest_proven"] = json!(smallest_proven);
-                    }
-                    writeln!(out, "{v}")?;
-                }
-            }
+            write_failure(&mut out, args, &failure, &opts)?;
             out.finish()?;
             if !quiet {
                 say!(
@@ -165,4 +97,100 @@ pub fn run(args: &GenerateArgs, quiet: bool) -> Result<Outcome> {
             Ok(Outcome::NoneFound)
         }
     }
+}
+
+/// The generated puzzle on stdout in the format asked for: the sheet, and the solution
+/// unless `--no-solution`.
+fn write_generated(
+    out: &mut impl Write,
+    args: &GenerateArgs,
+    g: &Generated,
+    opts: &GenerateOptions,
+) -> Result<()> {
+    let p = &g.instance.puzzle;
+    let t = &g.instance.table;
+    let sheet_title = format!("{}: puzzle", p.name);
+    let solution = || scene(p, t, &g.solution, &format!("{}: solution", p.name), false);
+    match args.format {
+        GenerateFormat::Text => {
+            let color = use_color(args.color, false);
+            write!(out, "{}", sheet_text(g, &sheet_title, color))?;
+            if !args.no_solution {
+                write!(out, "\n{}", render::text(&solution(), color))?;
+            }
+        }
+        GenerateFormat::Json => {
+            let mut v = g.to_json(opts);
+            if args.no_solution
+                && let Some(o) = v.as_object_mut()
+            {
+                o.remove("solution");
+            }
+            writeln!(out, "{v}")?
+        }
+        GenerateFormat::Svg => write!(
+            out,
+            "{}",
+            render::svg(&sheet_scene(p, t, &g.solution, &sheet_title), false)
+        )?,
+        GenerateFormat::Html => {
+            let mut scenes = vec![sheet_scene(p, t, &g.solution, &sheet_title)];
+            if !args.no_solution {
+                scenes.push(solution());
+            }
+            write!(out, "{}", render::html(&scenes))?
+        }
+    }
+    Ok(())
+}
+
+/// Why no puzzle met the request, in the format asked for.
+fn write_failure(
+    out: &mut impl Write,
+    args: &GenerateArgs,
+    failure: &Failure,
+    opts: &GenerateOptions,
+) -> Result<()> {
+    match args.format {
+        GenerateFormat::Text | GenerateFormat::Svg | GenerateFormat::Html => {
+            writeln!(out, "no puzzle: {}", failure.describe())?
+        }
+        GenerateFormat::Json => {
+            let mut v = json!({
+                "type": "none",
+                "reason": failure.describe(),
+                "seed": opts.seed,
+                "hints": opts.hints,
+            });
+            if let Failure::NotUnique {
+                smallest,
+                smallest_proven,
+                ..
+            } = failure
+            {
+                v["smallest_hints"] = json!(smallest);
+                v["smallest_proven"] = json!(smallest_proven);
+            }
+            writeln!(out, "{v}")?;
+        }
+    }
+    Ok(())
+}
+
+/// The statistics of a generated puzzle on stderr.
+fn say_generated(g: &Generated, opts: &GenerateOptions, start: Instant) {
+    say!(
+        "generated '{}': {} from seeded solution {} of {}; {}; difficulty {} nodes to the first solution ({} nodes to count); {} uniqueness checks ({:.3} s), {} greedy counts; {:.3} s",
+        cubesat::echo::echo(&g.instance.puzzle.name),
+        plural(opts.hints as u64, "hint piece"),
+        g.solution_index,
+        g.stats.solutions_drawn,
+        g.completions.describe(),
+        g.difficulty,
+        g.count_nodes,
+        g.stats.checks,
+        g.stats.check_time.as_secs_f64(),
+        g.stats.greedy_counts,
+        start.elapsed().as_secs_f64()
+    );
 }

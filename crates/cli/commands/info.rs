@@ -5,7 +5,8 @@ use std::io::Write;
 use anyhow::Result;
 
 use cubesat::counting::UpTo;
-use cubesat::puzzle::{Catalog, CatalogCounts, ModeCount, Verdict};
+use cubesat::puzzle::burrtools::BurrFile;
+use cubesat::puzzle::{Catalog, CatalogCounts, ModeCount, Puzzle, Verdict};
 
 use cubesat::echo::escape;
 use cubesat::report::plural;
@@ -25,15 +26,7 @@ pub fn run(args: InfoArgs) -> Result<Outcome> {
     super::warn_same_shapes(&puzzle);
     let mut out = output(None)?;
     if let Some(file) = burrtools {
-        writeln!(
-            out,
-            "BurrTools file (version {}), {}:",
-            file.version,
-            plural(file.problems.len() as u64, "problem")
-        )?;
-        write!(out, "{}", file.describe_problems())?;
-        let i = file.select(args.puzzle.problem.as_deref())?;
-        writeln!(out, "problem {i}:")?;
+        burrtools_header(&mut out, &file, args.puzzle.problem.as_deref())?;
     }
     for n in &puzzle.notes {
         writeln!(out, "note: {}", escape(n))?;
@@ -44,6 +37,42 @@ pub fn run(args: InfoArgs) -> Result<Outcome> {
     for line in p.description.lines() {
         writeln!(out, "  {}", escape(line))?;
     }
+    target(&mut out, p)?;
+    pieces(&mut out, &inst)?;
+    writeln!(
+        out,
+        "placements: {}; hints: {}",
+        inst.table.len(),
+        p.hints.len()
+    )?;
+    for why in inst.table.obstacles(p) {
+        writeln!(out, "no solution: {why}")?;
+    }
+    symmetries(&mut out, &inst)?;
+    known_counts(&mut out, p)?;
+    if let Some(c) = &p.catalog {
+        catalog(&mut out, c)?;
+    }
+    out.finish()?;
+    Ok(Outcome::Found)
+}
+
+/// The BurrTools file's problems and the one chosen.
+fn burrtools_header(out: &mut impl Write, file: &BurrFile, problem: Option<&str>) -> Result<()> {
+    writeln!(
+        out,
+        "BurrTools file (version {}), {}:",
+        file.version,
+        plural(file.problems.len() as u64, "problem")
+    )?;
+    write!(out, "{}", file.describe_problems())?;
+    let i = file.select(problem)?;
+    writeln!(out, "problem {i}:")?;
+    Ok(())
+}
+
+/// The target: its cells and each container's box.
+fn target(out: &mut impl Write, p: &Puzzle) -> Result<()> {
     let t = &p.target;
     writeln!(
         out,
@@ -54,8 +83,8 @@ pub fn run(args: InfoArgs) -> Result<Outcome> {
         plural(t.containers().len() as u64, "container")
     )?;
     for (i, c) in t.containers().iter().enumerate() {
-        // The box people write the container in: on the sphere grid, the layer frame's.
-        let size = if p.grid == cubesat::geometry::Grid::Cube {
+        // The box people write the container in: in the frame they type it in.
+        let size = if let cubesat::geometry::Frame::Lattice = p.grid.frame() {
             c.size
         } else {
             let user: Vec<_> = c.cells.iter().map(|&g| t.user_local(g).1).collect();
@@ -78,6 +107,12 @@ pub fn run(args: InfoArgs) -> Result<Outcome> {
             plural(c.cells.len() as u64, "cell")
         )?;
     }
+    Ok(())
+}
+
+/// The pieces' table: cells, count, orientations, placements and mirror image of each.
+fn pieces(out: &mut impl Write, inst: &Instance) -> Result<()> {
+    let p = &inst.puzzle;
     let partners = p.mirror_partners();
     writeln!(
         out,
@@ -131,15 +166,12 @@ pub fn run(args: InfoArgs) -> Result<Outcome> {
             mirror
         )?;
     }
-    writeln!(
-        out,
-        "placements: {}; hints: {}",
-        inst.table.len(),
-        p.hints.len()
-    )?;
-    for why in inst.table.obstacles(p) {
-        writeln!(out, "no solution: {why}")?;
-    }
+    Ok(())
+}
+
+/// The symmetry reduction of each mode the puzzle can be counted in.
+fn symmetries(out: &mut impl Write, inst: &Instance) -> Result<()> {
+    let p = &inst.puzzle;
     let mut modes = vec![UpTo::Rotation, UpTo::RotationReflection];
     if p.default_up_to == Some(UpTo::BurrTools) {
         modes.push(UpTo::BurrTools);
@@ -150,6 +182,11 @@ pub fn run(args: InfoArgs) -> Result<Outcome> {
             Err(e) => writeln!(out, "symmetry {}: not defined ({})", mode, e.report())?,
         }
     }
+    Ok(())
+}
+
+/// The counts the puzzle file records, with their source.
+fn known_counts(out: &mut impl Write, p: &Puzzle) -> Result<()> {
     let k = &p.known_counts;
     if !k.is_empty() {
         let show = |v: Option<u64>| v.map_or("-".to_string(), |n| n.to_string());
@@ -164,11 +201,7 @@ pub fn run(args: InfoArgs) -> Result<Outcome> {
             writeln!(out, "  source: {}", escape(s))?;
         }
     }
-    if let Some(c) = &p.catalog {
-        catalog(&mut out, c)?;
-    }
-    out.finish()?;
-    Ok(Outcome::Found)
+    Ok(())
 }
 
 /// The catalog record: family, each published count with its convention, source and, for a

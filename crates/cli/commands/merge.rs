@@ -1,5 +1,7 @@
 //! `cubesat merge`: adds up the shard records of a run after checking they make one complete
-//! run; also what `solve --shard` needs to write its record (the command line, CPU time).
+//! run, and words the commands that rerun missing shards (the library hands back a record's
+//! command line as stored; [`crate::shell`] reads and quotes it); also what `solve --shard`
+//! needs to write its record (the command line, CPU time).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -9,6 +11,7 @@ use anyhow::{Context, Result, bail};
 use cubesat::shard::{self, ShardRecord};
 
 use crate::args::{MergeArgs, MergeFormat};
+use crate::shell;
 
 use super::{Outcome, output};
 
@@ -92,15 +95,15 @@ fn natural_key(p: &Path) -> (u64, PathBuf) {
 /// shell where needed: a shard record keeps it so that `merge` can print how to rerun the
 /// missing shards. (A word that is not UTF-8 is kept with its bad bytes replaced.)
 pub(super) fn command_line() -> String {
-    std::iter::once("cubesat".to_string())
+    let words: Vec<String> = std::iter::once("cubesat".to_string())
         // args_os: `args` panics on an argument that is not UTF-8 (a file name).
         .chain(
             std::env::args_os()
                 .skip(1)
-                .map(|w| shard::shell_quote(&w.to_string_lossy())),
+                .map(|w| w.to_string_lossy().into_owned()),
         )
-        .collect::<Vec<_>>()
-        .join(" ")
+        .collect();
+    shell::join(&words)
 }
 
 /// The key in `path` for sealing shard records: its bytes less one trailing newline, at
@@ -168,12 +171,12 @@ fn rerun_advice(e: shard::MergeError) -> anyhow::Error {
         shard::missing_summary(missing, interrupted, *shards),
         shard::shard_list(missing, ",")
     );
-    match shard::rerun_command(command, *shards) {
+    match rerun_command(command, *shards) {
         Some(cmd) => {
             let list: Vec<String> = missing.iter().map(u32::to_string).collect();
             s.push_str(&format!(
                 ", or: parallel {} ::: {}",
-                shard::shell_quote(&format!("{cmd} > {{}}.json")),
+                shell::quote(&format!("{cmd} > {{}}.json")),
                 list.join(" ")
             ));
         }
@@ -182,4 +185,62 @@ fn rerun_advice(e: shard::MergeError) -> anyhow::Error {
         ),
     }
     anyhow::anyhow!(s)
+}
+
+/// A record's `command` with its shard argument replaced by `{}/N` (GNU parallel's
+/// placeholder), each word quoted again; `None` when it is not a cubesat command line as
+/// [`command_line`] writes it, so that nothing else a record holds reaches a shell.
+fn rerun_command(command: &str, shards: u32) -> Option<String> {
+    let mut words = shell::words(command)?;
+    if words.first().map(String::as_str) != Some("cubesat") {
+        return None;
+    }
+    let at = words
+        .iter()
+        .position(|w| w == "--shard" || w.starts_with("--shard="))?;
+    if words[at] == "--shard" {
+        *words.get_mut(at + 1)? = format!("{{}}/{shards}");
+    } else {
+        words[at] = format!("--shard={{}}/{shards}");
+    }
+    Some(shell::join(&words))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rerun_commands_are_quoted_and_only_cubesats_own() {
+        let cmd = "cubesat solve 'my file.json' --count --shard 3/8";
+        assert_eq!(
+            rerun_command(cmd, 8).as_deref(),
+            Some("cubesat solve 'my file.json' --count --shard {}/8")
+        );
+        assert_eq!(
+            rerun_command("cubesat solve x --shard=3/8", 8).as_deref(),
+            Some("cubesat solve x --shard={}/8")
+        );
+        // A quote inside a quoted word, as records written by earlier versions hold it.
+        assert_eq!(
+            rerun_command(
+                r#"cubesat solve 'my puzzle'\''s "copy".json' --shard=1/4"#,
+                4
+            )
+            .as_deref(),
+            Some(r#"cubesat solve 'my puzzle'\''s "copy".json' --shard={}/4"#)
+        );
+        for bad in [
+            "cubesat solve x --shard 0/3; rm -rf ~",
+            "cubesat solve $(x) --shard 0/3",
+            "cubesat solve 'unclosed --shard 0/3",
+            "cubesat  solve x --shard 0/3",
+            "sh -c x --shard 0/3",
+            "cubesat solve x --shard 0/3 \\n",
+            "cubesat solve 'a\nb' --shard 0/3",
+            "cubesat solve x --shard",
+        ] {
+            assert_eq!(rerun_command(bad, 3), None, "{bad}");
+        }
+    }
 }

@@ -165,7 +165,19 @@ pub(crate) fn open_puzzle(arg: Option<&OsStr>) -> Result<cubesat::puzzle::Puzzle
             Path::new("stdin"),
         )?);
     }
-    Ok(cubesat::puzzle::open(arg)?)
+    cubesat::puzzle::open(arg).map_err(|e| match e.root() {
+        // The library names no command; here the user learns where the names are.
+        cubesat::Error::UnknownPuzzle { name, near } if near.is_empty() => anyhow::anyhow!(
+            "'{}' is neither a file nor a bundled puzzle (`cubesat list` shows them)",
+            cubesat::echo::echo(name)
+        ),
+        cubesat::Error::UnknownPuzzle { name, near } => anyhow::anyhow!(
+            "'{}' is neither a file nor a bundled puzzle (did you mean {}? `cubesat list` shows them all)",
+            cubesat::echo::echo(name),
+            near.join(", ")
+        ),
+        _ => e.into(),
+    })
 }
 
 /// The puzzle argument's puzzle (see [`open_puzzle`]); a BurrTools file's problem is chosen

@@ -12,6 +12,7 @@ use cubesat::solution::Solution;
 use cubesat_xc::Progress;
 
 use crate::args::{SolutionFormat, SolveArgs};
+use crate::output::Output;
 use crate::sink::{self, Shown};
 
 use super::{Outcome, found, output, puzzle_source, use_color};
@@ -43,7 +44,23 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
         return super::disassemble::solve(args, quiet);
     }
     super::disassemble::refuse_without(&args)?;
-    let settings = super::flags::settings(&args)?;
+    let (inst, opts, key) = prepare(&args, quiet)?;
+    let reporter = progress_reporter(&args, &inst, &opts, quiet);
+    let mut out = output(args.out.as_deref())?;
+    let key = key.as_deref();
+    let report = if args.count {
+        count(&args, &inst, &opts, reporter, key, &mut out)?
+    } else {
+        list(&args, &inst, &opts, reporter, key, &mut out)?
+    };
+    finish_output(out, &args, &report)?;
+    Ok(conclude(&args, &inst, &opts, &report, quiet))
+}
+
+/// The run's set-up: the settings checked, the seal key read, Ctrl-C installed, the puzzle
+/// read and its placements built, the plan's options with the progress counters.
+fn prepare(args: &SolveArgs, quiet: bool) -> Result<(Instance, RunOptions, Option<Vec<u8>>)> {
+    let settings = super::flags::settings(args)?;
     settings.check().map_err(|e| super::flags::flag_error(&e))?;
     let key = match &args.seal_key_file {
         Some(path) => Some(super::merge::read_key(path)?),
@@ -73,6 +90,16 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
         progress: Some(progress),
         ..plan.options
     };
+    Ok((inst, opts, key))
+}
+
+/// The progress display of a long run, if it gets one.
+fn progress_reporter(
+    args: &SolveArgs,
+    inst: &Instance,
+    opts: &RunOptions,
+    quiet: bool,
+) -> Option<crate::progress::Reporter> {
     // Long runs (counts and --all) show progress on stderr unless --quiet; the exact engine
     // and the SAT engine's cubes publish the counters and the tree estimate the display
     // needs (the DLX baseline does not).
@@ -80,7 +107,7 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
     // for a run that lasts; the SAT engine records once a cube, and shows at once.
     let engine = opts.engine.resolve();
     let shows = engine != EngineChoice::Dlx;
-    let reporter = (!quiet && shows && (args.count || args.all))
+    (!quiet && shows && (args.count || args.all))
         .then(|| {
             opts.progress.clone().map(|p| {
                 crate::progress::Reporter::start(
@@ -90,14 +117,11 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
                 )
             })
         })
-        .flatten();
-    let mut out = output(args.out.as_deref())?;
-    let key = key.as_deref();
-    let report = if args.count {
-        count(&args, &inst, &opts, reporter, key, &mut out)?
-    } else {
-        list(&args, &inst, &opts, reporter, key, &mut out)?
-    };
+        .flatten()
+}
+
+/// Closes stdout or the `--out` file; an interrupted run keeps its partial result apart.
+fn finish_output(out: Output, args: &SolveArgs, report: &RunReport) -> Result<()> {
     // An interrupted run's partial result does not replace the --out file: the README
     // promises that only a command that succeeds replaces it.
     let partial = if report.interrupted {
@@ -113,21 +137,32 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
             p.display()
         );
     }
+    Ok(())
+}
+
+/// The statistics and closing notes on stderr, and how the command ended.
+fn conclude(
+    args: &SolveArgs,
+    inst: &Instance,
+    opts: &RunOptions,
+    report: &RunReport,
+    quiet: bool,
+) -> Outcome {
     if !quiet {
         let shard = opts
             .shard
             .map(|s| format!("shard {s}: "))
             .unwrap_or_default();
-        say!("{shard}{}", stats_line(&inst.puzzle, &inst.table, &report));
+        say!("{shard}{}", stats_line(&inst.puzzle, &inst.table, report));
     }
     if opts.shard.is_some() {
         // A finished shard exits 0 even with no solution, so that a job array's dependent
         // merge runs; an interrupted one exits 130 and its record says it is incomplete.
-        return Ok(if report.interrupted {
+        return if report.interrupted {
             Outcome::Interrupted
         } else {
             Outcome::Found
-        });
+        };
     }
     if let Some(r) = &report.refutation {
         say!("no solution: {r}");
@@ -139,11 +174,11 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
             say!("no solution: {why}");
         }
     }
-    Ok(if report.interrupted {
+    if report.interrupted {
         Outcome::Interrupted
     } else {
         found(report.count > 0)
-    })
+    }
 }
 
 /// `--count`: one line, the count and what it counts.

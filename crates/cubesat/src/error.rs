@@ -41,6 +41,15 @@ pub enum Error {
         /// Why not.
         message: String,
     },
+    /// A puzzle named by neither a file nor a bundled puzzle's name; a front end may add where
+    /// its user finds the names.
+    #[error("{}", unknown_puzzle(.name, .near))]
+    UnknownPuzzle {
+        /// The name as typed.
+        name: String,
+        /// Bundled puzzles whose names contain it (at most five), to suggest.
+        near: Vec<String>,
+    },
     /// A solution that fails the independent verifier: a bug in an engine, or an external
     /// solver's answer that is not a solution.
     #[error("{0}")]
@@ -79,6 +88,18 @@ pub enum Request {
     Export,
     /// A disassembly analysis (too many states or pieces).
     Disassembly,
+}
+
+/// "'NAME' is neither a file nor a bundled puzzle", with the names near it if any.
+fn unknown_puzzle(name: &str, near: &[String]) -> String {
+    let shown = crate::echo::echo(name);
+    match near.is_empty() {
+        true => format!("'{shown}' is neither a file nor a bundled puzzle"),
+        false => format!(
+            "'{shown}' is neither a file nor a bundled puzzle (did you mean {}?)",
+            near.join(", ")
+        ),
+    }
 }
 
 /// `FILE: PLACE: MESSAGE`, leaving out what is empty.

@@ -18,6 +18,10 @@ pub const Z95: f64 = 1.96;
 pub const MAX_PROBES: u64 = 100_000_000;
 /// The longest an estimate may be asked to run.
 pub const MAX_SECONDS: f64 = 7.0 * 24.0 * 3600.0;
+/// The time an estimate runs when it is given neither a probe count nor a time.
+pub const DEFAULT_SECONDS: f64 = 10.0;
+/// The longest wall time a shard plan is made for: a year (of 366 days).
+pub const MAX_WALL: Duration = Duration::from_secs(366 * 86_400);
 
 /// How the largest of `n` shards compares with the mean shard: a shard plan deals subtrees of
 /// uneven size (on the Tetris Cube the largest of 16 shards had 1.14 times the mean shard's
@@ -104,15 +108,25 @@ impl ShardPlan {
     }
 }
 
+/// Whether an estimate may be asked for `probes` probes: 1 to [`MAX_PROBES`].
+pub fn probes_in_bounds(probes: u64) -> bool {
+    (1..=MAX_PROBES).contains(&probes)
+}
+
+/// Whether an estimate may be asked to run `seconds`: above 0, at most [`MAX_SECONDS`].
+pub fn seconds_in_bounds(seconds: f64) -> bool {
+    seconds.is_finite() && seconds > 0.0 && seconds <= MAX_SECONDS
+}
+
 /// Checks the options of an estimate against their bounds.
 pub fn check_options(probes: Option<u64>, seconds: Option<f64>) -> Result<()> {
     if let Some(p) = probes
-        && !(1..=MAX_PROBES).contains(&p)
+        && !probes_in_bounds(p)
     {
         bail!("samples must be between 1 and {MAX_PROBES}, not {p}");
     }
     if let Some(s) = seconds
-        && !(s.is_finite() && s > 0.0 && s <= MAX_SECONDS)
+        && !seconds_in_bounds(s)
     {
         bail!("seconds must be above 0 and at most {MAX_SECONDS} (a week), not {s}");
     }

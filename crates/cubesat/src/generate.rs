@@ -413,6 +413,75 @@ impl UniqueSearch<'_, '_> {
             chosen.push(left.remove(i));
         }
     }
+
+    /// A k-subset of `free` that makes `solution` the only completion: by
+    /// [`UniqueSearch::subsets`], then, when those were not all checked, the greedy set
+    /// padded in seeded order if it has at most k pieces. Returns the set, the greedy set's
+    /// size when one was computed, and whether the subset search was exhaustive.
+    fn unique_set(
+        &mut self,
+        solution: &[u32],
+        free: &[u32],
+        k: usize,
+        rng: &mut SeededRng,
+    ) -> Result<(Option<Vec<u32>>, Option<usize>, bool)> {
+        let (found, exhaustive) = self.subsets(solution, free, k, rng)?;
+        if found.is_some() || exhaustive {
+            return Ok((found, None, exhaustive));
+        }
+        let g = self.greedy(free)?;
+        if g.len() > k {
+            return Ok((None, Some(g.len()), exhaustive));
+        }
+        // Pad in seeded order: a superset of a unique-forcing set is unique.
+        let mut set = g.clone();
+        set.extend(free.iter().filter(|o| !g.contains(o)).take(k - g.len()));
+        let set = sorted(&set);
+        if !(self.checker.unique(solution, &set, &mut self.stats)?) {
+            return Err(Error::Internal(
+                "a padded greedy hint set is not unique".into(),
+            ));
+        }
+        Ok((Some(set), Some(g.len()), exhaustive))
+    }
+
+    /// The failure when no K-subset (`k`) worked: with the smallest size that works for the
+    /// first solution, searched by subsets of increasing size (within budget) below the
+    /// greedy bound.
+    fn not_unique(
+        &mut self,
+        first: &Drawn,
+        k: usize,
+        all_exhaustive: bool,
+        rng: &mut SeededRng,
+    ) -> Result<Failure> {
+        let Drawn {
+            solution,
+            free,
+            greedy,
+        } = first;
+        // Fixing every piece leaves one completion, so the free pieces' count is an upper
+        // bound when no greedy set was computed (a greedy search here would cost more than
+        // the subset search by increasing size, which stops at the first size that works).
+        let bound = greedy.unwrap_or(free.len());
+        let mut smallest = bound;
+        let mut proven = all_exhaustive_for_first(self, free.len(), k);
+        for size in k + 1..bound {
+            let (found, exhaustive) = self.subsets(solution, free, size, rng)?;
+            if found.is_some() {
+                smallest = size;
+                break;
+            }
+            proven &= exhaustive;
+        }
+        Ok(Failure::NotUnique {
+            hints: k,
+            exhaustive: all_exhaustive,
+            solutions_tried: self.stats.solutions_drawn,
+            smallest,
+            smallest_proven: proven,
+        })
+    }
 }
 
 /// Generates a puzzle from `puzzle` (see the module documentation). Errors are bad requests
@@ -420,20 +489,7 @@ impl UniqueSearch<'_, '_> {
 /// is `Ok(Err(..))`.
 pub fn generate(puzzle: Puzzle, opts: &GenerateOptions) -> Result<Generation> {
     let inst = Instance::new(puzzle)?;
-    let copies: u64 = inst.puzzle.pieces.iter().map(|p| p.count as u64).sum();
-    let given = inst.puzzle.hints.len() as u64;
-    let free_copies = copies.saturating_sub(given);
-    if opts.hints as u64 > free_copies {
-        return Err(Error::unsupported(
-            Request::Hints,
-            format!(
-                "the puzzle leaves only {} to place ({} in all, {} already given as hints)",
-                plural(free_copies, "piece"),
-                copies,
-                given
-            ),
-        ));
-    }
+    check_hint_count(&inst.puzzle, opts.hints)?;
     let engine = ExactEngine::new_shared(std::sync::Arc::clone(&inst.model))?;
     let mut checker = Checker::new(opts.check, &inst.model, &engine)?;
     let mut rng = SeededRng::new(opts.seed);
@@ -449,10 +505,7 @@ pub fn generate(puzzle: Puzzle, opts: &GenerateOptions) -> Result<Generation> {
         1
     };
     let verifier = inst.verifier();
-    // The first solution, its free pieces in seeded order and its greedy set (if computed),
-    // kept for the smallest-K report.
-    let mut first: Option<(Vec<u32>, Vec<u32>, Option<usize>)> = None;
-    let mut greedy_len;
+    let mut first: Option<Drawn> = None;
     let mut all_exhaustive = true;
     for attempt in 0..attempts {
         let Some(solution) = random_solution(&inst.model, &mut rng)? else {
@@ -462,81 +515,71 @@ pub fn generate(puzzle: Puzzle, opts: &GenerateOptions) -> Result<Generation> {
         verifier
             .verify(&solution)
             .map_err(|e| Error::Internal(format!("the drawn solution does not verify: {e}")))?;
-        // The solution's pieces that are not hints already, in seeded order.
-        let mut free: Vec<u32> = solution
-            .iter()
-            .copied()
-            .filter(|o| inst.table.hints().binary_search(o).is_err())
-            .collect();
-        rng.shuffle(&mut free);
-        greedy_len = None;
-        let chosen = if !opts.unique {
-            Some(sorted(&free[..opts.hints]))
+        let free = free_pieces(&solution, inst.table.hints(), &mut rng);
+        let (chosen, greedy) = if !opts.unique {
+            (Some(sorted(&free[..opts.hints])), None)
         } else {
-            let (found, exhaustive) = search.subsets(&solution, &free, opts.hints, &mut rng)?;
+            let (set, greedy, exhaustive) =
+                search.unique_set(&solution, &free, opts.hints, &mut rng)?;
             all_exhaustive &= exhaustive;
-            match found {
-                Some(set) => Some(set),
-                None if exhaustive => None,
-                None => {
-                    let g = search.greedy(&free)?;
-                    greedy_len = Some(g.len());
-                    if g.len() <= opts.hints {
-                        // Pad in seeded order: a superset of a unique-forcing set is unique.
-                        let mut set = g.clone();
-                        set.extend(
-                            free.iter()
-                                .filter(|o| !g.contains(o))
-                                .take(opts.hints - g.len()),
-                        );
-                        let set = sorted(&set);
-                        if !(search.checker.unique(&solution, &set, &mut search.stats)?) {
-                            return Err(Error::Internal(
-                                "a padded greedy hint set is not unique".into(),
-                            ));
-                        }
-                        Some(set)
-                    } else {
-                        None
-                    }
-                }
-            }
+            (set, greedy)
         };
         if let Some(set) = chosen {
             let stats = search.stats;
             return finish(inst, solution, set, attempt + 1, stats, opts).map(Ok);
         }
         if first.is_none() {
-            first = Some((solution, free, greedy_len));
+            first = Some(Drawn {
+                solution,
+                free,
+                greedy,
+            });
         }
     }
-    // No K-subset worked: the smallest size that works for the first solution, searched by
-    // subsets of increasing size (within budget) below the greedy bound.
-    let Some((solution, free, greedy)) = first else {
+    let Some(first) = first else {
         return Err(Error::Internal("no solution was drawn".into()));
     };
-    // Fixing every piece leaves one completion, so the free pieces' count is an upper bound
-    // when no greedy set was computed (a greedy search here would cost more than the subset
-    // search by increasing size, which stops at the first size that works).
-    let bound = greedy.unwrap_or(free.len());
-    let mut smallest = bound;
-    let mut proven = all_exhaustive_for_first(&search, free.len(), opts.hints);
-    for k in opts.hints + 1..bound {
-        let (found, exhaustive) = search.subsets(&solution, &free, k, &mut rng)?;
-        if found.is_some() {
-            smallest = k;
-            break;
-        }
-        proven &= exhaustive;
-    }
-    let failure = Failure::NotUnique {
-        hints: opts.hints,
-        exhaustive: all_exhaustive,
-        solutions_tried: search.stats.solutions_drawn,
-        smallest,
-        smallest_proven: proven,
-    };
+    let failure = search.not_unique(&first, opts.hints, all_exhaustive, &mut rng)?;
     Ok(Err((failure, search.stats)))
+}
+
+/// Refuses `hints` more hint pieces than `puzzle` leaves to place.
+fn check_hint_count(puzzle: &Puzzle, hints: usize) -> Result<()> {
+    let copies: u64 = puzzle.pieces.iter().map(|p| p.count as u64).sum();
+    let given = puzzle.hints.len() as u64;
+    let free_copies = copies.saturating_sub(given);
+    if hints as u64 > free_copies {
+        return Err(Error::unsupported(
+            Request::Hints,
+            format!(
+                "the puzzle leaves only {} to place ({} in all, {} already given as hints)",
+                plural(free_copies, "piece"),
+                copies,
+                given
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The solution's pieces that are not hints already (`hints`, ascending), in seeded order.
+fn free_pieces(solution: &[u32], hints: &[u32], rng: &mut SeededRng) -> Vec<u32> {
+    let mut free: Vec<u32> = solution
+        .iter()
+        .copied()
+        .filter(|o| hints.binary_search(o).is_err())
+        .collect();
+    rng.shuffle(&mut free);
+    free
+}
+
+/// The first solution drawn, kept for the smallest-K report when no solution takes K hints.
+struct Drawn {
+    solution: Vec<u32>,
+    /// Its free pieces in seeded order.
+    free: Vec<u32>,
+    /// The size of its greedy set, if one was computed.
+    greedy: Option<usize>,
 }
 
 /// Whether every K-subset of the first solution was checked (so sizes up to K are ruled out
@@ -576,10 +619,10 @@ fn finish(
         plural(opts.hints as u64, "hint")
     );
     puzzle.description = format!(
-        "Generated by cubesat generate --hints {} --seed {}{} from '{name}'.",
+        "Generated by cubesat from '{name}' with hints {}, seed {}{}.",
         opts.hints,
         opts.seed,
-        if opts.unique { " --unique" } else { "" }
+        if opts.unique { ", unique" } else { "" }
     );
     // Counts of the input (without the new hints) do not describe the generated puzzle.
     puzzle.known_counts = KnownCounts::default();

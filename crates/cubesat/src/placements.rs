@@ -11,8 +11,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::error::{Error, Request, Result, bail};
 
-use crate::geometry::{Shape, sub};
-use crate::puzzle::Puzzle;
+use crate::geometry::{Cell, Shape, sub};
+use crate::puzzle::{Puzzle, Target, TargetCell};
 use cubesat_xc::{CellGeometry, ExactCover, Item};
 
 /// Placements beyond this (an upper bound computed before enumerating) are refused.
@@ -90,152 +90,247 @@ fn fingerprint(prints: &[u64], piece: u32, cells: &[u32]) -> u64 {
     })
 }
 
+/// Each piece's orientations, and each orientation's colour layout.
+type Orientations = (Vec<Vec<Shape>>, Vec<Vec<Vec<u8>>>);
+
+/// Placements by fingerprint, as [`PlacementTable`] keeps them.
+type Lookup = HashMap<u64, u32, BuildHasherDefault<Fingerprinted>>;
+
+/// Each piece's orientations and their colour layouts, refused when the placements they
+/// could make (orientations x target cells) exceed [`MAX_PLACEMENTS`].
+fn bounded_orientations(puzzle: &Puzzle) -> Result<Orientations> {
+    // Moved apart, not copied: a large piece's 24 orientations are a third of a megabyte.
+    let (orientations, orientation_colours): Orientations = puzzle
+        .pieces
+        .iter()
+        .map(|p| p.orientations(puzzle.mirror).into_iter().unzip())
+        .unzip();
+    let bound: u64 = orientations.iter().map(|o| o.len() as u64).sum::<u64>()
+        * puzzle.target.cells().len() as u64;
+    if bound > MAX_PLACEMENTS {
+        return Err(Error::unsupported(
+            Request::Size,
+            format!(
+                "the puzzle may have up to {bound} placements (orientations x target cells), more than the {MAX_PLACEMENTS} cubesat handles"
+            ),
+        ));
+    }
+    Ok((orientations, orientation_colours))
+}
+
+/// A position's index in a dense grid of `size` (x fastest): with it, a shape cell's
+/// position in the target's dense index is the anchor's plus a step fixed per orientation.
+#[inline]
+fn linear(size: [i32; 3], c: [i32; 3]) -> i64 {
+    (i64::from(c[2]) * i64::from(size[1]) + i64::from(c[1])) * i64::from(size[0]) + i64::from(c[0])
+}
+
+/// The enumeration of placements, orientation by orientation: what every orientation reads
+/// of the puzzle, scratch reused between candidates, and the placements found so far.
+struct Enumeration<'p> {
+    puzzle: &'p Puzzle,
+    target: &'p Target,
+    /// The target's dense index (its grid size and the cell at each position), when it has
+    /// one.
+    dense: Option<([i32; 3], &'p [u32])>,
+    /// More than one container: a candidate's cells must all lie in its anchor's.
+    several: bool,
+    /// The puzzle pairs colours: a candidate's colours must be allowed on its cells.
+    colour_rule: bool,
+    /// The cells of a candidate placement.
+    cells: Vec<u32>,
+    /// With a dense index, each shape cell's position in it relative to the shape's first
+    /// cell: one addition and one load per cell of a candidate.
+    steps: Vec<i64>,
+    placements: Vec<Placement>,
+    by_piece: Vec<Vec<u32>>,
+}
+
+impl<'p> Enumeration<'p> {
+    fn new(puzzle: &'p Puzzle) -> Enumeration<'p> {
+        let target = &puzzle.target;
+        Enumeration {
+            puzzle,
+            target,
+            dense: target.dense_index(),
+            several: target.containers().len() > 1,
+            colour_rule: puzzle.colour_pairs.is_some(),
+            cells: Vec::new(),
+            steps: Vec::new(),
+            placements: Vec::new(),
+            by_piece: vec![Vec::new(); puzzle.pieces.len()],
+        }
+    }
+
+    /// Every placement of orientation `oi` of piece `pi` (`shape`, coloured `ocol`), in the
+    /// order of the target cell its first cell lands on.
+    fn place(&mut self, pi: usize, oi: usize, shape: &Shape, ocol: &[u8]) {
+        let target = self.target;
+        let anchor = shape.cells()[0];
+        let size = shape.size();
+        // Where the shape's cells start: the origin, except for a sphere-grid shape
+        // whose corner is not a ball (it starts one column right, see
+        // `Grid::normal_offset`).
+        let lo = crate::geometry::min_corner(shape.cells()).unwrap_or([0; 3]);
+        if let Some((gsize, _)) = self.dense {
+            self.steps.clear();
+            self.steps
+                .extend(shape.cells().iter().map(|&c| linear(gsize, sub(c, anchor))));
+        }
+        for tc in anchor_runs(target, anchor, lo, size).map(|&t| &target.cells()[t as usize]) {
+            let offset = sub(tc.pos, anchor);
+            // The shape's box (normalised, from the origin) must lie in the container's:
+            // most candidates of a large piece fail here without a lookup.
+            let c = &target.containers()[tc.container as usize];
+            if (0..3).any(|a| {
+                offset[a] + lo[a] < c.origin[a] || offset[a] + size[a] > c.origin[a] + c.size[a]
+            }) {
+                continue;
+            }
+            if !self.translate(shape, ocol, tc, offset) {
+                continue;
+            }
+            let (cells, colours) = ascending(&mut self.cells, ocol);
+            let id = self.placements.len() as u32;
+            self.by_piece[pi].push(id);
+            self.placements.push(Placement {
+                piece: pi as u32,
+                orientation: oi as u32,
+                cells,
+                colours,
+            });
+        }
+    }
+
+    /// Fills `cells` with the target cells of `shape` moved by `offset` (its first cell on
+    /// `tc`); false when one is outside the target or `tc`'s container, or the colour rule
+    /// forbids it.
+    #[inline]
+    fn translate(&mut self, shape: &Shape, ocol: &[u8], tc: &TargetCell, offset: Cell) -> bool {
+        let (puzzle, target, dense) = (self.puzzle, self.target, self.dense);
+        let (several, colour_rule) = (self.several, self.colour_rule);
+        let (cells, steps) = (&mut self.cells, &self.steps);
+        cells.clear();
+        let base = dense.map_or(0, |(gsize, _)| linear(gsize, tc.pos));
+        for (k, &sc) in shape.cells().iter().enumerate() {
+            let found = match dense {
+                // The container's box lies in the index's, so every position
+                // of the shape there is in it.
+                Some((_, index)) => usize::try_from(base + steps[k])
+                    .ok()
+                    .and_then(|i| index.get(i).copied())
+                    .filter(|&t| t != u32::MAX),
+                None => target.cell_at(crate::geometry::add(sc, offset)),
+            };
+            let Some(t) = found else {
+                return false;
+            };
+            if several && target.cells()[t as usize].container != tc.container {
+                return false;
+            }
+            // The colour rule only removes placements.
+            if colour_rule {
+                let pc = ocol.get(k).copied().unwrap_or(0);
+                if !puzzle.colour_allowed(pc, target.colour(t)) {
+                    return false;
+                }
+            }
+            cells.push(t)
+        }
+        true
+    }
+}
+
+/// The target cells a shape's first cell (`anchor`, in a shape whose box runs from `lo` to
+/// `size`) may land on: target cells come by container, then (z, y, x), so the anchors whose
+/// layer lets the shape's box fit each container's are a run of them.
+fn anchor_runs(
+    target: &Target,
+    anchor: Cell,
+    lo: Cell,
+    size: [i32; 3],
+) -> impl Iterator<Item = &u32> {
+    target.containers().iter().flat_map(move |c| {
+        let z = |t: &u32| target.cells()[*t as usize].pos[2];
+        let first = c.origin[2] + anchor[2] - lo[2];
+        let last = c.origin[2] + c.size[2] - size[2] + anchor[2];
+        let start = c.cells.partition_point(|t| z(t) < first);
+        let end = c.cells.partition_point(|t| z(t) <= last).max(start);
+        &c.cells[start..end]
+    })
+}
+
+/// A placement's cells (from the scratch `cells`) and colours (`ocol`, aligned with them),
+/// both sorted by cell.
+#[inline]
+fn ascending(cells: &mut [u32], ocol: &[u8]) -> (Vec<u32>, Vec<u8>) {
+    // Target cells are numbered by container, then (z, y, x), as a shape's
+    // cells are sorted, so a translate's cells come ascending, colours aligned.
+    if cells.is_sorted() {
+        (cells.to_vec(), ocol.to_vec())
+    } else if ocol.is_empty() {
+        cells.sort_unstable();
+        (cells.to_vec(), Vec::new())
+    } else {
+        let mut pairs: Vec<(u32, u8)> = cells.iter().copied().zip(ocol.iter().copied()).collect();
+        pairs.sort_unstable();
+        (
+            pairs.iter().map(|p| p.0).collect(),
+            pairs.into_iter().map(|p| p.1).collect(),
+        )
+    }
+}
+
+/// The indexes of `placements`: by cell, sized first (growing a list per cell placement by
+/// placement cost more than filling them), and by fingerprint, with the chain of placements
+/// sharing one (see [`PlacementTable`]'s `lookup`).
+fn index_placements(
+    placements: &[Placement],
+    ncells: usize,
+    prints: &[u64],
+) -> (Vec<Vec<u32>>, Lookup, Vec<u32>) {
+    let mut counts = vec![0u32; ncells];
+    for p in placements {
+        for &t in &p.cells {
+            counts[t as usize] += 1;
+        }
+    }
+    let mut by_cell: Vec<Vec<u32>> = counts
+        .iter()
+        .map(|&n| Vec::with_capacity(n as usize))
+        .collect();
+    let mut lookup: Lookup =
+        HashMap::with_capacity_and_hasher(placements.len(), Default::default());
+    let mut same_print = Vec::with_capacity(placements.len());
+    for (id, p) in placements.iter().enumerate() {
+        for &t in &p.cells {
+            by_cell[t as usize].push(id as u32);
+        }
+        // Newest first: the chain stays valid as placements are added.
+        let next = lookup.insert(fingerprint(prints, p.piece, &p.cells), id as u32);
+        same_print.push(next.unwrap_or(u32::MAX));
+    }
+    (by_cell, lookup, same_print)
+}
+
 impl PlacementTable {
     /// Enumerates every placement; refuses puzzles whose placements would not fit in memory.
     pub fn new(puzzle: &Puzzle) -> Result<PlacementTable> {
-        let target = &puzzle.target;
-        // Moved apart, not copied: a large piece's 24 orientations are a third of a megabyte.
-        let (orientations, orientation_colours): (Vec<Vec<Shape>>, Vec<Vec<Vec<u8>>>) = puzzle
-            .pieces
-            .iter()
-            .map(|p| p.orientations(puzzle.mirror).into_iter().unzip())
-            .unzip();
-        let bound: u64 =
-            orientations.iter().map(|o| o.len() as u64).sum::<u64>() * target.cells().len() as u64;
-        if bound > MAX_PLACEMENTS {
-            return Err(Error::unsupported(
-                Request::Size,
-                format!(
-                    "the puzzle may have up to {bound} placements (orientations x target cells), more than the {MAX_PLACEMENTS} cubesat handles"
-                ),
-            ));
-        }
-        let mut placements = Vec::new();
-        let mut by_piece = vec![Vec::new(); puzzle.pieces.len()];
-        let prints: Vec<u64> = (0..target.cells().len() as u64).map(mix).collect();
-        // Scratch for the cells of a candidate placement.
-        let mut cells: Vec<u32> = Vec::new();
-        // With a dense index of the target, a shape cell's position in it relative to the
-        // shape's first cell: one addition and one load per cell of a candidate.
-        let dense = target.dense_index();
-        let linear = |size: [i32; 3], c: [i32; 3]| {
-            (i64::from(c[2]) * i64::from(size[1]) + i64::from(c[1])) * i64::from(size[0])
-                + i64::from(c[0])
-        };
-        let mut steps: Vec<i64> = Vec::new();
-        let several = target.containers().len() > 1;
-        let colour_rule = puzzle.colour_pairs.is_some();
+        let (orientations, orientation_colours) = bounded_orientations(puzzle)?;
+        let mut enumeration = Enumeration::new(puzzle);
         for (pi, orients) in orientations.iter().enumerate() {
             for (oi, shape) in orients.iter().enumerate() {
-                let anchor = shape.cells()[0];
-                let size = shape.size();
-                // Where the shape's cells start: the origin, except for a sphere-grid shape
-                // whose corner is not a ball (it starts one column right, see
-                // `Grid::normal_offset`).
-                let lo = crate::geometry::min_corner(shape.cells()).unwrap_or([0; 3]);
-                let ocol = &orientation_colours[pi][oi];
-                if let Some((gsize, _)) = dense {
-                    steps.clear();
-                    steps.extend(shape.cells().iter().map(|&c| linear(gsize, sub(c, anchor))));
-                }
-                // Target cells come by container, then (z, y, x): the anchors whose layer
-                // lets the shape's box fit the container's are a run of them.
-                let runs = target.containers().iter().map(|c| {
-                    let z = |t: &u32| target.cells()[*t as usize].pos[2];
-                    let first = c.origin[2] + anchor[2] - lo[2];
-                    let last = c.origin[2] + c.size[2] - size[2] + anchor[2];
-                    let start = c.cells.partition_point(|t| z(t) < first);
-                    let end = c.cells.partition_point(|t| z(t) <= last).max(start);
-                    &c.cells[start..end]
-                });
-                'cells: for tc in runs.flatten().map(|&t| &target.cells()[t as usize]) {
-                    let offset = sub(tc.pos, anchor);
-                    // The shape's box (normalised, from the origin) must lie in the container's:
-                    // most candidates of a large piece fail here without a lookup.
-                    let c = &target.containers()[tc.container as usize];
-                    if (0..3).any(|a| {
-                        offset[a] + lo[a] < c.origin[a]
-                            || offset[a] + size[a] > c.origin[a] + c.size[a]
-                    }) {
-                        continue;
-                    }
-                    cells.clear();
-                    let base = dense.map_or(0, |(gsize, _)| linear(gsize, tc.pos));
-                    for (k, &sc) in shape.cells().iter().enumerate() {
-                        let found = match dense {
-                            // The container's box lies in the index's, so every position
-                            // of the shape there is in it.
-                            Some((_, index)) => usize::try_from(base + steps[k])
-                                .ok()
-                                .and_then(|i| index.get(i).copied())
-                                .filter(|&t| t != u32::MAX),
-                            None => target.cell_at(crate::geometry::add(sc, offset)),
-                        };
-                        let Some(t) = found else {
-                            continue 'cells;
-                        };
-                        if several && target.cells()[t as usize].container != tc.container {
-                            continue 'cells;
-                        }
-                        // The colour rule only removes placements.
-                        if colour_rule {
-                            let pc = ocol.get(k).copied().unwrap_or(0);
-                            if !puzzle.colour_allowed(pc, target.colour(t)) {
-                                continue 'cells;
-                            }
-                        }
-                        cells.push(t)
-                    }
-                    // Target cells are numbered by container, then (z, y, x), as a shape's
-                    // cells are sorted, so a translate's cells come ascending, colours aligned.
-                    let (cells, colours) = if cells.is_sorted() {
-                        (cells.clone(), ocol.clone())
-                    } else if ocol.is_empty() {
-                        cells.sort_unstable();
-                        (cells.clone(), Vec::new())
-                    } else {
-                        let mut pairs: Vec<(u32, u8)> =
-                            cells.iter().copied().zip(ocol.iter().copied()).collect();
-                        pairs.sort_unstable();
-                        (
-                            pairs.iter().map(|p| p.0).collect(),
-                            pairs.into_iter().map(|p| p.1).collect(),
-                        )
-                    };
-                    let id = placements.len() as u32;
-                    by_piece[pi].push(id);
-                    placements.push(Placement {
-                        piece: pi as u32,
-                        orientation: oi as u32,
-                        cells,
-                        colours,
-                    });
-                }
+                enumeration.place(pi, oi, shape, &orientation_colours[pi][oi]);
             }
         }
-        // The indexes, sized first (growing a list per cell placement by placement cost
-        // more than filling them).
-        let mut counts = vec![0u32; target.cells().len()];
-        for p in &placements {
-            for &t in &p.cells {
-                counts[t as usize] += 1;
-            }
-        }
-        let mut by_cell: Vec<Vec<u32>> = counts
-            .iter()
-            .map(|&n| Vec::with_capacity(n as usize))
-            .collect();
-        let mut lookup: HashMap<u64, u32, BuildHasherDefault<Fingerprinted>> =
-            HashMap::with_capacity_and_hasher(placements.len(), Default::default());
-        let mut same_print = Vec::with_capacity(placements.len());
-        for (id, p) in placements.iter().enumerate() {
-            for &t in &p.cells {
-                by_cell[t as usize].push(id as u32);
-            }
-            // Newest first: the chain stays valid as placements are added.
-            let next = lookup.insert(fingerprint(&prints, p.piece, &p.cells), id as u32);
-            same_print.push(next.unwrap_or(u32::MAX));
-        }
+        let Enumeration {
+            placements,
+            by_piece,
+            ..
+        } = enumeration;
+        let ncells = puzzle.target.cells().len();
+        let prints: Vec<u64> = (0..ncells as u64).map(mix).collect();
+        let (by_cell, lookup, same_print) = index_placements(&placements, ncells, &prints);
         let mut table = PlacementTable {
             placements,
             by_piece,
@@ -247,12 +342,19 @@ impl PlacementTable {
             prints,
             hints: Vec::new(),
         };
+        table.hints = table.hint_placements(puzzle)?;
+        Ok(table)
+    }
+
+    /// The placements of the puzzle's hints, ascending.
+    fn hint_placements(&self, puzzle: &Puzzle) -> Result<Vec<u32>> {
         let mut hints = Vec::new();
         for (i, h) in puzzle.hints.iter().enumerate() {
-            let cells: Option<Vec<u32>> = h.cells.iter().map(|&c| target.cell_at(c)).collect();
+            let cells: Option<Vec<u32>> =
+                h.cells.iter().map(|&c| puzzle.target.cell_at(c)).collect();
             let found = cells.and_then(|mut c| {
                 c.sort_unstable();
-                table.find(h.piece as u32, &c)
+                self.find(h.piece as u32, &c)
             });
             match found {
                 Some(id) => hints.push(id),
@@ -261,8 +363,7 @@ impl PlacementTable {
             }
         }
         hints.sort_unstable();
-        table.hints = hints;
-        Ok(table)
+        Ok(hints)
     }
 
     /// All placements; placement `o` is option `o` of [`PlacementTable::model`].

@@ -1,20 +1,29 @@
 //! How a run behaves, decided once for every front end: the settings a user gives
 //! ([`Settings`]: raw, as typed or clicked) are checked and resolved against the puzzle into a
-//! [`Plan`] (the run's [`RunOptions`] and the notes a user should see), and an export's mode
-//! is checked into an [`ExportPlan`]. The command line and the studio only collect settings
+//! [`Plan`] (the run's [`RunOptions`] and the notes a user should see), a disassembly's and
+//! an estimate's settings into a [`DisassemblyPlan`] and an [`EstimatePlan`], and an export's
+//! mode is checked into an [`ExportPlan`]. The command line and the studio only collect settings
 //! and show what comes back; refusals are typed ([`PlanError`]) and name settings, not flags.
 
 use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
 
 use cubesat_xc::encoding::AtMostOne;
-use cubesat_xc::{MAX_THREADS_PER_CORE, Shard, available_cores, sat::MAX_CUBES};
+use cubesat_xc::exact::EstimateOptions;
+use cubesat_xc::{MAX_THREADS_PER_CORE, Progress, Shard, available_cores, sat::MAX_CUBES};
 
 use crate::counting::{Reducer, UpTo};
+use crate::disassembly::solutions::Options as AnalysisOptions;
+use crate::disassembly::{DEFAULT_MAX_STATES, Level, Mode, Order};
 use crate::echo::echo;
 use crate::error::Error;
+use crate::estimate::{
+    CountEstimate, DEFAULT_SECONDS, MAX_PROBES, MAX_SECONDS, MAX_WALL, ShardPlan,
+};
 use crate::placements::PlacementTable;
 use crate::puzzle::Puzzle;
-use crate::run::{EngineChoice, RunOptions};
+use crate::run::{EngineChoice, Instance, RunOptions};
 
 /// What a run does with the solutions it finds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -126,12 +135,36 @@ pub enum PlanError {
     /// A disassembly of a puzzle on a grid other than cubes: pieces slide along the cube's
     /// axes only (BurrTools also takes apart only cube-grid assemblies).
     #[error(
-        "grid: cubesat takes apart assemblies of cubes only, as BurrTools does, and this puzzle is made of {grid}"
+        "grid: cubesat takes apart assemblies of {able} only, as BurrTools does, and this puzzle is made of {grid}"
     )]
     DisassemblyGrid {
         /// The puzzle's grid name.
         grid: &'static str,
+        /// The names of the grids the disassembler takes apart.
+        able: String,
     },
+    /// An estimate's probe count out of bounds (1 to [`MAX_PROBES`]).
+    #[error("samples: {asked} is out of bounds (1 to {most})")]
+    EstimateSamples {
+        /// Probes asked for.
+        asked: u64,
+        /// The bound.
+        most: u64,
+    },
+    /// An estimate's time out of bounds (above 0, at most [`MAX_SECONDS`]).
+    #[error("seconds: {asked} is out of bounds (above 0, at most {most}, a week)")]
+    EstimateSeconds {
+        /// The time asked for, as a number is written.
+        asked: String,
+        /// The bound, in seconds.
+        most: u64,
+    },
+    /// A shard plan's wall time longer than [`MAX_WALL`].
+    #[error("wall: a shard plan is made for at most a year")]
+    WallTooLong,
+    /// Cores for shards without a wall time, which is what a shard plan is made for.
+    #[error("cores: the cores are those of a shard plan, made for a wall time: give one")]
+    CoresWithoutWall,
     /// An export in a counting mode an external solver's count cannot mean.
     #[error(
         "up to: an export counts every placement (none) or one solution per rotation class (rotation), not {up_to}"
@@ -154,7 +187,8 @@ pub enum PlanError {
 }
 
 impl PlanError {
-    /// The setting at fault: `cubes`, `shard`, `seal key`, `grid` or `up to`.
+    /// The setting at fault: `cubes`, `shard`, `seal key`, `grid`, `samples`, `seconds`,
+    /// `wall`, `cores` or `up to`.
     pub fn setting(&self) -> &'static str {
         match self {
             PlanError::TooManyCubes { .. } => "cubes",
@@ -163,6 +197,10 @@ impl PlanError {
             | PlanError::DisassemblyNotShardable => "shard",
             PlanError::SealWithoutShard => "seal key",
             PlanError::DisassemblyGrid { .. } => "grid",
+            PlanError::EstimateSamples { .. } => "samples",
+            PlanError::EstimateSeconds { .. } => "seconds",
+            PlanError::WallTooLong => "wall",
+            PlanError::CoresWithoutWall => "cores",
             PlanError::ExportMode { .. } | PlanError::ExportInexact { .. } => "up to",
         }
     }
@@ -259,14 +297,34 @@ impl Settings {
     }
 }
 
-/// A run that takes solutions apart: the search for assemblies, and the analyses.
+/// The settings of a disassembly as a user gives them, beside the run's ([`Settings`]).
+#[derive(Clone, Debug, Default)]
+pub struct DisassemblySettings {
+    /// The rule; `None` takes BurrTools' for a BurrTools file (or one converted from it) and
+    /// the complete search otherwise.
+    pub mode: Option<Mode>,
+    /// The states one assembly's analysis may visit; `None` is [`DEFAULT_MAX_STATES`].
+    pub max_states: Option<u64>,
+    /// Keep only the solutions of at least this level.
+    pub min_level: Option<Level>,
+    /// The order of the solutions kept.
+    pub order: Order,
+}
+
+/// A run that takes solutions apart: the search for assemblies, the analyses, and which of
+/// the solutions that come apart are kept (what `disassembly::stream` runs).
 #[derive(Clone, Debug)]
 pub struct DisassemblyPlan {
     /// The search for assemblies: every one, in the counting mode, on every thread asked for.
     pub run: RunOptions,
     /// The analyses of the assemblies.
-    pub analysis: crate::disassembly::solutions::Options,
-    /// Stop once this many solutions came apart (`None`: all).
+    pub analysis: AnalysisOptions,
+    /// Keep only the solutions of at least this level.
+    pub min_level: Option<Level>,
+    /// The order of the solutions kept.
+    pub order: Order,
+    /// At most this many solutions that come apart (`None`: all). In the order found the run
+    /// stops there; by level every assembly is analysed, and the hardest are kept.
     pub keep: Option<u64>,
     /// Assemblies handed to the analysers at once: a few per thread when only a few
     /// solutions are wanted (the first come soon), more for whole runs (less waiting).
@@ -275,24 +333,42 @@ pub struct DisassemblyPlan {
     pub notes: Vec<Note>,
 }
 
+impl DisassemblyPlan {
+    /// The plan reporting to `progress`: the search's and the analyses' counters, and the
+    /// interrupt flag that stops both (Ctrl-C, a stop button).
+    pub fn with_progress(mut self, progress: Arc<Progress>) -> DisassemblyPlan {
+        self.run.progress = Some(progress.clone());
+        self.analysis.progress = Some(progress);
+        self
+    }
+
+    /// The number of solutions that come apart after which the run stops: `keep` in the
+    /// order found, none by level (every assembly is needed to sort them).
+    pub fn stop_after(&self) -> Option<u64> {
+        match self.order {
+            Order::Found => self.keep,
+            Order::Level => None,
+        }
+    }
+}
+
 impl Settings {
-    /// The plan of a disassembly run: `mode` as asked, else BurrTools' rule for a BurrTools
+    /// The plan of a disassembly run: the rule asked for, else BurrTools' for a BurrTools
     /// file (or one converted from it) and the complete search otherwise; every assembly is
     /// searched (a limit counts solutions that come apart), on the threads asked for, each
-    /// assembly's analysis bounded by `max_states`.
+    /// assembly's analysis bounded by the states asked for.
     pub fn resolve_disassembly(
         &self,
         puzzle: &Puzzle,
-        mode: Option<crate::disassembly::Mode>,
-        max_states: Option<u64>,
+        disassembly: &DisassemblySettings,
     ) -> Result<DisassemblyPlan, PlanError> {
-        use crate::disassembly::{DEFAULT_MAX_STATES, Mode};
         if self.shard.is_some() || self.sealed {
             return Err(PlanError::DisassemblyNotShardable);
         }
-        if puzzle.grid != crate::geometry::Grid::Cube {
+        if !puzzle.grid.can_disassemble() {
             return Err(PlanError::DisassemblyGrid {
                 grid: puzzle.grid.name(),
+                able: crate::geometry::Grid::disassembled_names(),
             });
         }
         if let Some(c) = self.sat_cubes.filter(|&c| c > MAX_CUBES) {
@@ -302,12 +378,13 @@ impl Settings {
             });
         }
         let threads = cubesat_xc::worker_threads(self.threads);
-        let mode = mode.unwrap_or(if puzzle.default_up_to == Some(UpTo::BurrTools) {
-            Mode::BurrTools
-        } else {
-            Mode::Complete
-        });
-        let run = self.options(puzzle, threads);
+        let mode = disassembly
+            .mode
+            .unwrap_or(if puzzle.default_up_to == Some(UpTo::BurrTools) {
+                Mode::BurrTools
+            } else {
+                Mode::Complete
+            });
         let notes = if self.threads > threads {
             vec![Note::ThreadsClamped {
                 asked: self.threads,
@@ -316,22 +393,143 @@ impl Settings {
         } else {
             Vec::new()
         };
+        let few = disassembly.order == Order::Found && self.limit.is_some_and(|w| w <= 16);
         Ok(DisassemblyPlan {
-            run,
-            analysis: crate::disassembly::solutions::Options {
+            run: self.options(puzzle, threads),
+            analysis: AnalysisOptions {
                 mode,
                 burrtools_orientation: true,
                 threads,
-                max_states: max_states.unwrap_or(DEFAULT_MAX_STATES),
+                max_states: disassembly.max_states.unwrap_or(DEFAULT_MAX_STATES),
                 progress: None,
             },
+            min_level: disassembly.min_level.clone(),
+            order: disassembly.order,
             keep: self.limit,
-            batch: if self.limit.is_some_and(|w| w <= 16) {
-                4 * threads
-            } else {
-                64 * threads
-            },
+            batch: if few { 4 * threads } else { 64 * threads },
             notes,
+        })
+    }
+}
+
+/// The settings of an estimate as a user gives them, beside its count's ([`Settings`]).
+#[derive(Clone, Debug, Default)]
+pub struct EstimateSettings {
+    /// Stop after this many probes.
+    pub samples: Option<u64>,
+    /// Stop after this many seconds; with neither this nor `samples`, [`DEFAULT_SECONDS`].
+    pub seconds: Option<f64>,
+    /// The probes' seed: with a probe count and no time, the same seed gives the same
+    /// estimate.
+    pub seed: u64,
+    /// Plan shards that finish the count within this wall time.
+    pub wall: Option<Duration>,
+    /// The cores the shards may run on at once (with a wall time); `None` is this
+    /// machine's.
+    pub cores: Option<u32>,
+}
+
+impl EstimateSettings {
+    /// The rules that need no puzzle, checked before one is read: the probe count's, the
+    /// time's and the wall time's bounds, and cores only with a wall time.
+    pub fn check(&self) -> Result<(), PlanError> {
+        if let Some(p) = self.samples
+            && !crate::estimate::probes_in_bounds(p)
+        {
+            return Err(PlanError::EstimateSamples {
+                asked: p,
+                most: MAX_PROBES,
+            });
+        }
+        if let Some(s) = self.seconds()
+            && !crate::estimate::seconds_in_bounds(s)
+        {
+            return Err(PlanError::EstimateSeconds {
+                asked: s.to_string(),
+                most: MAX_SECONDS as u64,
+            });
+        }
+        if self.wall.is_some_and(|w| w > MAX_WALL) {
+            return Err(PlanError::WallTooLong);
+        }
+        if self.cores.is_some() && self.wall.is_none() {
+            return Err(PlanError::CoresWithoutWall);
+        }
+        Ok(())
+    }
+
+    /// The time the probes run: the one asked for, else [`DEFAULT_SECONDS`] unless a probe
+    /// count was given.
+    pub fn seconds(&self) -> Option<f64> {
+        match (self.seconds, self.samples) {
+            (Some(s), _) => Some(s),
+            (None, None) => Some(DEFAULT_SECONDS),
+            (None, Some(_)) => None,
+        }
+    }
+}
+
+/// An estimate resolved: the count it is of, its probes, and what its shard plan is for.
+#[derive(Clone, Debug)]
+pub struct EstimatePlan {
+    /// The count estimated: the run a count in these settings' mode would be, on the exact
+    /// engine (whose tree the probes sample), one thread.
+    pub count: RunOptions,
+    /// The probes: how many, how long, their seed.
+    pub probes: EstimateOptions,
+    /// The probe count asked for, if any (the probes stop at it).
+    pub samples: Option<u64>,
+    /// The time the probes run, as given or by default, in seconds (`probes.time` as a
+    /// number, for the words that tell it).
+    pub seconds: Option<f64>,
+    /// The wall time the shard plan must fit, when one is asked for.
+    pub wall: Option<Duration>,
+    /// The cores the shards may run on at once: those asked for, else this machine's.
+    pub cores: u32,
+}
+
+impl EstimatePlan {
+    /// The shard plan that finishes the count `estimate` measured within the wall time, when
+    /// one was asked for and the estimate has a rate.
+    pub fn shards(&self, estimate: &CountEstimate) -> Option<ShardPlan> {
+        self.wall.and_then(|w| estimate.plan(w, self.cores))
+    }
+}
+
+impl Settings {
+    /// The plan of an estimate of the count in these settings' counting mode and pruning
+    /// (the other run settings do not apply: the probes sample the exact engine's tree, on
+    /// one thread): [`EstimateSettings::check`]'s rules, the time, the cores.
+    pub fn resolve_estimate(
+        &self,
+        puzzle: &Puzzle,
+        estimate: &EstimateSettings,
+    ) -> Result<EstimatePlan, PlanError> {
+        estimate.check()?;
+        let count = Settings {
+            task: Task::Count,
+            up_to: self.up_to,
+            engine: EngineChoice::Exact,
+            threads: 1,
+            no_prune: self.no_prune,
+            ..Settings::default()
+        }
+        .resolve(puzzle)?;
+        let seconds = estimate.seconds();
+        Ok(EstimatePlan {
+            count: count.options,
+            probes: EstimateOptions {
+                seed: estimate.seed,
+                probes: estimate.samples,
+                time: seconds.map(Duration::from_secs_f64),
+                ..EstimateOptions::default()
+            },
+            samples: estimate.samples,
+            seconds,
+            wall: estimate.wall,
+            cores: estimate
+                .cores
+                .unwrap_or_else(|| available_cores().try_into().unwrap_or(u32::MAX)),
         })
     }
 }
@@ -346,48 +544,154 @@ pub fn first_solution() -> RunOptions {
     }
 }
 
-/// An export checked: the reduction its instance carries, so that an external solver's count
-/// is the count of the mode it names.
+/// Which projection lines a DIMACS export carries. Both kinds name the same set, the option
+/// variables (see [`crate::interop::dimacs`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Projection {
+    /// `c p show … 0`, the model-counting competition format (d4, Ganak, ApproxMC).
+    #[default]
+    Show,
+    /// `c ind … 0` only, for tools that read nothing else (CryptoMiniSat 5's `--maxsol`,
+    /// older ApproxMC and UniGen builds).
+    Ind,
+    /// Both kinds of line (d4 refuses such a file).
+    Both,
+    /// No projection line: with an auxiliary-variable encoding, a plain model count then
+    /// counts encodings, not solutions.
+    None,
+}
+
+impl Projection {
+    /// Every value, in the order front ends list them.
+    pub const ALL: [Projection; 4] = [
+        Projection::Show,
+        Projection::Ind,
+        Projection::Both,
+        Projection::None,
+    ];
+
+    /// The name front ends use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Projection::Show => "show",
+            Projection::Ind => "ind",
+            Projection::Both => "both",
+            Projection::None => "none",
+        }
+    }
+}
+
+impl fmt::Display for Projection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Projection {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Projection::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| format!("unknown projection '{}' (show, ind, both or none)", echo(s)))
+    }
+}
+
+/// The settings of an export as a user gives them (the format aside).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExportSettings {
+    /// The counting mode: `none` (the default) or `rotation`.
+    pub up_to: UpTo,
+    /// The at-most-one encoding of a CNF export.
+    pub amo: AtMostOne,
+    /// The projection lines of a CNF export.
+    pub projection: Projection,
+}
+
+impl Default for ExportSettings {
+    fn default() -> ExportSettings {
+        ExportSettings {
+            up_to: UpTo::None,
+            amo: AtMostOne::default(),
+            projection: Projection::default(),
+        }
+    }
+}
+
+/// An export checked: the instance, the reduction it carries (so that an external solver's
+/// count is the count of the mode it names) and the writers' settings. Every format's writer
+/// takes this ([`crate::interop::export`]).
 pub struct ExportPlan {
+    /// The instance exported: the puzzle, its placements and its exact-cover model.
+    pub instance: Arc<Instance>,
     /// The counting mode.
     pub up_to: UpTo,
     /// The reduction (excluded options, and what it does).
     pub reducer: Reducer,
     /// The reduction described, for the file's header.
     pub reduction: String,
+    /// The at-most-one encoding of a CNF export.
+    pub amo: AtMostOne,
+    /// The projection lines of a CNF export.
+    pub projection: Projection,
 }
 
 impl ExportPlan {
-    /// Checks an export of `puzzle` (with its placements) counted `up_to`: an external count
-    /// means every placement (`none`) or, where one piece's restriction is exact, one
-    /// solution per rotation class.
+    /// Checks an export of `instance` with `settings`: an external count means every
+    /// placement (`none`) or, where one piece's restriction is exact, one solution per
+    /// rotation class.
     pub fn new(
-        puzzle: &Puzzle,
-        table: &PlacementTable,
-        up_to: UpTo,
+        instance: impl Into<Arc<Instance>>,
+        settings: ExportSettings,
     ) -> Result<ExportPlan, ExportError> {
+        let up_to = settings.up_to;
         if !matches!(up_to, UpTo::None | UpTo::Rotation) {
             return Err(PlanError::ExportMode { up_to }.into());
         }
-        let reducer = Reducer::new(puzzle, table, up_to, false)?;
-        let reduction = reducer.describe(puzzle);
-        if up_to == UpTo::Rotation && !reducer.restriction_is_exact() {
+        let plan = ExportPlan::unchecked(instance, settings)?;
+        if up_to == UpTo::Rotation && !plan.reducer.restriction_is_exact() {
             return Err(PlanError::ExportInexact {
-                puzzle: echo(&puzzle.name).to_string(),
-                reduction,
+                puzzle: echo(&plan.puzzle().name).to_string(),
+                reduction: plan.reduction,
             }
             .into());
         }
+        Ok(plan)
+    }
+
+    /// The plan of `settings` without the export's rules: the reduction of any mode (with
+    /// counting off, so `none` excludes nothing), for tests and tools that read the
+    /// instance themselves.
+    pub fn unchecked(
+        instance: impl Into<Arc<Instance>>,
+        settings: ExportSettings,
+    ) -> Result<ExportPlan, Error> {
+        let instance = instance.into();
+        let reducer = Reducer::new(&instance.puzzle, &instance.table, settings.up_to, false)?;
+        let reduction = reducer.describe(&instance.puzzle);
         Ok(ExportPlan {
-            up_to,
+            instance,
+            up_to: settings.up_to,
             reducer,
             reduction,
+            amo: settings.amo,
+            projection: settings.projection,
         })
     }
 
     /// The options the instance leaves out.
     pub fn excluded(&self) -> &[u32] {
         self.reducer.excluded()
+    }
+
+    /// The puzzle exported.
+    pub fn puzzle(&self) -> &Puzzle {
+        &self.instance.puzzle
+    }
+
+    /// Its placements (option `o` is placement `o`).
+    pub fn table(&self) -> &PlacementTable {
+        &self.instance.table
     }
 }
 
@@ -491,20 +795,25 @@ mod tests {
 
     #[test]
     fn disassembly_runs_whole_with_the_rule_of_the_file() {
-        use crate::disassembly::Mode;
         let p = soma();
         let plan = Settings {
             limit: Some(2),
             ..Settings::default()
         }
-        .resolve_disassembly(&p, None, None)
+        .resolve_disassembly(&p, &DisassemblySettings::default())
         .unwrap();
         assert_eq!(plan.analysis.mode, Mode::Complete);
         assert_eq!((plan.run.limit, plan.keep), (None, Some(2)));
         let mut burr = soma();
         burr.default_up_to = Some(UpTo::BurrTools);
         let plan = Settings::default()
-            .resolve_disassembly(&burr, None, Some(7))
+            .resolve_disassembly(
+                &burr,
+                &DisassemblySettings {
+                    max_states: Some(7),
+                    ..DisassemblySettings::default()
+                },
+            )
             .unwrap();
         assert_eq!(
             (plan.analysis.mode, plan.run.up_to, plan.analysis.max_states),
@@ -516,19 +825,96 @@ mod tests {
             ..Settings::default()
         };
         assert_eq!(
-            sharded.resolve_disassembly(&p, None, None).unwrap_err(),
+            sharded
+                .resolve_disassembly(&p, &DisassemblySettings::default())
+                .unwrap_err(),
             PlanError::DisassemblyNotShardable
         );
     }
 
     #[test]
+    fn a_disassembly_by_level_analyses_every_assembly() {
+        let settings = Settings {
+            limit: Some(3),
+            ..Settings::default()
+        };
+        let found = settings
+            .resolve_disassembly(&soma(), &DisassemblySettings::default())
+            .unwrap();
+        assert_eq!(found.stop_after(), Some(3));
+        let by_level = DisassemblySettings {
+            order: Order::Level,
+            ..DisassemblySettings::default()
+        };
+        let plan = settings.resolve_disassembly(&soma(), &by_level).unwrap();
+        assert_eq!((plan.keep, plan.stop_after()), (Some(3), None));
+        assert!(plan.batch > found.batch);
+    }
+
+    #[test]
+    fn estimates_sample_the_exact_engine_for_a_time_or_a_probe_count() {
+        let p = soma();
+        let plan = Settings {
+            up_to: Some(UpTo::None),
+            engine: EngineChoice::Sat,
+            threads: 8,
+            ..Settings::default()
+        }
+        .resolve_estimate(&p, &EstimateSettings::default())
+        .unwrap();
+        let count = &plan.count;
+        assert_eq!(
+            (count.engine, count.threads, count.up_to, count.limit),
+            (EngineChoice::Exact, 1, UpTo::None, None)
+        );
+        assert_eq!((plan.samples, plan.seconds), (None, Some(DEFAULT_SECONDS)));
+        assert_eq!(plan.wall, None);
+        let probes = EstimateSettings {
+            samples: Some(5),
+            ..EstimateSettings::default()
+        };
+        assert_eq!(probes.seconds(), None);
+        let day = Some(Duration::from_secs(86_400));
+        let shards = EstimateSettings {
+            wall: day,
+            cores: Some(4),
+            ..EstimateSettings::default()
+        };
+        let plan = Settings::default().resolve_estimate(&p, &shards).unwrap();
+        assert_eq!((plan.wall, plan.cores), (day, 4));
+        let refused = [
+            (Some(0), None, None, None, "samples"),
+            (Some(MAX_PROBES + 1), None, None, None, "samples"),
+            (None, Some(-1.0), None, None, "seconds"),
+            (None, Some(f64::NAN), None, None, "seconds"),
+            (None, None, Some(MAX_WALL * 2), None, "wall"),
+            (None, None, None, Some(4), "cores"),
+        ];
+        for (samples, seconds, wall, cores, setting) in refused {
+            let e = EstimateSettings {
+                samples,
+                seconds,
+                wall,
+                cores,
+                seed: 0,
+            };
+            assert_eq!(e.check().unwrap_err().setting(), setting, "{e:?}");
+            assert!(Settings::default().resolve_estimate(&p, &e).is_err());
+        }
+    }
+
+    #[test]
     fn exports_refuse_what_an_external_count_cannot_mean() {
-        let inst = crate::run::Instance::new(soma()).unwrap();
-        assert!(ExportPlan::new(&inst.puzzle, &inst.table, UpTo::None).is_ok());
-        assert!(ExportPlan::new(&inst.puzzle, &inst.table, UpTo::Rotation).is_ok());
+        let inst = Arc::new(crate::run::Instance::new(soma()).unwrap());
+        let settings = |up_to| ExportSettings {
+            up_to,
+            ..ExportSettings::default()
+        };
+        assert!(ExportPlan::new(inst.clone(), settings(UpTo::None)).is_ok());
+        assert!(ExportPlan::new(inst.clone(), settings(UpTo::Rotation)).is_ok());
         for mode in [UpTo::RotationReflection, UpTo::BurrTools] {
             assert!(matches!(
-                ExportPlan::new(&inst.puzzle, &inst.table, mode),
+                ExportPlan::new(inst.clone(), settings(mode)),
                 Err(ExportError::Plan(PlanError::ExportMode { .. }))
             ));
         }

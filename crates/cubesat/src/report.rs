@@ -9,7 +9,7 @@
 
 use serde_json::{Value, json};
 
-use crate::geometry::add;
+use crate::geometry::{Frame, add};
 use crate::placements::PlacementTable;
 use crate::puzzle::Puzzle;
 use crate::puzzle::json::to_value;
@@ -194,7 +194,7 @@ fn add_piece(
     copies: u32,
     origin: [i32; 3],
 ) {
-    use crate::render::{Container, ScenePiece};
+    use crate::render::ScenePiece;
     let piece = &puzzle.pieces[i];
     let name = if copies > 1 {
         format!("{} ({copies} copies)", piece.name)
@@ -207,14 +207,9 @@ fn add_piece(
         .iter()
         .map(|&c| crate::geometry::add(origin, c))
         .collect();
-    let container = match scene.grid {
-        crate::geometry::Grid::Cube => Container {
-            origin,
-            size: piece.shape.size(),
-        },
-        // A ball shape need not start at its box's corner (its translations keep parity).
-        crate::geometry::Grid::Sphere => bounding_box(&cells),
-    };
+    // The box the cells span: a normalised shape need not start at its box's corner (a
+    // ball shape's translations keep parity).
+    let container = bounding_box(&cells);
     scene.containers.push(container);
     scene.pieces.push(ScenePiece {
         name,
@@ -298,9 +293,12 @@ pub fn target_art(puzzle: &Puzzle, table: &PlacementTable, hints: &[u32], title:
                 if k > 0 { "\n" } else { "" }
             ));
         }
-        if puzzle.grid == crate::geometry::Grid::Sphere {
-            out.push_str(&ball_art(t, c, &hinted));
-            continue;
+        match puzzle.grid.frame() {
+            Frame::Layers => {
+                out.push_str(&layers_art(t, c, &hinted));
+                continue;
+            }
+            Frame::Lattice => {}
         }
         let volume = c.size.iter().map(|&s| s as u64).product::<u64>();
         if volume > 64 * c.cells.len() as u64 + 4096 {
@@ -333,21 +331,21 @@ pub fn target_art(puzzle: &Puzzle, table: &PlacementTable, hints: &[u32], title:
     out
 }
 
-/// One container of a ball target as [`target_art`] draws it: in the layer frame
-/// ([`crate::geometry::sphere_to_layer`]), where the sphere grid's files write their art,
-/// layer k as `z=k` (counted from the container's lowest layer), a row of the art per row,
-/// one character per ball, from the corner of the box its balls span; a sparse one as the
-/// layer-frame cells the file would list.
-fn ball_art(
+/// One container of a target typed in a frame of layers ([`Frame::Layers`], the sphere
+/// grid's) as [`target_art`] draws it: in that frame ([`crate::geometry::Grid::to_user`]),
+/// where the grid's files write their art, layer k as `z=k` (counted from the container's
+/// lowest layer), a row of the art per row, one character per cell, from the corner of the
+/// box its cells span; a sparse one as the frame's cells the file would list.
+fn layers_art(
     t: &crate::puzzle::Target,
     c: &crate::puzzle::Container,
     hinted: &std::collections::HashMap<u32, char>,
 ) -> String {
-    use crate::geometry::{sphere_from_layer, sphere_to_layer};
+    let grid = t.grid();
     let layer: Vec<(u32, [i32; 3])> = c
         .cells
         .iter()
-        .map(|&i| (i, sphere_to_layer(t.cells()[i as usize].pos)))
+        .map(|&i| (i, grid.to_user(t.cells()[i as usize].pos)))
         .collect();
     let Some(&(_, first)) = layer.first() else {
         return String::new();
@@ -371,13 +369,13 @@ fn ball_art(
         };
         return format!(
             "{} in a {sx}x{sy}x{sz} box of layers, too sparse to draw: \"cells\": [{}], \"optional\": [{}]\n",
-            plural(layer.len() as u64, "ball"),
+            plural(layer.len() as u64, grid.cell_noun()),
             list(false),
             list(true)
         );
     }
     layers_side_by_side([sx, sy, sz], |[x, y, z]| {
-        t.cell_at(sphere_from_layer([lo[0] + x, lo[1] + y, lo[2] + z]))
+        t.cell_at(grid.from_user([lo[0] + x, lo[1] + y, lo[2] + z]))
             .map_or('.', |i| art_mark(t, hinted, i))
     })
 }
@@ -442,9 +440,12 @@ pub fn sheet_scene(
 ) -> crate::render::Scene {
     let mut s = scene(puzzle, table, placements, title, true);
     s.loose = true;
-    if puzzle.grid == crate::geometry::Grid::Sphere {
-        ball_sheet(&mut s, puzzle, table, placements);
-        return s;
+    match puzzle.grid.frame() {
+        Frame::Layers => {
+            layers_sheet(&mut s, puzzle, table, placements);
+            return s;
+        }
+        Frame::Lattice => {}
     }
     // The lattice box of a box at `o` of size `n`: (a from, a to, b from, b to).
     let lattice_box = |o: [i32; 3], n: [i32; 3]| {
@@ -488,22 +489,23 @@ pub fn sheet_scene(
     s
 }
 
-/// [`sheet_scene`] on the sphere grid: the pieces to place in rows beside the target, in the
-/// layer frame (where the ball pictures lay out the square layers), a column apart and a few
-/// rows between rows of pieces. Translations by layer-frame steps keep every ball a ball.
-fn ball_sheet(
+/// [`sheet_scene`] on a grid typed in a frame of layers (the sphere grid's): the pieces to
+/// place in rows beside the target, in that frame (where the ball pictures lay out the square
+/// layers), a column apart and a few rows between rows of pieces. Translations by the frame's
+/// steps keep every cell a cell.
+fn layers_sheet(
     s: &mut crate::render::Scene,
     puzzle: &Puzzle,
     table: &PlacementTable,
     placements: &[u32],
 ) {
-    use crate::geometry::{sphere_from_layer, sphere_to_layer};
+    let grid = puzzle.grid;
     // The layer-frame span of some cells: (lowest corner, highest corner).
     let span = |cells: &mut dyn Iterator<Item = [i32; 3]>| {
         let mut lo = [i32::MAX; 3];
         let mut hi = [i32::MIN; 3];
         for c in cells {
-            let l = sphere_to_layer(c);
+            let l = grid.to_user(c);
             for a in 0..3 {
                 lo[a] = lo[a].min(l[a]);
                 hi[a] = hi[a].max(l[a]);
@@ -529,7 +531,7 @@ fn ball_sheet(
         }
         // Move the piece's layer-frame corner to (i, j, target's lowest layer).
         let shift = [i - lo[0], j - lo[1], t_lo[2] - lo[2]];
-        let origin = sphere_from_layer(shift);
+        let origin = grid.from_user(shift);
         add_piece(s, puzzle, k, left, origin);
         row_depth = row_depth.max(hi[1] - lo[1] + 1);
         i += width + GAP;
@@ -583,9 +585,7 @@ pub fn jsonl_instance(
         }
     }
     let Some((_, puzzle)) = summary else {
-        bail!(
-            "no summary line with the puzzle (write the file with `cubesat solve --format json`)"
-        );
+        bail!("no summary line with the puzzle (a listing saved in the json format ends with one)");
     };
     Ok((crate::run::Instance::new(puzzle)?, solutions))
 }
@@ -815,7 +815,7 @@ mod tests {
         let p = pyramid();
         let mut out = String::new();
         for c in p.target.containers() {
-            out.push_str(&ball_art(&p.target, c, &Default::default()));
+            out.push_str(&layers_art(&p.target, c, &Default::default()));
         }
         let want = "\
 z=0   z=1   z=2

@@ -109,15 +109,16 @@ pub fn target_symmetries(target: &Target, reflections: bool) -> Result<Vec<Targe
         let mut used = vec![false; cm.sources.len()];
         extend(&cm, kind, 0, &mut used, &mut cells, &mut group)?;
     }
-    if target.grid() != crate::geometry::Grid::Sphere {
-        // The cube's 48 are a group, so the transforms that fit a target are one too.
+    if target.grid().symmetries_compose() {
+        // The grid's transforms are a group (the cube's 48), so those that fit a target are
+        // one too.
     } else if !is_closed(&group) {
-        // The sphere grid's 240 transforms are not closed under composition (two can make a
-        // matrix with entries in Z/9): a target whose symmetries need such a product would
-        // give a set that is not a group, and orbit counts that mean nothing.
+        // The grid's transforms are not closed under composition (two of the sphere grid's
+        // 240 can make a matrix with entries in Z/9): a target whose symmetries need such a
+        // product would give a set that is not a group, and orbit counts that mean nothing.
         return Err(Error::unsupported(
             Request::UpTo,
-            "the target's symmetries among the sphere grid's 240 transforms do not form a group (a product of two lies outside them), so counts up to symmetry are not defined; count with --up-to none",
+            "the target's symmetries among the sphere grid's 240 transforms do not form a group (a product of two lies outside them), so counts up to symmetry are not defined; count every placement (up to none)",
         ));
     }
     let identity: Vec<u32> = (0..target.cells().len() as u32).collect();
@@ -256,6 +257,143 @@ impl Marks {
     }
 }
 
+/// The order [`PlacementSymmetries::new_partial`] searches elements in when not known yet:
+/// rotations first (a product is composed only with a rotation on the right), of largest
+/// order first, as those generate more: a box's 24 rotations from two quarter turns, where
+/// the listed order would search a half turn, another and a quarter turn before the rest
+/// follow.
+fn search_order(group: &[TargetSymmetry], cells_n: usize) -> Vec<usize> {
+    let mut search: Vec<usize> = (0..group.len()).collect();
+    if group.len() as u64 * cells_n as u64 <= 2_000_000 {
+        let orders: Vec<usize> = group.iter().map(|g| element_order(&g.cells)).collect();
+        search.sort_by_key(|&i| (group[i].reflection, std::cmp::Reverse(orders[i])));
+    }
+    search
+}
+
+/// The placement images of a group's elements as [`PlacementSymmetries::new_partial`]
+/// finds them: each element searched is added with its image, and every product of known
+/// elements it makes is composed from theirs.
+struct Composition<'g> {
+    group: &'g [TargetSymmetry],
+    /// Each element by its cell map and whether it is a reflection: a reflection of a
+    /// board one cell thick (through its plane) moves no cell, as the identity does, but
+    /// maps pieces to their mirror partners.
+    /// Keyed by a fingerprint of the first cells' images only (a product is identified
+    /// from those, then confirmed in full only when its element is not known yet).
+    index: HashMap<u64, Vec<usize>>,
+    /// Each element's image of every placement, once known.
+    all: Vec<Option<Vec<u32>>>,
+    /// How many elements' images are not known yet.
+    unknown: usize,
+    /// The right factors: the first known rotations (a group of thousands of elements,
+    /// many congruent containers, would otherwise cost the square of its size).
+    factors: Vec<usize>,
+    /// The elements composed with so far, in the order they became known.
+    known: Vec<usize>,
+}
+
+impl<'g> Composition<'g> {
+    fn new(group: &'g [TargetSymmetry]) -> Composition<'g> {
+        let mut index: HashMap<u64, Vec<usize>> = HashMap::new();
+        for (i, g) in group.iter().enumerate() {
+            index
+                .entry(prefix_print(g.reflection, g.cells.iter().copied()))
+                .or_default()
+                .push(i);
+        }
+        Composition {
+            group,
+            index,
+            all: vec![None; group.len()],
+            unknown: group.len(),
+            factors: Vec::new(),
+            known: Vec::new(),
+        }
+    }
+
+    /// Records element `gi`'s `image`, then composes every product it makes with the known
+    /// elements, and the products those make, until no new element appears.
+    fn add(&mut self, gi: usize, image: Vec<u32>) {
+        self.all[gi] = Some(image);
+        self.unknown -= 1;
+        let mut queue = vec![gi];
+        while let Some(x) = queue.pop() {
+            if self.unknown == 0 {
+                break;
+            }
+            self.known.push(x);
+            let mut pairs: Vec<(usize, usize)> = self.factors.iter().map(|&b| (x, b)).collect();
+            if !self.group[x].reflection && self.factors.len() < COMPOSE_WITH {
+                self.factors.push(x);
+                pairs.extend(self.known.iter().map(|&a| (a, x)));
+            }
+            for (a, b) in pairs {
+                if self.unknown == 0 {
+                    break;
+                }
+                let Some(e) = self.new_product(a, b) else {
+                    continue;
+                };
+                let composed: Vec<u32> = match (self.all[a].as_deref(), self.all[b].as_deref()) {
+                    (Some(ia), Some(ib)) => ib.iter().map(|&q| ia[q as usize]).collect(),
+                    _ => continue,
+                };
+                self.all[e] = Some(composed);
+                self.unknown -= 1;
+                queue.push(e);
+            }
+        }
+    }
+
+    /// The element that is `a` after `b`, if it is one not known yet.
+    fn new_product(&self, a: usize, b: usize) -> Option<usize> {
+        let group = self.group;
+        let (ga, gb) = (&group[a].cells, &group[b].cells);
+        let print = prefix_print(group[a].reflection, gb.iter().map(|&c| ga[c as usize]));
+        let same = self.index.get(&print)?;
+        same.iter().copied().find(|&e| {
+            self.all[e].is_none()
+                && group[e].reflection == group[a].reflection
+                && gb
+                    .iter()
+                    .zip(&group[e].cells)
+                    .all(|(&c, &d)| ga[c as usize] == d)
+        })
+    }
+
+    /// The elements that map the hint placements (`hints`) onto themselves, with their
+    /// actions; every element's image must be known.
+    fn keeping_hints(self, hints: &[u32]) -> Result<PlacementSymmetries> {
+        let mut hints = hints.to_vec();
+        hints.sort_unstable();
+        let group = self.group;
+        let mut images = Vec::with_capacity(group.len());
+        let mut reflection = Vec::with_capacity(group.len());
+        let mut cell_images = Vec::with_capacity(group.len());
+        for (img, g) in self.all.into_iter().zip(group) {
+            let Some(img) = img else {
+                return Err(Error::Internal(
+                    "a symmetry's action on placements was left uncomputed".to_string(),
+                ));
+            };
+            // Only the elements that map the hint set onto itself are kept.
+            let mut mapped: Vec<u32> = hints.iter().map(|&h| img[h as usize]).collect();
+            mapped.sort_unstable();
+            if mapped == hints {
+                images.push(img);
+                reflection.push(g.reflection);
+                cell_images.push(g.cells.clone());
+            }
+        }
+        Ok(PlacementSymmetries {
+            images,
+            reflection,
+            cells: cell_images,
+        })
+    }
+}
+
 /// How many of the earliest known rotations [`PlacementSymmetries::new_partial`] composes
 /// elements with (as the right factor).
 const COMPOSE_WITH: usize = 64;
@@ -316,20 +454,6 @@ impl PlacementSymmetries {
             ));
         }
         let cells_n = puzzle.target.cells().len();
-        let mut hints = table.hints().to_vec();
-        hints.sort_unstable();
-        // Each element by its cell map and whether it is a reflection: a reflection of a
-        // board one cell thick (through its plane) moves no cell, as the identity does, but
-        // maps pieces to their mirror partners.
-        // Keyed by a fingerprint of the first cells' images only (a product is identified
-        // from those, then confirmed in full only when its element is not known yet).
-        let mut index: HashMap<u64, Vec<usize>> = HashMap::new();
-        for (i, g) in group.iter().enumerate() {
-            index
-                .entry(prefix_print(g.reflection, g.cells.iter().copied()))
-                .or_default()
-                .push(i);
-        }
         // Every element's placement image. An element that is `a` after a rotation `b`, both
         // known, takes `a`'s image of `b`'s, a lookup in an array instead of a placement
         // search (the table is most of the time to a first solution): the first element not
@@ -337,99 +461,22 @@ impl PlacementSymmetries {
         // search is needed only for an element outside the subgroup known so far (two or
         // three for a box's 24 rotations). A rotation maps every placement to one of the same
         // piece, so the composition loses nothing.
-        let mut all: Vec<Option<Vec<u32>>> = vec![None; group.len()];
-        let mut unknown = group.len();
-        // The right factors: the first known rotations (a group of thousands of elements,
-        // many congruent containers, would otherwise cost the square of its size).
-        let mut factors: Vec<usize> = Vec::new();
-        let mut known: Vec<usize> = Vec::new();
+        let mut composition = Composition::new(&group);
         let mut marks = Marks::new(cells_n);
         let identity: Vec<u32> = (0..cells_n as u32).collect();
-        // The order elements are searched in when not known yet: rotations first (a product
-        // is composed only with a rotation on the right), of largest order first, as those
-        // generate more: a box's 24 rotations from two quarter turns, where the listed order
-        // would search a half turn, another and a quarter turn before the rest follow.
-        let mut search: Vec<usize> = (0..group.len()).collect();
-        if group.len() as u64 * cells_n as u64 <= 2_000_000 {
-            let orders: Vec<usize> = group.iter().map(|g| element_order(&g.cells)).collect();
-            search.sort_by_key(|&i| (group[i].reflection, std::cmp::Reverse(orders[i])));
-        }
-        for gi in search {
-            if all[gi].is_some() {
+        for gi in search_order(&group, cells_n) {
+            if composition.all[gi].is_some() {
                 continue;
             }
             let g = &group[gi];
-            all[gi] = Some(if !g.reflection && g.cells == identity {
+            let image = if !g.reflection && g.cells == identity {
                 (0..table.len() as u32).collect()
             } else {
                 Self::image(puzzle, table, g, partners, &mut marks)?
-            });
-            unknown -= 1;
-            let mut queue = vec![gi];
-            while let Some(x) = queue.pop() {
-                if unknown == 0 {
-                    break;
-                }
-                known.push(x);
-                let mut pairs: Vec<(usize, usize)> = factors.iter().map(|&b| (x, b)).collect();
-                if !group[x].reflection && factors.len() < COMPOSE_WITH {
-                    factors.push(x);
-                    pairs.extend(known.iter().map(|&a| (a, x)));
-                }
-                for (a, b) in pairs {
-                    if unknown == 0 {
-                        break;
-                    }
-                    let (ga, gb) = (&group[a].cells, &group[b].cells);
-                    let print =
-                        prefix_print(group[a].reflection, gb.iter().map(|&c| ga[c as usize]));
-                    let Some(same) = index.get(&print) else {
-                        continue;
-                    };
-                    // The product's element, if it is one not known yet.
-                    let Some(e) = same.iter().copied().find(|&e| {
-                        all[e].is_none()
-                            && group[e].reflection == group[a].reflection
-                            && gb
-                                .iter()
-                                .zip(&group[e].cells)
-                                .all(|(&c, &d)| ga[c as usize] == d)
-                    }) else {
-                        continue;
-                    };
-                    let (ia, ib) = (all[a].as_deref(), all[b].as_deref());
-                    let (Some(ia), Some(ib)) = (ia, ib) else {
-                        continue;
-                    };
-                    all[e] = Some(ib.iter().map(|&q| ia[q as usize]).collect());
-                    unknown -= 1;
-                    queue.push(e);
-                }
-            }
-        }
-        let mut images = Vec::with_capacity(group.len());
-        let mut reflection = Vec::with_capacity(group.len());
-        let mut cell_images = Vec::with_capacity(group.len());
-        for (img, g) in all.into_iter().zip(&group) {
-            let Some(img) = img else {
-                return Err(Error::Internal(
-                    "a symmetry's action on placements was left uncomputed".to_string(),
-                ));
             };
-            // Only the elements that map the hint set onto itself are kept.
-            let mut mapped: Vec<u32> = hints.iter().map(|&h| img[h as usize]).collect();
-            mapped.sort_unstable();
-            if mapped == hints {
-                images.push(img);
-                reflection.push(g.reflection);
-                cell_images.push(g.cells.clone());
-            }
+            composition.add(gi, image);
         }
-        Ok(PlacementSymmetries {
-            images,
-            reflection,
-            cells: cell_images,
-        })
+        composition.keeping_hints(table.hints())
     }
 
     /// The image of every placement under `g`, found in the table one by one (see

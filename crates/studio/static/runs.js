@@ -273,7 +273,7 @@ export class Runs {
     $('dl-xmpuzzle').onclick = () => this.puzzleFile('xmpuzzle');
     $('dl-sheet-svg').onclick = () => this.puzzleFile('sheet-svg');
     $('dl-sheet-html').onclick = () => this.puzzleFile('sheet-html');
-    for (const f of ['dimacs', 'dlx', 'asp']) {
+    for (const f of ['dimacs', 'dlx', 'asp', 'placements']) {
       $('dl-' + f).onclick = () => this.puzzleFile(f, { up_to: $('dl-up-to').value, amo: $('dl-amo').value, projection: $('dl-projection').value });
     }
     $('dl-stl-piece').onclick = () => this.puzzleFile('stl-piece', Object.assign({ piece: Number($('stl-piece').value || 0) }, this.stlSettings()));

@@ -14,6 +14,8 @@
 //! - [`replay`] checks a plan independently, unit step by unit step on the cells.
 //! - [`solutions`] applies all this to the solutions of an [`Instance`](crate::Instance):
 //!   BurrTools' piece order and orientation, many assemblies on several threads.
+//! - [`stream`] lists the assemblies of a run and analyses them as they come, keeping those
+//!   that come apart: what every front end's disassembly runs on.
 //! - [`slide_in`]: the order in which pieces can be lowered into a box from above, for puzzles
 //!   whose assembly is that simple (the 3D page's fallback when there is no plan).
 
@@ -24,6 +26,7 @@ pub mod replay;
 mod search;
 pub mod slide_in;
 pub mod solutions;
+pub mod stream;
 
 use std::fmt;
 use std::str::FromStr;
@@ -105,6 +108,17 @@ impl fmt::Display for Level {
         let s: Vec<String> = self.0.iter().map(|n| n.to_string()).collect();
         f.write_str(&s.join("."))
     }
+}
+
+/// The order in which the solutions that come apart are given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Order {
+    /// As the search finds them.
+    #[default]
+    Found,
+    /// By [`Level`], the hardest first (solutions of one level as found): every assembly is
+    /// analysed before the first is given.
+    Level,
 }
 
 /// Why an analysis stopped without an answer.

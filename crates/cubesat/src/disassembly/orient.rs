@@ -29,6 +29,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use crate::geometry::Cell;
+use crate::puzzle::Puzzle;
 use crate::run::Instance;
 use crate::solution::Solution;
 
@@ -174,223 +175,68 @@ impl Orienter {
     /// The rule for `inst`'s puzzle.
     pub fn new(inst: &Instance) -> Orienter {
         let puzzle = &inst.puzzle;
-        let all = transformations();
         let parts: Vec<PartShapes> = puzzle
             .pieces
             .iter()
             .map(|p| PartShapes::new(p.coloured_cells()))
             .collect();
         let counts: Vec<u32> = puzzle.pieces.iter().map(|p| p.count).collect();
-        let target: Vec<(Cell, u8)> = puzzle
-            .target
-            .cells()
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (c.pos, puzzle.target.colour(i as u32) * 2 + c.optional as u8))
-            .collect();
-        let tkey = normal(target.clone());
-        let tcorner = corner(target.iter().map(|c| c.0));
-        let mut group = 0u64;
-        let mut moves = Vec::new();
-        for (t, m) in all.iter().enumerate() {
-            let image: Vec<(Cell, u8)> = target.iter().map(|&(c, k)| (apply(m, c), k)).collect();
-            if normal(image.clone()) == tkey {
-                group |= 1 << t;
-                let ic = corner(image.iter().map(|c| c.0));
-                moves.push((
-                    t,
-                    [tcorner[0] - ic[0], tcorner[1] - ic[1], tcorner[2] - ic[2]],
-                ));
-            }
-        }
-        let mut o = Orienter {
-            parts,
-            counts,
-            moves,
-            pivot: None,
-            breaker: None,
-        };
+        let (group, mut moves) = target_symmetries(puzzle);
         if group == 1 {
-            o.moves.truncate(1);
-            return o;
+            moves.truncate(1);
+            return Orienter {
+                parts,
+                counts,
+                moves,
+                pivot: None,
+                breaker: None,
+            };
         }
-        let sym: Vec<u64> = o.parts.iter().map(|p| p.symmetries()).collect();
-        let ug = unified(group);
-        let shared = |i: usize| (ug & sym[i]).count_ones();
-        let single = puzzle
-            .pieces
-            .iter()
-            .all(|p| p.count == 1 && p.min_count == 1);
-        let ranges = puzzle.pieces.iter().any(|p| p.is_ranged());
-        let mirror_target = group >> 24 != 0;
-        // Every part is its own mirror image or has a partner among the others (pieces for
-        // assembler 1, parts for assembler 0).
-        let achiral = |i: usize| sym[i] >> 24 != 0;
-        let mirror_of =
-            |i: usize, j: usize| (24..48).any(|t| o.parts[i].keys[t] == o.parts[j].keys[0]);
-        let copies: Vec<usize> = (0..o.parts.len())
-            .flat_map(|i| std::iter::repeat_n(i, if single { 1 } else { o.counts[i] as usize }))
-            .collect();
-        let mut partner = vec![false; copies.len()];
-        let mut mirror_check = true;
-        for i in 0..copies.len() {
-            if partner[i] || achiral(copies[i]) {
-                continue;
-            }
-            match (i + 1..copies.len()).find(|&j| !partner[j] && mirror_of(copies[i], copies[j])) {
-                Some(j) => {
-                    partner[i] = true;
-                    partner[j] = true;
-                }
-                None => {
-                    mirror_check = false;
-                    break;
-                }
-            }
-        }
-        let (breaker, mut pivot, mut check);
-        if single {
-            let mut b = 0;
-            for i in 1..o.parts.len() {
-                if shared(i) < shared(b) {
-                    b = i;
-                }
-            }
-            breaker = Some(b);
-            pivot = Some(b);
-            check = group & unified(sym[b]) & !1 != 0;
-            if mirror_target && mirror_check {
-                check = true;
-            }
+        let rule = BreakerRule::new(puzzle, &parts, &counts, group);
+        let (breaker, mut pivot, check) = if rule.single {
+            rule.assembler0()
         } else {
-            let (mut b, mut best, mut first, mut at) = (0, shared(0), 0, o.counts[0] as usize);
-            for i in 1..o.parts.len() {
-                let c = shared(i);
-                if o.counts[i] < o.counts[b] || (o.counts[i] == o.counts[b] && c < best) {
-                    best = c;
-                    b = i;
-                    first = at;
-                }
-                at += o.counts[i] as usize;
-            }
-            let left = group & unified(sym[b]) & !1 != 0;
-            let many = o.counts[b] > 1;
-            check = left || many || ranges;
-            pivot = Some(first);
-            breaker = (!ranges && !many).then_some(b);
-            if check && (ranges || many) {
-                pivot = None;
-            }
-            if mirror_target && (mirror_check || ranges) {
-                check = true;
-            }
-        }
+            rule.assembler1()
+        };
         if !check {
             // No copy is ever compared: the breaker alone decides (one copy reachable).
             pivot = None;
         }
-        let mirrors_allowed = mirror_target
-            && if single {
-                mirror_check
-            } else {
-                mirror_check || ranges
-            };
-        if !mirrors_allowed {
-            o.moves.retain(|&(t, _)| t < 24);
+        if !rule.mirrors_allowed() {
+            moves.retain(|&(t, _)| t < 24);
         }
-        o.pivot = pivot;
-        o.breaker = breaker.map(|b| (b, kept_rotations(&o.parts[b], group)));
-        o
+        let breaker = breaker.map(|b| (b, kept_rotations(&parts[b], group)));
+        Orienter {
+            parts,
+            counts,
+            moves,
+            pivot,
+            breaker,
+        }
     }
 
     /// The solution's pieces as BurrTools reports the assembly.
     pub fn orient(&self, inst: &Instance, solution: &Solution) -> Oriented {
-        let cells = inst.puzzle.target.cells();
-        // The listed pieces: part, coloured cells.
-        let listed: Vec<(usize, Vec<(Cell, u8)>)> = {
-            let mut v: Vec<(usize, Vec<(Cell, u8)>)> = solution
-                .placements
-                .iter()
-                .filter_map(|&o| inst.table.placements().get(o as usize))
-                .map(|p| {
-                    let col = |i: usize| p.colours.get(i).copied().unwrap_or(0);
-                    (
-                        p.piece as usize,
-                        p.cells
-                            .iter()
-                            .enumerate()
-                            .map(|(i, &c)| (cells[c as usize].pos, col(i)))
-                            .collect(),
-                    )
-                })
-                .collect();
-            v.sort_by_key(|p| p.0);
-            v
-        };
-        let all = transformations();
+        let listed = listed(inst, solution);
         let mut best: Option<Candidate> = None;
         let mut fallback = None;
         for &(t, shift) in &self.moves {
-            let m = &all[t];
-            // Each piece turned, with its placement.
-            let mut turned: Vec<Turned> = Vec::with_capacity(listed.len());
-            let mut mirrored = false;
-            for (i, (part, pc)) in listed.iter().enumerate() {
-                let moved: Vec<(Cell, u8)> = pc
-                    .iter()
-                    .map(|&(c, k)| {
-                        let r = apply(m, c);
-                        ([r[0] + shift[0], r[1] + shift[1], r[2] + shift[2]], k)
-                    })
-                    .collect();
-                let shapes = &self.parts[*part];
-                let tn = shapes
-                    .smallest
-                    .get(&normal(moved.clone()))
-                    .copied()
-                    .unwrap_or(0);
-                mirrored |= tn >= 24;
-                let origin = corner(shapes.base.iter().map(|&(c, _)| apply(&all[tn], c)));
-                let here = corner(moved.iter().map(|c| c.0));
-                let p = (
-                    tn as u8,
-                    here[0] - origin[0],
-                    here[1] - origin[1],
-                    here[2] - origin[2],
-                );
-                turned.push((*part, p, i, moved));
-            }
-            if t >= 24 && mirrored {
+            let Some(turned) = self.turn(&listed, t, shift) else {
                 continue;
-            }
-            turned.sort_by_key(|e| (e.0, e.1));
-            // BurrTools' full placement list: every part's copies, unplaced ones last.
-            let mut full = Vec::new();
-            let mut at = 0;
-            for (part, &count) in self.counts.iter().enumerate() {
-                let n = turned[at..].iter().take_while(|e| e.0 == part).count();
-                full.extend(turned[at..at + n].iter().map(|e| e.1));
-                full.extend(std::iter::repeat_n(
-                    UNPLACED,
-                    count as usize - n.min(count as usize),
-                ));
-                at += n;
-            }
-            let reachable = match self.breaker {
-                Some((b, kept)) => turned
-                    .iter()
-                    .filter(|e| e.0 == b)
-                    .all(|e| kept >> e.1.0 & 1 == 1),
-                None => true,
             };
-            let order: Vec<usize> = turned.iter().map(|e| e.2).collect();
-            let moved: Vec<Vec<(Cell, u8)>> = turned.into_iter().map(|e| e.3).collect();
-            let slot = if reachable { &mut best } else { &mut fallback };
+            let full = self.placement_list(&turned);
+            let slot = if self.reachable(&turned) {
+                &mut best
+            } else {
+                &mut fallback
+            };
             let better = match slot {
                 None => true,
                 Some((b, ..)) => smaller(&full, b, self.pivot),
             };
             if better {
+                let order: Vec<usize> = turned.iter().map(|e| e.2).collect();
+                let moved: Vec<Vec<(Cell, u8)>> = turned.into_iter().map(|e| e.3).collect();
                 *slot = Some((full, t, order, moved));
             }
         }
@@ -414,6 +260,262 @@ impl Orienter {
             transformation: t,
             source,
         }
+    }
+
+    /// The listed pieces turned by transformation `t` and moved by `shift`, each with its
+    /// BurrTools placement, sorted by part and placement; `None` when `t` is a mirror that
+    /// turns some piece into its mirror image (BurrTools never reports that copy).
+    fn turn(&self, listed: &[(usize, MarkedCells)], t: usize, shift: Cell) -> Option<Vec<Turned>> {
+        let all = transformations();
+        let m = &all[t];
+        let mut turned: Vec<Turned> = Vec::with_capacity(listed.len());
+        let mut mirrored = false;
+        for (i, (part, pc)) in listed.iter().enumerate() {
+            let moved: Vec<(Cell, u8)> = pc
+                .iter()
+                .map(|&(c, k)| {
+                    let r = apply(m, c);
+                    ([r[0] + shift[0], r[1] + shift[1], r[2] + shift[2]], k)
+                })
+                .collect();
+            let shapes = &self.parts[*part];
+            let tn = shapes
+                .smallest
+                .get(&normal(moved.clone()))
+                .copied()
+                .unwrap_or(0);
+            mirrored |= tn >= 24;
+            let origin = corner(shapes.base.iter().map(|&(c, _)| apply(&all[tn], c)));
+            let here = corner(moved.iter().map(|c| c.0));
+            let p = (
+                tn as u8,
+                here[0] - origin[0],
+                here[1] - origin[1],
+                here[2] - origin[2],
+            );
+            turned.push((*part, p, i, moved));
+        }
+        if t >= 24 && mirrored {
+            return None;
+        }
+        turned.sort_by_key(|e| (e.0, e.1));
+        Some(turned)
+    }
+
+    /// BurrTools' full placement list of turned pieces: every part's copies, unplaced ones
+    /// last.
+    fn placement_list(&self, turned: &[Turned]) -> Vec<Placement> {
+        let mut full = Vec::new();
+        let mut at = 0;
+        for (part, &count) in self.counts.iter().enumerate() {
+            let n = turned[at..].iter().take_while(|e| e.0 == part).count();
+            full.extend(turned[at..at + n].iter().map(|e| e.1));
+            full.extend(std::iter::repeat_n(
+                UNPLACED,
+                count as usize - n.min(count as usize),
+            ));
+            at += n;
+        }
+        full
+    }
+
+    /// Whether BurrTools' assembler can reach this copy: the breaker's copies in its kept
+    /// rotations.
+    fn reachable(&self, turned: &[Turned]) -> bool {
+        match self.breaker {
+            Some((b, kept)) => turned
+                .iter()
+                .filter(|e| e.0 == b)
+                .all(|e| kept >> e.1.0 & 1 == 1),
+            None => true,
+        }
+    }
+}
+
+/// The solution's pieces as listed, sorted by part: part, coloured cells.
+fn listed(inst: &Instance, solution: &Solution) -> Vec<(usize, MarkedCells)> {
+    let cells = inst.puzzle.target.cells();
+    let mut v: Vec<(usize, MarkedCells)> = solution
+        .placements
+        .iter()
+        .filter_map(|&o| inst.table.placements().get(o as usize))
+        .map(|p| {
+            let col = |i: usize| p.colours.get(i).copied().unwrap_or(0);
+            (
+                p.piece as usize,
+                p.cells
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &c)| (cells[c as usize].pos, col(i)))
+                    .collect(),
+            )
+        })
+        .collect();
+    v.sort_by_key(|p| p.0);
+    v
+}
+
+/// The target's symmetries as a bit set over the 48 transformations, and each with the shift
+/// that puts the turned target back in place.
+fn target_symmetries(puzzle: &Puzzle) -> (u64, Vec<(usize, Cell)>) {
+    let target: Vec<(Cell, u8)> = puzzle
+        .target
+        .cells()
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.pos, puzzle.target.colour(i as u32) * 2 + c.optional as u8))
+        .collect();
+    let tkey = normal(target.clone());
+    let tcorner = corner(target.iter().map(|c| c.0));
+    let mut group = 0u64;
+    let mut moves = Vec::new();
+    for (t, m) in transformations().iter().enumerate() {
+        let image: Vec<(Cell, u8)> = target.iter().map(|&(c, k)| (apply(m, c), k)).collect();
+        if normal(image.clone()) == tkey {
+            group |= 1 << t;
+            let ic = corner(image.iter().map(|c| c.0));
+            moves.push((
+                t,
+                [tcorner[0] - ic[0], tcorner[1] - ic[1], tcorner[2] - ic[2]],
+            ));
+        }
+    }
+    (group, moves)
+}
+
+/// What decides BurrTools' symmetry breaker for a target with symmetries: the steps of
+/// [`Orienter::new`] past the target's symmetries.
+struct BreakerRule<'a> {
+    parts: &'a [PartShapes],
+    counts: &'a [u32],
+    /// The target's symmetries.
+    group: u64,
+    /// Each part's own symmetries.
+    sym: Vec<u64>,
+    /// [`unified`] of `group`.
+    unified_group: u64,
+    /// Every piece has count one (assembler 0; else assembler 1).
+    single: bool,
+    /// Some piece has a range of counts.
+    ranges: bool,
+    /// The target has mirror symmetries.
+    mirror_target: bool,
+    /// Mirror images can be weeded out (see [`BreakerRule::mirror_check`]).
+    mirror_check: bool,
+}
+
+impl<'a> BreakerRule<'a> {
+    fn new(puzzle: &Puzzle, parts: &'a [PartShapes], counts: &'a [u32], group: u64) -> Self {
+        let single = puzzle
+            .pieces
+            .iter()
+            .all(|p| p.count == 1 && p.min_count == 1);
+        let mut rule = BreakerRule {
+            parts,
+            counts,
+            group,
+            sym: parts.iter().map(|p| p.symmetries()).collect(),
+            unified_group: unified(group),
+            single,
+            ranges: puzzle.pieces.iter().any(|p| p.is_ranged()),
+            mirror_target: group >> 24 != 0,
+            mirror_check: false,
+        };
+        rule.mirror_check = rule.mirror_check();
+        rule
+    }
+
+    /// How many of part `i`'s symmetries the target's (unified) symmetries share.
+    fn shared(&self, i: usize) -> u32 {
+        (self.unified_group & self.sym[i]).count_ones()
+    }
+
+    /// Every part is its own mirror image or has a partner among the others (pieces for
+    /// assembler 1, parts for assembler 0).
+    fn mirror_check(&self) -> bool {
+        let achiral = |i: usize| self.sym[i] >> 24 != 0;
+        let mirror_of =
+            |i: usize, j: usize| (24..48).any(|t| self.parts[i].keys[t] == self.parts[j].keys[0]);
+        let copies: Vec<usize> = (0..self.parts.len())
+            .flat_map(|i| {
+                std::iter::repeat_n(
+                    i,
+                    if self.single {
+                        1
+                    } else {
+                        self.counts[i] as usize
+                    },
+                )
+            })
+            .collect();
+        let mut partner = vec![false; copies.len()];
+        for i in 0..copies.len() {
+            if partner[i] || achiral(copies[i]) {
+                continue;
+            }
+            match (i + 1..copies.len()).find(|&j| !partner[j] && mirror_of(copies[i], copies[j])) {
+                Some(j) => {
+                    partner[i] = true;
+                    partner[j] = true;
+                }
+                None => return false,
+            }
+        }
+        true
+    }
+
+    /// Assembler 0's choice (every piece once): the breaker, the pivot, and whether copies
+    /// are compared.
+    fn assembler0(&self) -> (Option<usize>, Option<usize>, bool) {
+        let mut b = 0;
+        for i in 1..self.parts.len() {
+            if self.shared(i) < self.shared(b) {
+                b = i;
+            }
+        }
+        let mut check = self.group & unified(self.sym[b]) & !1 != 0;
+        if self.mirror_target && self.mirror_check {
+            check = true;
+        }
+        (Some(b), Some(b), check)
+    }
+
+    /// Assembler 1's choice (some piece counted otherwise): the fewest copies first; no
+    /// breaker when that part has copies or some piece a range.
+    fn assembler1(&self) -> (Option<usize>, Option<usize>, bool) {
+        let counts = self.counts;
+        let (mut b, mut best, mut first, mut at) = (0, self.shared(0), 0, counts[0] as usize);
+        for i in 1..self.parts.len() {
+            let c = self.shared(i);
+            if counts[i] < counts[b] || (counts[i] == counts[b] && c < best) {
+                best = c;
+                b = i;
+                first = at;
+            }
+            at += counts[i] as usize;
+        }
+        let left = self.group & unified(self.sym[b]) & !1 != 0;
+        let many = counts[b] > 1;
+        let mut check = left || many || self.ranges;
+        let mut pivot = Some(first);
+        let breaker = (!self.ranges && !many).then_some(b);
+        if check && (self.ranges || many) {
+            pivot = None;
+        }
+        if self.mirror_target && (self.mirror_check || self.ranges) {
+            check = true;
+        }
+        (breaker, pivot, check)
+    }
+
+    /// Whether the target's mirror symmetries may turn an assembly.
+    fn mirrors_allowed(&self) -> bool {
+        self.mirror_target
+            && if self.single {
+                self.mirror_check
+            } else {
+                self.mirror_check || self.ranges
+            }
     }
 }
 

@@ -44,6 +44,7 @@
 //! separation ([`Searcher::exhaustive`]) on small assemblies.
 
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 
 use super::grouping::{Grouping, PartGroups, same_group};
 use super::limits::{FREE, LimitCache};
@@ -407,6 +408,148 @@ impl Frame {
     }
 }
 
+/// What one breadth-first search over the positions of a part reads while it expands a
+/// state: the part, the move analysis of the loaded state and the buffers the phases share
+/// (made once per part, so that expanding a state allocates nothing but new states).
+struct Bfs<'p> {
+    /// The part's pieces (item indices, ascending).
+    pieces: &'p [usize],
+    k: usize,
+    /// The mask of all `k` pieces.
+    full: u64,
+    /// The pieces of the largest shape weight (see [`Bfs::orient`]).
+    heavy: u64,
+    /// The move analysis of the loaded state.
+    frame: Frame,
+    removals: Vec<(u64, usize)>,
+    /// The sides already tried as removals from the loaded state.
+    tried: Vec<u64>,
+    /// The offsets of the loaded state.
+    pos: Vec<i16>,
+}
+
+/// What making a move writes: the states met and the fronts. Kept apart from [`Bfs`] (and
+/// in a local of its own) so that a move borrows only this, and the expansion's own fields
+/// stay in registers across the moves it makes.
+struct StateStore {
+    arena: Arena,
+    /// Every state met, with the front it was put in. BurrTools mode remembers the last
+    /// three fronts only: a state met again from an older front counts as new.
+    table: StateTable,
+    /// Moves from the start to the states of `front`.
+    depth: u32,
+    front: Vec<u32>,
+    next: Vec<u32>,
+    /// A move's scratch: the moved offsets, then their stored form.
+    child: Vec<i16>,
+}
+
+impl<'p> Bfs<'p> {
+    fn new(items: &[Item], pieces: &'p [usize]) -> Result<Self, Halt> {
+        let k = pieces.len();
+        if k > 64 {
+            return Err(Halt::TooManyPieces(k));
+        }
+        let top = pieces.iter().map(|&i| items[i].weight).max().unwrap_or(0);
+        let heavy: u64 = (0..k)
+            .filter(|&i| items[pieces[i]].weight == top)
+            .fold(0, |m, i| m | 1 << i);
+        Ok(Bfs {
+            pieces,
+            k,
+            full: if k == 64 { u64::MAX } else { (1u64 << k) - 1 },
+            heavy,
+            frame: Frame::new(k),
+            removals: Vec::new(),
+            tried: Vec::new(),
+            pos: Vec::with_capacity(3 * k),
+        })
+    }
+
+    /// Which pieces move, and which way, for a move of set `m` in direction `d`: the side
+    /// holding the heaviest pieces stays (when every heaviest piece is in `m`, the others
+    /// move the opposite way).
+    #[inline]
+    fn orient(&self, m: u64, d: usize) -> (u64, usize) {
+        if self.heavy & !m == 0 {
+            (self.full & !m, d ^ 1)
+        } else {
+            (m, d)
+        }
+    }
+
+    /// Loads state `node`: its offsets and the move analysis of its position.
+    #[inline]
+    fn load(&mut self, arena: &Arena, node: u32, items: &[Item], cache: &mut LimitCache) {
+        arena.offsets(node, &mut self.pos);
+        self.frame.prepare(items, self.pieces, &self.pos, cache);
+    }
+
+    /// The span of the loaded position along each axis: a step that long takes any set
+    /// clear of the rest.
+    #[inline]
+    fn span(&self, items: &[Item], cache: &LimitCache) -> [u32; 3] {
+        let mut span = [0u32; 3];
+        for (a, s) in span.iter_mut().enumerate() {
+            let (mut lo, mut hi) = (i32::MAX, i32::MIN);
+            for i in 0..self.k {
+                let it = &items[self.pieces[i]];
+                let c = it.anchor[a] + self.pos[3 * i + a] as i32;
+                lo = lo.min(c);
+                hi = hi.max(c + cache.extent(it.sid)[a]);
+            }
+            *s = (hi - lo + 1).max(1) as u32;
+        }
+        span
+    }
+}
+
+impl StateStore {
+    /// The search's set-up: the start position as the first state, alone in the first front.
+    fn new(start: &[[i32; 3]]) -> Result<Self, Halt> {
+        let k = start.len();
+        let mut arena = Arena {
+            k,
+            data: Vec::new(),
+            parent: Vec::new(),
+            hash: Vec::new(),
+            front: Vec::new(),
+        };
+        let mut first = Vec::with_capacity(3 * k);
+        for s in start {
+            for &c in s {
+                first.push(to16(c)?);
+            }
+        }
+        let mut stored = vec![0i16; 3 * k];
+        arena.encode(&first, &mut stored);
+        let h = hash_rel(&stored[3..]);
+        arena.push(&stored, h, NONE, 0);
+        let mut table = StateTable::default();
+        let (slot, _) = table.probe(&arena, &stored, h);
+        table.put(slot, 0);
+        Ok(StateStore {
+            arena,
+            table,
+            depth: 0,
+            front: vec![0],
+            next: Vec::new(),
+            child: vec![0i16; 6 * k],
+        })
+    }
+
+    /// Moves on to the next front; false when it is empty (the part does not come apart).
+    fn advance(&mut self) -> bool {
+        if self.next.is_empty() {
+            return false;
+        }
+        std::mem::swap(&mut self.front, &mut self.next);
+        self.next.clear();
+        self.depth += 1;
+        true
+    }
+}
+
 /// A part analysed before: its result and the offset of its first piece then.
 pub(crate) type Memo = (Option<Separation>, [i32; 3]);
 
@@ -529,185 +672,139 @@ impl Searcher<'_> {
         Ok(())
     }
 
+    /// The breadth-first search over the positions of a part: front by front, each state
+    /// first tried for a removal, then expanded by every smaller move.
     fn bfs(&mut self, pieces: &[usize], start: &[[i32; 3]]) -> Result<Option<Separation>, Halt> {
-        let k = pieces.len();
-        if k > 64 {
-            return Err(Halt::TooManyPieces(k));
-        }
-        let full = if k == 64 { u64::MAX } else { (1u64 << k) - 1 };
-        let mut arena = Arena {
-            k,
-            data: Vec::new(),
-            parent: Vec::new(),
-            hash: Vec::new(),
-            front: Vec::new(),
-        };
-        let mut first = Vec::with_capacity(3 * k);
-        for s in start {
-            for &c in s {
-                first.push(to16(c)?);
-            }
-        }
-        let mut stored = vec![0i16; 3 * k];
-        arena.encode(&first, &mut stored);
-        let h = hash_rel(&stored[3..]);
-        arena.push(&stored, h, NONE, 0);
+        let mut run = Bfs::new(self.items, pieces)?;
+        let mut store = StateStore::new(start)?;
         self.states += 1;
-        // Every state met, with the front it was put in. BurrTools mode remembers the last
-        // three fronts only: a state met again from an older front counts as new.
-        let mut table = StateTable::default();
-        let (slot, _) = table.probe(&arena, &stored, h);
-        table.put(slot, 0);
-        let mut depth = 0u32;
-        let mut front: Vec<u32> = vec![0];
-        let mut next: Vec<u32> = Vec::new();
-        let mut frame = Frame::new(k);
-        let mut removals = Vec::new();
-        let mut tried: Vec<u64> = Vec::new();
-        let mut child = vec![0i16; 6 * k];
-        let mut pos: Vec<i16> = Vec::with_capacity(3 * k);
-        // Which pieces move, and which way, for a move of set `m` in direction `d`: the side
-        // holding the heaviest pieces stays (when every heaviest piece is in `m`, the others
-        // move the opposite way).
-        let top = pieces
-            .iter()
-            .map(|&i| self.items[i].weight)
-            .max()
-            .unwrap_or(0);
-        let heavy: u64 = (0..k)
-            .filter(|&i| self.items[pieces[i]].weight == top)
-            .fold(0, |m, i| m | 1 << i);
-        let orient = |m: u64, d: usize| -> (u64, usize) {
-            if heavy & !m == 0 {
-                (full & !m, d ^ 1)
-            } else {
-                (m, d)
-            }
-        };
         loop {
-            for &node in &front {
+            for f in 0..store.front.len() {
+                let node = store.front[f];
                 self.check_halt()?;
-                arena.offsets(node, &mut pos);
-                frame.prepare(self.items, pieces, &pos, self.cache);
-                frame.removals(&mut removals);
-                tried.clear();
-                for &(m, d) in &removals {
-                    let (gone, dir) = orient(m, d);
-                    let side = gone.min(full & !gone);
-                    if tried.contains(&side) {
-                        continue;
-                    }
-                    tried.push(side);
-                    let path = arena.path(node);
-                    let before = self.exhaustive.then(|| self.grouping.clone());
-                    let found = self.separate(pieces, path, gone, dir)?;
-                    if found.is_some() || !self.exhaustive {
-                        return Ok(found);
-                    }
-                    if let Some(g) = before {
-                        self.grouping = g;
-                    }
+                run.load(&store.arena, node, self.items, self.cache);
+                if let ControlFlow::Break(found) =
+                    self.try_removals(&mut run, &store.arena, node)?
+                {
+                    return Ok(found);
                 }
-                // The span of the whole position along each axis: a step that long takes any
-                // set clear of the rest.
-                let mut span = [0u32; 3];
-                for (a, s) in span.iter_mut().enumerate() {
-                    let (mut lo, mut hi) = (i32::MAX, i32::MIN);
-                    for i in 0..k {
-                        let it = &self.items[pieces[i]];
-                        let c = it.anchor[a] + pos[3 * i + a] as i32;
-                        lo = lo.min(c);
-                        hi = hi.max(c + self.cache_extent(it.sid, a));
-                    }
-                    *s = (hi - lo + 1).max(1) as u32;
-                }
-                let half = (k / 2) as u32;
-                for d in 0..6 {
-                    frame.found.clear();
-                    for p in 0..k {
-                        // Steps of 1, 2, ... while at most half of the pieces move (and, for a
-                        // set that could leave, until it is clear of the rest).
-                        let top = span[d >> 1];
-                        let mut step = 1;
-                        loop {
-                            let m = frame.drag(d, p, step);
-                            if step > top || m.count_ones() > half {
-                                break;
-                            }
-                            if !frame.found.contains(&(m, step)) {
-                                frame.found.push((m, step));
-                                let end = frame.found.len() - 1;
-                                self.visit(
-                                    &mut arena,
-                                    &mut table,
-                                    depth,
-                                    &mut next,
-                                    node,
-                                    &pos,
-                                    &mut child,
-                                    orient(m, d),
-                                    step,
-                                )?;
-                                for q in (0..end).rev() {
-                                    let (m2, s2) = frame.found[q];
-                                    if s2 != step {
-                                        continue;
-                                    }
-                                    let u = m | m2;
-                                    if u == m
-                                        || u == m2
-                                        || u == full
-                                        || frame.found.contains(&(u, step))
-                                    {
-                                        continue;
-                                    }
-                                    frame.found.push((u, step));
-                                    self.visit(
-                                        &mut arena,
-                                        &mut table,
-                                        depth,
-                                        &mut next,
-                                        node,
-                                        &pos,
-                                        &mut child,
-                                        orient(u, d),
-                                        step,
-                                    )?;
-                                }
-                            }
-                            step += 1;
-                        }
-                    }
-                }
+                self.expand(&mut run, &mut store, node)?;
             }
-            if next.is_empty() {
+            if !store.advance() {
                 return Ok(None);
             }
-            std::mem::swap(&mut front, &mut next);
-            next.clear();
-            depth += 1;
         }
     }
 
-    fn cache_extent(&self, sid: u32, axis: usize) -> i32 {
-        self.cache.extent(sid)[axis]
+    /// Recording a found separation: tries the removals from the loaded state `node` in
+    /// BurrTools' order, each side once. Breaks with the first separation's verdict (in
+    /// exhaustive mode, with the first separation whose parts come apart).
+    #[inline]
+    fn try_removals(
+        &mut self,
+        run: &mut Bfs,
+        arena: &Arena,
+        node: u32,
+    ) -> Result<ControlFlow<Option<Separation>>, Halt> {
+        run.frame.removals(&mut run.removals);
+        run.tried.clear();
+        for &(m, d) in &run.removals {
+            let (gone, dir) = run.orient(m, d);
+            let side = gone.min(run.full & !gone);
+            if run.tried.contains(&side) {
+                continue;
+            }
+            run.tried.push(side);
+            let path = arena.path(node);
+            let before = self.exhaustive.then(|| self.grouping.clone());
+            let found = self.separate(run.pieces, path, gone, dir)?;
+            if found.is_some() || !self.exhaustive {
+                return Ok(ControlFlow::Break(found));
+            }
+            if let Some(g) = before {
+                self.grouping = g;
+            }
+        }
+        Ok(ControlFlow::Continue(()))
     }
 
-    /// Makes the move of set `m` by `step` in direction `d` from `node`; keeps the new state
-    /// unless one of the remembered fronts holds it.
-    #[allow(clippy::too_many_arguments)]
+    /// Expanding one state: from the loaded state `node`, direction by direction and piece by
+    /// piece, steps of 1, 2, ... while at most half of the pieces move (and, for a set that
+    /// could leave, until it is clear of the rest); each new state joins the next front.
+    #[inline]
+    fn expand(&mut self, run: &mut Bfs, store: &mut StateStore, node: u32) -> Result<(), Halt> {
+        let span = run.span(self.items, self.cache);
+        let half = (run.k / 2) as u32;
+        for d in 0..6 {
+            run.frame.found.clear();
+            for p in 0..run.k {
+                let top = span[d >> 1];
+                let mut step = 1;
+                loop {
+                    let m = run.frame.drag(d, p, step);
+                    if step > top || m.count_ones() > half {
+                        break;
+                    }
+                    if !run.frame.found.contains(&(m, step)) {
+                        self.slide(run, store, node, m, d, step)?;
+                    }
+                    step += 1;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A new move of set `m` by `step` in direction `d`, then its unions with the earlier
+    /// moves of the same direction and step (independent groups moving together), each
+    /// made once.
+    #[inline]
+    fn slide(
+        &mut self,
+        run: &mut Bfs,
+        store: &mut StateStore,
+        node: u32,
+        m: u64,
+        d: usize,
+        step: u32,
+    ) -> Result<(), Halt> {
+        run.frame.found.push((m, step));
+        let end = run.frame.found.len() - 1;
+        self.visit(store, node, &run.pos, run.orient(m, d), step)?;
+        for q in (0..end).rev() {
+            let (m2, s2) = run.frame.found[q];
+            if s2 != step {
+                continue;
+            }
+            let u = m | m2;
+            if u == m || u == m2 || u == run.full || run.frame.found.contains(&(u, step)) {
+                continue;
+            }
+            run.frame.found.push((u, step));
+            self.visit(store, node, &run.pos, run.orient(u, d), step)?;
+        }
+        Ok(())
+    }
+
+    /// Makes the move of set `m` by `step` in direction `d` from `node` (at offsets `pos`);
+    /// keeps the new state unless one of the remembered fronts holds it.
     fn visit(
         &mut self,
-        arena: &mut Arena,
-        table: &mut StateTable,
-        depth: u32,
-        next: &mut Vec<u32>,
+        store: &mut StateStore,
         node: u32,
         pos: &[i16],
-        child: &mut [i16],
         (m, d): (u64, usize),
         step: u32,
     ) -> Result<(), Halt> {
+        let StateStore {
+            arena,
+            table,
+            depth,
+            next,
+            child,
+            ..
+        } = store;
+        let depth = *depth;
         let u = unit(d);
         let w = 3 * arena.k;
         let (moved, stored) = child.split_at_mut(w);

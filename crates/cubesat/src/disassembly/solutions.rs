@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use cubesat_xc::Progress;
 
-use crate::error::{Error, Request, Result};
+use crate::error::{Error, Result};
 use crate::geometry::Cell;
 use crate::puzzle::Puzzle;
 use crate::run::Instance;
@@ -119,19 +119,35 @@ pub struct Batch {
     pub interrupted: bool,
 }
 
-fn halted(h: Halt) -> Error {
-    Error::unsupported(Request::Disassembly, h.to_string())
+/// Why the analyses of a batch failed: one assembly's search passed a bound, or its plan
+/// failed its replay.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum AnalysisError {
+    /// The search of `solutions[index]` stopped at a bound ([`Halt`]: its states, their
+    /// memory, its pieces, its positions; never [`Halt::Interrupted`]).
+    #[error("{halt}")]
+    Halted {
+        /// Why it stopped.
+        halt: Halt,
+        /// The assembly's index in the batch.
+        index: usize,
+    },
+    /// A plan that failed its replay (a bug in cubesat, never bad input).
+    #[error(transparent)]
+    Library(#[from] Error),
 }
 
 /// Analyses one solution with `d` (the analyser of the instance's puzzle; `orienter` for
-/// BurrTools' orientation) and replays its plan; `None` when stopped from outside.
+/// BurrTools' orientation) and replays its plan: `Ok(Err(halt))` when the search stopped
+/// without an answer ([`Halt::Interrupted`] when stopped from outside).
 pub fn analyse_one(
     d: &mut Disassembler,
     orienter: Option<&orient::Orienter>,
     inst: &Instance,
     solution: &Solution,
     opts: &Options,
-) -> Result<Option<Analysis>> {
+) -> Result<Result<Analysis, Halt>> {
     let listed = placed(inst, solution);
     let oriented = match orienter {
         Some(o) => o.orient(inst, solution),
@@ -144,13 +160,9 @@ pub fn analyse_one(
     let pieces = &oriented.pieces;
     let progress = opts.progress.clone();
     let stop = move || progress.as_ref().is_some_and(|p| p.is_interrupted());
-    let run = |d: &mut Disassembler, mode| match d.analyse(pieces, mode, &stop) {
-        Ok(o) => Ok(Some(o)),
-        Err(Halt::Interrupted) => Ok(None),
-        Err(h) => Err(halted(h)),
-    };
-    let Some(out) = run(d, opts.mode)? else {
-        return Ok(None);
+    let out = match d.analyse(pieces, opts.mode, &stop) {
+        Ok(o) => o,
+        Err(h) => return Ok(Err(h)),
     };
     let states = out.states;
     let steps = match &out.tree {
@@ -180,7 +192,7 @@ pub fn analyse_one(
         }
         None => Vec::new(),
     };
-    Ok(Some(Analysis {
+    Ok(Ok(Analysis {
         pieces: listed,
         tree: out.tree,
         source: oriented.source,
@@ -189,60 +201,108 @@ pub fn analyse_one(
     }))
 }
 
+/// The state the worker threads of one [`analyse`] share.
+struct Shared<'a> {
+    inst: &'a Instance,
+    solutions: &'a [Solution],
+    opts: &'a Options,
+    orienter: Option<orient::Orienter>,
+    /// The next solution to take.
+    next: AtomicUsize,
+    /// The failure of the earliest assembly that failed, by its index.
+    failure: Mutex<Option<AnalysisError>>,
+    /// Set at the first failure: the other workers stop.
+    quit: AtomicBool,
+}
+
+impl Shared<'_> {
+    fn stopped(&self) -> bool {
+        self.quit.load(Ordering::Relaxed)
+            || self
+                .opts
+                .progress
+                .as_ref()
+                .is_some_and(|p| p.is_interrupted())
+    }
+
+    /// Keeps `e` unless an earlier assembly failed too.
+    fn fail(&self, e: AnalysisError) {
+        self.quit.store(true, Ordering::Relaxed);
+        let index = |e: &AnalysisError| match e {
+            AnalysisError::Halted { index, .. } => *index,
+            _ => usize::MAX,
+        };
+        if let Ok(mut f) = self.failure.lock()
+            && f.as_ref().is_none_or(|old| index(&e) < index(old))
+        {
+            *f = Some(e);
+        }
+    }
+
+    /// One worker: takes solutions until none is left or the run stops, each analysed with
+    /// the worker's own analyser; returns its analyses with their indices.
+    fn work(&self) -> Vec<(usize, Analysis)> {
+        let mut d = Disassembler::new(parts(&self.inst.puzzle));
+        d.max_states = self.opts.max_states;
+        let share = 1.0 / self.solutions.len().max(1) as f64;
+        let mut mine = Vec::new();
+        while !self.stopped() {
+            let index = self.next.fetch_add(1, Ordering::Relaxed);
+            let Some(s) = self.solutions.get(index) else {
+                break;
+            };
+            match analyse_one(&mut d, self.orienter.as_ref(), self.inst, s, self.opts) {
+                Ok(Ok(a)) => {
+                    if let Some(p) = &self.opts.progress {
+                        p.record(a.states, 1, share);
+                    }
+                    mine.push((index, a));
+                }
+                Ok(Err(Halt::Interrupted)) => break,
+                Ok(Err(halt)) => {
+                    self.fail(AnalysisError::Halted { halt, index });
+                    break;
+                }
+                Err(e) => {
+                    self.fail(e.into());
+                    break;
+                }
+            }
+        }
+        mine
+    }
+}
+
 /// Analyses `solutions` of `inst` on `opts.threads` threads, each with its own analyser;
-/// results in solution order, every plan replayed.
-pub fn analyse(inst: &Instance, solutions: &[Solution], opts: &Options) -> Result<Batch> {
+/// results in solution order, every plan replayed. When several assemblies fail, the error
+/// is the earliest's among those that ran.
+pub fn analyse(
+    inst: &Instance,
+    solutions: &[Solution],
+    opts: &Options,
+) -> Result<Batch, AnalysisError> {
     let threads = opts.threads.clamp(1, solutions.len().max(1));
-    let next = AtomicUsize::new(0);
-    let failure: Mutex<Option<Error>> = Mutex::new(None);
-    let quit = AtomicBool::new(false);
-    let stopped = || {
-        quit.load(Ordering::Relaxed) || opts.progress.as_ref().is_some_and(|p| p.is_interrupted())
+    let shared = Shared {
+        inst,
+        solutions,
+        opts,
+        orienter: opts
+            .burrtools_orientation
+            .then(|| orient::Orienter::new(inst)),
+        next: AtomicUsize::new(0),
+        failure: Mutex::new(None),
+        quit: AtomicBool::new(false),
     };
-    let orienter = opts
-        .burrtools_orientation
-        .then(|| orient::Orienter::new(inst));
-    let share = 1.0 / solutions.len().max(1) as f64;
     let mut done: Vec<(usize, Analysis)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut d = Disassembler::new(parts(&inst.puzzle));
-                    d.max_states = opts.max_states;
-                    let mut mine = Vec::new();
-                    loop {
-                        if stopped() {
-                            break;
-                        }
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(s) = solutions.get(i) else { break };
-                        match analyse_one(&mut d, orienter.as_ref(), inst, s, opts) {
-                            Ok(Some(a)) => {
-                                if let Some(p) = &opts.progress {
-                                    p.record(a.states, 1, share);
-                                }
-                                mine.push((i, a));
-                            }
-                            Ok(None) => break,
-                            Err(e) => {
-                                quit.store(true, Ordering::Relaxed);
-                                if let Ok(mut f) = failure.lock() {
-                                    f.get_or_insert(e);
-                                }
-                                break;
-                            }
-                        }
-                    }
-                    mine
-                })
-            })
+            .map(|_| scope.spawn(|| shared.work()))
             .collect();
         workers
             .into_iter()
             .flat_map(|w| w.join().unwrap_or_default())
             .collect()
     });
-    if let Some(e) = failure.into_inner().ok().flatten() {
+    if let Some(e) = shared.failure.into_inner().ok().flatten() {
         return Err(e);
     }
     done.sort_by_key(|(i, _)| *i);

@@ -1,4 +1,4 @@
-//! ASP (clingo) export: generated facts for one puzzle plus the rule template `encodings/asp/cubesat.lp`, and reading clingo's answers (text or `--outf=2` JSON) back into placements.
+//! ASP (clingo) export: generated facts for one puzzle plus the rule template `cubesat.lp` (beside this file), and reading clingo's answers (text or `--outf=2` JSON) back into placements.
 //!
 //! The facts describe cubesat's exact-cover model: pieces with counts or ranges, placements
 //! (options) with the cells they cover, must-fill and optional cells, the hole limit, hints. Placements left out by the
@@ -12,19 +12,28 @@ use crate::error::{Context, Result, bail};
 use serde_json::Value;
 
 use crate::counting::UpTo;
+use crate::interop::format::{Format, Writer};
 use crate::interop::provenance::{Preamble, write_preamble};
 use crate::interop::{ParsedAnswer, Status};
 use crate::placements::PlacementTable;
+use crate::plan::ExportPlan;
 use crate::puzzle::Puzzle;
 
 /// The rules, appended to every export.
-pub(crate) const TEMPLATE: &str = include_str!("../../../../encodings/asp/cubesat.lp");
+pub(crate) const TEMPLATE: &str = include_str!("cubesat.lp");
+
+/// The format as `cubesat export` and the studio offer it.
+pub const FORMAT: Format = Format {
+    name: "asp",
+    extension: "lp",
+    mime: "text/plain; charset=utf-8",
+    about: "A clingo program",
+    writer: Writer::Instance(|plan, out, _| write_asp(out, plan)),
+};
 
 /// Exports `puzzle` in `mode` as a clingo program (see [`super::to_text`]).
 pub fn export(puzzle: &Puzzle, mode: UpTo) -> Result<String> {
-    super::to_text(puzzle, mode, |out, p, t, m, e, r| {
-        write_asp(out, p, t, m, e, r)
-    })
+    super::to_text(puzzle, mode, write_asp)
 }
 
 /// An ASP string literal.
@@ -42,16 +51,14 @@ fn quoted(s: &str) -> String {
     q
 }
 
-/// Writes the clingo program: explanatory `%` comments, the provenance lines, the facts and the
-/// rule template. `reduction` describes the symmetry reduction for the comments.
-pub fn write_asp(
-    out: &mut impl Write,
-    puzzle: &Puzzle,
-    table: &PlacementTable,
-    mode: UpTo,
-    excluded: &[u32],
-    reduction: &str,
-) -> Result<()> {
+/// Writes the plan's clingo program: explanatory `%` comments, the provenance lines, the facts
+/// (no placement fact for an option the plan's reduction excludes) and the rule template.
+pub fn write_asp(out: &mut dyn Write, plan: &ExportPlan) -> Result<()> {
+    // The helpers take a sized writer; `&mut dyn Write` is one.
+    let mut out = out;
+    let out = &mut out;
+    let (puzzle, table) = (plan.puzzle(), plan.table());
+    let (mode, excluded, reduction) = (plan.up_to, plan.excluded(), plan.reduction.as_str());
     let target = &puzzle.target;
     let preamble = Preamble {
         prefix: "% ",
@@ -59,7 +66,7 @@ pub fn write_asp(
         solutions: "Answer sets",
         overcount: Some("clingo's model count"),
         lines: vec![
-            "Run: clingo -n 0 FILE > ANSWER   (or python3 -m clingo; --outf=2 for JSON)   then: cubesat decode FILE ANSWER".to_string(),
+            "Run: clingo -n 0 FILE > ANSWER   (or python3 -m clingo; --outf=2 for JSON)   then decode ANSWER against FILE with cubesat".to_string(),
             "Facts first (described in the rules section at the end), then the rules.".to_string(),
         ],
     };

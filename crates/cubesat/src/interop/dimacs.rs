@@ -26,9 +26,10 @@
 
 use crate::error::{Context, Result, bail, ensure};
 
-use crate::counting::UpTo;
+use crate::interop::format::{Format, Writer};
 use crate::interop::provenance::{Preamble, write_preamble};
 use crate::placements::PlacementTable;
+use crate::plan::ExportPlan;
 use crate::puzzle::Puzzle;
 use cubesat_xc::ExactCover;
 use cubesat_xc::encoding::{CnfConfig, CnfEncoder, CnfStats, ForcedMode};
@@ -36,72 +37,26 @@ use std::io::Write;
 use varisat::dimacs::{DimacsHeader, write_dimacs_clauses, write_dimacs_header};
 use varisat::{CnfFormula, ExtendFormula, Lit, Var};
 
-/// Which projection lines an export carries. Both name the same set, the option variables.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Projection {
-    /// `c p show … 0`, the model-counting competition format (d4, Ganak, ApproxMC).
-    #[default]
-    Show,
-    /// `c ind … 0` only, for tools that read nothing else (CryptoMiniSat 5's `--maxsol`,
-    /// older ApproxMC and UniGen builds).
-    Ind,
-    /// Both kinds of line (d4 refuses such a file).
-    Both,
-    /// No projection line: with an auxiliary-variable encoding, a plain model count then
-    /// counts encodings, not solutions.
-    None,
-}
+pub use crate::plan::Projection;
 
-impl Projection {
-    /// Every value, in the order the CLI lists them.
-    pub const ALL: [Projection; 4] = [
-        Projection::Show,
-        Projection::Ind,
-        Projection::Both,
-        Projection::None,
-    ];
-
-    /// The name the CLI uses.
-    pub fn name(self) -> &'static str {
-        match self {
-            Projection::Show => "show",
-            Projection::Ind => "ind",
-            Projection::Both => "both",
-            Projection::None => "none",
-        }
-    }
-
-    /// The comment prefixes this choice writes, in file order.
-    fn prefixes(self) -> &'static [&'static str] {
-        match self {
-            Projection::Show => &["c p show"],
-            Projection::Ind => &["c ind"],
-            Projection::Both => &["c p show", "c ind"],
-            Projection::None => &[],
-        }
+/// The comment prefixes a projection choice writes, in file order.
+fn prefixes(projection: Projection) -> &'static [&'static str] {
+    match projection {
+        Projection::Show => &["c p show"],
+        Projection::Ind => &["c ind"],
+        Projection::Both => &["c p show", "c ind"],
+        Projection::None => &[],
     }
 }
 
-impl std::fmt::Display for Projection {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl std::str::FromStr for Projection {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
-        Projection::ALL
-            .into_iter()
-            .find(|p| p.name() == s)
-            .ok_or_else(|| {
-                format!(
-                    "unknown projection '{}' (show, ind, both or none)",
-                    crate::echo::echo(s)
-                )
-            })
-    }
-}
+/// The format as `cubesat export` and the studio offer it.
+pub const FORMAT: Format = Format {
+    name: "dimacs",
+    extension: "cnf",
+    mime: "text/plain; charset=utf-8",
+    about: "DIMACS CNF with a variable map and model-counting projection lines",
+    writer: Writer::Instance(write_plan),
+};
 
 /// The comment text of an export: caller's header lines, one label per option, and the
 /// projection lines to write.
@@ -122,17 +77,13 @@ pub(crate) const VARS_PER_LINE: usize = 50;
 /// one (`cubesat var ` is reserved for the variable map).
 const RESERVED: [&str; 5] = ["t ", "p ", "ind ", "s ", "cubesat var "];
 
-/// The header lines of `puzzle`'s export, for [`write()`] (which puts them behind `c `): the
+/// The header lines of the plan's export, for [`write()`] (which puts them behind `c `): the
 /// preamble every export opens with ([`write_preamble`]) with the DIMACS lines (which variables
-/// are placements, what to project model counts on), then the provenance lines. `mode`,
-/// `excluded` and `reduction` describe the symmetry reduction as for the other formats.
-pub fn puzzle_header(
-    puzzle: &Puzzle,
-    table: &PlacementTable,
-    mode: UpTo,
-    excluded: &[u32],
-    reduction: &str,
-) -> Result<Vec<String>> {
+/// are placements, what to project model counts on), then the provenance lines, which describe
+/// the plan's symmetry reduction as for the other formats.
+pub fn puzzle_header(plan: &ExportPlan) -> Result<Vec<String>> {
+    let (puzzle, table) = (plan.puzzle(), plan.table());
+    let (mode, excluded, reduction) = (plan.up_to, plan.excluded(), plan.reduction.as_str());
     let variables = if table.hole_item(puzzle).is_some() {
         "Variable v (1-based) is placement v-1 up to the placements, then come the holes of the optional cells (an empty one covered by its hole, so each solution has one model; map below); higher variables are auxiliary."
     } else {
@@ -145,7 +96,7 @@ pub fn puzzle_header(
         overcount: None,
         lines: vec![
             variables.to_string(),
-            "Project model counts on the placement variables (the 'c p show' or 'c ind' lines). Decode answers with: cubesat decode THIS-FILE ANSWER".to_string(),
+            "Project model counts on the placement variables (the 'c p show' or 'c ind' lines). Decode answers against this file with cubesat.".to_string(),
         ],
     };
     let mut text = Vec::new();
@@ -341,7 +292,7 @@ pub fn write<W: Write>(
         writeln!(out, "c cubesat var {} {label}", o + 1)?;
     }
     let n = stats.option_vars;
-    for prefix in projection.prefixes() {
+    for prefix in prefixes(projection) {
         let vars: Vec<usize> = (1..=n).collect();
         if vars.is_empty() {
             writeln!(out, "{prefix} 0")?;
@@ -371,4 +322,37 @@ pub fn write<W: Write>(
         return Err(e.into());
     }
     Ok(stats)
+}
+
+/// The writer of [`FORMAT`]: the plan's instance as DIMACS ([`write()`]) with the puzzle's
+/// header ([`puzzle_header`]), its variable map ([`placement_labels`]) and the plan's
+/// at-most-one encoding and projection lines; `announce` hears the sizes before the clauses
+/// are streamed out (a pairwise encoding of a large puzzle runs to gigabytes).
+pub fn write_plan(
+    plan: &ExportPlan,
+    out: &mut dyn Write,
+    announce: &mut dyn FnMut(&CnfStats),
+) -> Result<()> {
+    let header = puzzle_header(plan)?;
+    let labels = placement_labels(plan.puzzle(), plan.table());
+    let config = CnfConfig {
+        amo: plan.amo,
+        ..CnfConfig::default()
+    };
+    let text = Annotations {
+        header: &header,
+        labels: &labels,
+        projection: plan.projection,
+    };
+    // `write` takes a sized writer; `&mut dyn Write` is one.
+    let mut out = out;
+    write(
+        &mut out,
+        |stats| announce(stats),
+        &plan.instance.model,
+        config,
+        text,
+        plan.excluded(),
+    )?;
+    Ok(())
 }

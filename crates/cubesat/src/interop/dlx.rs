@@ -19,9 +19,11 @@ use std::io::Write;
 use crate::error::{Context, Result, bail};
 
 use crate::counting::UpTo;
+use crate::interop::format::{Format, Writer};
 use crate::interop::provenance::{Preamble, write_preamble};
 use crate::interop::{ParsedAnswer, Status};
 use crate::placements::PlacementTable;
+use crate::plan::ExportPlan;
 use crate::puzzle::Puzzle;
 use cubesat_xc::{ExactCover, Item};
 
@@ -135,11 +137,18 @@ impl DlxNames {
     }
 }
 
+/// The format as `cubesat export` and the studio offer it.
+pub const FORMAT: Format = Format {
+    name: "dlx",
+    extension: "dlx",
+    mime: "text/plain; charset=utf-8",
+    about: "Knuth's exact-cover format (DLX1, or DLX3 with multiplicities)",
+    writer: Writer::Instance(|plan, out, _| write_dlx(out, plan)),
+};
+
 /// Exports `puzzle` in `mode` as a DLX file (see [`super::to_text`]).
 pub fn export(puzzle: &Puzzle, mode: UpTo) -> Result<String> {
-    super::to_text(puzzle, mode, |out, p, t, m, e, r| {
-        write_dlx(out, p, t, m, e, r)
-    })
+    super::to_text(puzzle, mode, write_dlx)
 }
 
 /// The DLX lines of the preamble: how items and options are named, which pieces were renamed to
@@ -200,22 +209,19 @@ fn preamble_lines(puzzle: &Puzzle, names: &DlxNames, model: &ExactCover) -> Vec<
         lines.push(format!("Renamed pieces: {}.", renamed.join(", ")));
     }
     lines.push(format!(
-        "Run: {program} m1 < FILE > ANSWER   then: cubesat decode FILE ANSWER"
+        "Run: {program} m1 < FILE > ANSWER   then decode ANSWER against FILE with cubesat"
     ));
     lines
 }
 
-/// Writes the DLX file: explanatory `|` comments, the provenance lines, the item line and one
-/// option per placement that is not `excluded`. `reduction` describes the symmetry reduction
-/// for the comments.
-pub fn write_dlx(
-    out: &mut impl Write,
-    puzzle: &Puzzle,
-    table: &PlacementTable,
-    mode: UpTo,
-    excluded: &[u32],
-    reduction: &str,
-) -> Result<()> {
+/// Writes the plan's DLX file: explanatory `|` comments, the provenance lines, the item line
+/// and one option per placement that the plan's reduction does not exclude.
+pub fn write_dlx(out: &mut dyn Write, plan: &ExportPlan) -> Result<()> {
+    // The helpers take a sized writer; `&mut dyn Write` is one.
+    let mut out = out;
+    let out = &mut out;
+    let (puzzle, table) = (plan.puzzle(), plan.table());
+    let (mode, excluded, reduction) = (plan.up_to, plan.excluded(), plan.reduction.as_str());
     let names = DlxNames::new(puzzle, table);
     let model = table.model(puzzle);
     let first_cell = puzzle.pieces.len() + usize::from(names.holes.is_some());

@@ -1,4 +1,7 @@
-//! Exchanging instances with external solvers, one module per format that both writes and reads: DIMACS CNF with SAT-solver answers ([`dimacs`], [`sat`]), Knuth's DLX format ([`dlx`]), clingo programs ([`asp`]); [`answer`] decodes any of their answers back into verified solutions.
+//! Exchanging instances with external solvers, one module per format that both writes and reads: DIMACS CNF with SAT-solver answers ([`dimacs`], [`sat`]), Knuth's DLX format ([`dlx`]), clingo programs ([`asp`]); [`answer`] decodes any of their answers back into verified solutions. BurrTools files ([`xmpuzzle`]) and plain placement lists ([`placements`]) are written only.
+//!
+//! [`export`] is the one door to every format for every front end: [`ExportFormat`] (name,
+//! extension, media type, writer) and [`Export`] (a puzzle's export checked, ready to stream).
 //!
 //! Every exported file carries its provenance in comments ([`provenance`]): the puzzle, the
 //! counting mode and the excluded placements, so `cubesat decode INSTANCE ANSWER` needs no
@@ -8,35 +11,39 @@ pub mod answer;
 pub mod asp;
 pub mod dimacs;
 pub mod dlx;
+pub mod export;
+pub mod format;
+pub mod placements;
 pub mod provenance;
 pub mod sat;
 pub mod xmpuzzle;
 
+pub use export::{Export, ExportFormat};
+
+use std::io::Write;
+
 use crate::error::{Context, Result};
 
-use crate::counting::{Reducer, UpTo};
-use crate::placements::PlacementTable;
+use crate::counting::UpTo;
+use crate::plan::{ExportPlan, ExportSettings};
 use crate::puzzle::Puzzle;
+use crate::run::Instance;
 
-/// Runs one format's writer on `puzzle` in `mode` (the symmetry reduction of [`Reducer`] with
-/// `counting` off, so `none` excludes nothing) and returns the text. The writer receives the
-/// placements, the mode, the excluded placements and a description of the reduction.
+/// Runs one format's writer on `puzzle` in `mode` and returns the text: the plan of
+/// [`ExportPlan::unchecked`] (any mode is written, and `none` excludes nothing), with the
+/// default CNF settings.
 pub fn to_text(
     puzzle: &Puzzle,
     mode: UpTo,
-    write: impl FnOnce(&mut Vec<u8>, &Puzzle, &PlacementTable, UpTo, &[u32], &str) -> Result<()>,
+    write: impl FnOnce(&mut dyn Write, &ExportPlan) -> Result<()>,
 ) -> Result<String> {
-    let table = PlacementTable::new(puzzle)?;
-    let reducer = Reducer::new(puzzle, &table, mode, false)?;
+    let settings = ExportSettings {
+        up_to: mode,
+        ..ExportSettings::default()
+    };
+    let plan = ExportPlan::unchecked(Instance::new(puzzle.clone())?, settings)?;
     let mut out = Vec::new();
-    write(
-        &mut out,
-        puzzle,
-        &table,
-        mode,
-        reducer.excluded(),
-        &reducer.describe(puzzle),
-    )?;
+    write(&mut out, &plan)?;
     String::from_utf8(out).context("exported text is not UTF-8")
 }
 

@@ -130,7 +130,7 @@ pub fn write_header(
     excluded.dedup();
     writeln!(
         out,
-        "{prefix}cubesat-provenance {VERSION} (the lines below let `cubesat decode` read answers to this file)"
+        "{prefix}cubesat-provenance {VERSION} (the lines below let cubesat decode answers to this file)"
     )?;
     writeln!(out, "{prefix}cubesat-puzzle {json}")?;
     writeln!(out, "{prefix}cubesat-mode {mode}")?;
@@ -198,7 +198,7 @@ pub fn write_preamble(
     {
         writeln!(
             out,
-            "{prefix}{who} can exceed the count {}: `cubesat decode` keeps one solution per symmetry class.",
+            "{prefix}{who} can exceed the count {}: cubesat, decoding an answer, keeps one solution per symmetry class.",
             mode.phrase()
         )?;
     }
@@ -211,27 +211,47 @@ pub fn write_preamble(
 /// Reads the provenance lines back from an instance file, detecting the comment prefix.
 /// Errors name the line.
 pub(crate) fn read_provenance(text: &str) -> Result<Provenance> {
-    let mut prefix: Option<&'static str> = None;
-    let mut version = None;
-    let mut puzzle = None;
-    let mut mode = None;
-    let mut options = None;
-    let mut excluded_count = None;
-    let mut excluded = Vec::new();
+    let mut reader = ProvenanceReader::default();
     for (i, line) in text.lines().enumerate() {
         let n = i + 1;
+        if let Some((key, value)) = reader.split(n, line)? {
+            reader.read(n, key, value)?;
+        }
+    }
+    reader.finish()
+}
+
+/// The provenance lines read so far, line by line ([`read_provenance`]).
+#[derive(Default)]
+struct ProvenanceReader {
+    /// The comment prefix of the first provenance line: every other must have it too.
+    prefix: Option<&'static str>,
+    /// The line of `cubesat-provenance`.
+    version: Option<usize>,
+    puzzle: Option<Puzzle>,
+    mode: Option<UpTo>,
+    /// Count, digest and line of `cubesat-options`.
+    options: Option<(usize, u64, usize)>,
+    excluded_count: Option<usize>,
+    excluded: Vec<u32>,
+}
+
+impl ProvenanceReader {
+    /// Line `n`'s key and value when it is a provenance line (behind a known prefix, the
+    /// same as the first one's), `None` when it is any other line.
+    fn split<'a>(&mut self, n: usize, line: &'a str) -> Result<Option<(&'a str, &'a str)>> {
         let line = line.trim_end();
         let Some((p, rest)) = PREFIXES
             .iter()
             .find_map(|p| line.strip_prefix(p).map(|r| (*p, r.trim_start())))
         else {
-            continue;
+            return Ok(None);
         };
         let Some(rest) = rest.strip_prefix("cubesat-") else {
-            continue;
+            return Ok(None);
         };
-        match prefix {
-            None => prefix = Some(p),
+        match self.prefix {
+            None => self.prefix = Some(p),
             Some(q) if q != p => {
                 crate::error::bail_at!(
                     format!("line {n}"),
@@ -243,7 +263,11 @@ pub(crate) fn read_provenance(text: &str) -> Result<Provenance> {
             _ => {}
         }
         let (key, value) = rest.split_once(' ').unwrap_or((rest, ""));
-        let value = value.trim();
+        Ok(Some((key, value.trim())))
+    }
+
+    /// Takes in the value of line `n`, a provenance line with key `key`.
+    fn read(&mut self, n: usize, key: &str, value: &str) -> Result<()> {
         match key {
             "provenance" => {
                 let v = value.split_whitespace().next().unwrap_or("");
@@ -252,36 +276,24 @@ pub(crate) fn read_provenance(text: &str) -> Result<Provenance> {
                     "line {n}: provenance version '{}' is not {VERSION}; the file was written by another cubesat version",
                     crate::echo::echo(v)
                 );
-                version = Some(n);
+                self.version = Some(n);
             }
             "puzzle" => {
-                ensure!(puzzle.is_none(), "line {n}: a second cubesat-puzzle line");
+                ensure!(
+                    self.puzzle.is_none(),
+                    "line {n}: a second cubesat-puzzle line"
+                );
                 let v: serde_json::Value = serde_json::from_str(value)
                     .with_context(|| format!("line {n}: the embedded puzzle is not JSON"))?;
                 let p = from_value(&v, "exported puzzle")
                     .with_context(|| format!("line {n}: the embedded puzzle"))?;
-                puzzle = Some(p);
+                self.puzzle = Some(p);
             }
             "mode" => {
                 let m: UpTo = value.parse().with_context(|| format!("line {n}"))?;
-                mode = Some(m);
+                self.mode = Some(m);
             }
-            "options" => {
-                let mut parts = value.split_whitespace();
-                let count = parts.next().and_then(|c| c.parse::<usize>().ok());
-                let digest = parts
-                    .next()
-                    .and_then(|d| d.strip_prefix("fnv1a64="))
-                    .and_then(|d| u64::from_str_radix(d, 16).ok());
-                match (count, digest) {
-                    (Some(c), Some(d)) => options = Some((c, d, n)),
-                    _ => crate::error::bail_at!(
-                        format!("line {n}"),
-                        "expected 'cubesat-options COUNT fnv1a64=HEX', found '{}'",
-                        crate::echo::echo(value)
-                    ),
-                }
-            }
+            "options" => self.options = Some(options_line(n, value)?),
             "excluded-count" => {
                 let c: usize = value.parse().map_err(|_| {
                     crate::error::Error::input(
@@ -292,7 +304,7 @@ pub(crate) fn read_provenance(text: &str) -> Result<Provenance> {
                         ),
                     )
                 })?;
-                excluded_count = Some(c);
+                self.excluded_count = Some(c);
             }
             "excluded" => {
                 for tok in value.split_whitespace() {
@@ -302,49 +314,74 @@ pub(crate) fn read_provenance(text: &str) -> Result<Provenance> {
                             format!("'{}' is not a placement index", crate::echo::echo(tok)),
                         )
                     })?;
-                    excluded.push(e);
+                    self.excluded.push(e);
                 }
             }
             // Unknown keys are left for later versions.
             _ => {}
         }
+        Ok(())
     }
-    let Some(prefix) = prefix else {
-        bail!(
-            "no cubesat provenance lines found (expected comment lines like '| cubesat-puzzle ...'): the file was not written by cubesat export"
+
+    /// The provenance once every line is read: each line it needs present, the excluded
+    /// placements as many as announced and distinct.
+    fn finish(self) -> Result<Provenance> {
+        let Some(prefix) = self.prefix else {
+            bail!(
+                "no cubesat provenance lines found (expected comment lines like '| cubesat-puzzle ...'): the file was not written by cubesat as an exported instance"
+            );
+        };
+        ensure!(self.version.is_some(), "no cubesat-provenance line");
+        let Some(puzzle) = self.puzzle else {
+            bail!("no cubesat-puzzle line");
+        };
+        let Some(mode) = self.mode else {
+            bail!("no cubesat-mode line");
+        };
+        let Some((option_count, digest, options_line)) = self.options else {
+            bail!("no cubesat-options line");
+        };
+        let count = self.excluded_count.unwrap_or(0);
+        let mut excluded = self.excluded;
+        ensure!(
+            excluded.len() == count,
+            "cubesat-excluded lines list {} placements, cubesat-excluded-count says {count}: the file is truncated or edited",
+            excluded.len()
         );
-    };
-    ensure!(version.is_some(), "no cubesat-provenance line");
-    let Some(puzzle) = puzzle else {
-        bail!("no cubesat-puzzle line");
-    };
-    let Some(mode) = mode else {
-        bail!("no cubesat-mode line");
-    };
-    let Some((option_count, digest, options_line)) = options else {
-        bail!("no cubesat-options line");
-    };
-    let count = excluded_count.unwrap_or(0);
-    ensure!(
-        excluded.len() == count,
-        "cubesat-excluded lines list {} placements, cubesat-excluded-count says {count}: the file is truncated or edited",
-        excluded.len()
-    );
-    excluded.sort_unstable();
-    excluded.dedup();
-    ensure!(
-        excluded.len() == count,
-        "cubesat-excluded lines repeat a placement"
-    );
-    Ok(Provenance {
-        puzzle,
-        mode,
-        excluded,
-        option_count,
-        digest,
-        prefix,
-        options_line,
-    })
+        excluded.sort_unstable();
+        excluded.dedup();
+        ensure!(
+            excluded.len() == count,
+            "cubesat-excluded lines repeat a placement"
+        );
+        Ok(Provenance {
+            puzzle,
+            mode,
+            excluded,
+            option_count,
+            digest,
+            prefix,
+            options_line,
+        })
+    }
+}
+
+/// The count, digest and line of a `cubesat-options` line (line `n`, value `value`).
+fn options_line(n: usize, value: &str) -> Result<(usize, u64, usize)> {
+    let mut parts = value.split_whitespace();
+    let count = parts.next().and_then(|c| c.parse::<usize>().ok());
+    let digest = parts
+        .next()
+        .and_then(|d| d.strip_prefix("fnv1a64="))
+        .and_then(|d| u64::from_str_radix(d, 16).ok());
+    match (count, digest) {
+        (Some(c), Some(d)) => Ok((c, d, n)),
+        _ => crate::error::bail_at!(
+            format!("line {n}"),
+            "expected 'cubesat-options COUNT fnv1a64=HEX', found '{}'",
+            crate::echo::echo(value)
+        ),
+    }
 }
 
 #[cfg(test)]

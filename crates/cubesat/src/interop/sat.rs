@@ -165,13 +165,16 @@ fn push_model(
 
 /// Parses SAT-competition output.
 pub(crate) fn parse_competition(text: &str, variables: Option<u32>) -> Result<SatOutput> {
-    let mut status: Option<(Status, usize)> = None;
-    let mut models = Vec::new();
-    let mut seen = std::collections::HashMap::new();
-    let mut current: Option<Open> = None;
-    let mut open_since = 0;
-    let mut reported = None;
-    let mut complete = None;
+    let mut reader = Competition {
+        variables,
+        status: None,
+        models: Vec::new(),
+        seen: std::collections::HashMap::new(),
+        current: None,
+        open_since: 0,
+        reported: None,
+        complete: None,
+    };
     for (i, raw) in text.lines().enumerate() {
         let lineno = i + 1;
         let line = raw.trim();
@@ -180,90 +183,119 @@ pub(crate) fn parse_competition(text: &str, variables: Option<u32>) -> Result<Sa
         }
         let mut words = line.split_whitespace();
         match words.next() {
-            Some("s") => {
-                let rest: Vec<&str> = words.collect();
-                let s = match rest.as_slice() {
-                    ["SATISFIABLE"] => Status::Sat,
-                    ["UNSATISFIABLE"] => Status::Unsat,
-                    ["UNKNOWN"] => Status::Unknown,
-                    ["SOLUTIONS", n] => {
-                        match n.parse() {
-                            Ok(n) => reported = Some((n, lineno)),
-                            Err(_) => crate::error::bail_at!(
-                                format!("line {lineno}"),
-                                "bad solution count {n:?}"
-                            ),
-                        }
-                        continue;
-                    }
-                    _ => crate::error::bail_at!(
-                        format!("line {lineno}"),
-                        "unknown status line {line:?}"
-                    ),
-                };
-                // An enumerating solver (CryptoMiniSat --maxsol) closes its list of models
-                // with UNSATISFIABLE: no further solution, not a contradiction.
-                if s == Status::Unsat && !models.is_empty() && current.is_none() {
-                    complete = Some(true);
-                    continue;
-                }
-                if complete.is_some() {
-                    crate::error::bail_at!(
-                        format!("line {lineno}"),
-                        "status line after the UNSATISFIABLE that ended the list of models"
-                    );
-                }
-                if let Some((old, at)) = status
-                    && old != s
-                {
-                    crate::error::bail_at!(
-                        format!("line {lineno}"),
-                        "status {s:?} contradicts {old:?} on line {at}"
-                    );
-                }
-                status = Some((s, lineno));
-            }
-            Some("v") => {
-                if complete.is_some() {
-                    crate::error::bail_at!(
-                        format!("line {lineno}"),
-                        "value line after the UNSATISFIABLE that ended the list of models"
-                    );
-                }
-                if current.is_none() {
-                    open_since = lineno;
-                }
-                if add_literals(&mut words, &mut current, lineno, variables)?
-                    && let Some(open) = current.take()
-                {
-                    push_model(&mut models, &mut seen, open)?;
-                }
-            }
+            Some("s") => reader.status_line(lineno, line, words.collect())?,
+            Some("v") => reader.value_line(lineno, &mut words)?,
             _ => crate::error::bail_at!(
                 format!("line {lineno}"),
                 "expected a `c`, `s` or `v` line, found {line:?}"
             ),
         }
     }
-    if current.is_some() {
-        crate::error::bail_at!(
-            format!("line {open_since}"),
-            "value lines starting here do not end with 0"
-        );
-    }
-    let status = status.map_or(Status::Unknown, |(s, _)| s);
-    // picosat --all closes a whole enumeration with `s SOLUTIONS n`.
-    if let Some((n, at)) = reported {
-        if n != models.len() as u64 {
+    reader.end()
+}
+
+/// What SAT-competition output has said so far, line by line ([`parse_competition`]).
+struct Competition {
+    /// The formula's variables, when known: a literal above them is refused.
+    variables: Option<u32>,
+    /// The status and its line.
+    status: Option<(Status, usize)>,
+    models: Vec<SatModel>,
+    /// The models by a hash of their true variables ([`push_model`]).
+    seen: std::collections::HashMap<u64, Vec<usize>>,
+    /// The model whose value lines have not ended yet, and its first line.
+    current: Option<Open>,
+    open_since: usize,
+    /// `s SOLUTIONS n` and its line.
+    reported: Option<(u64, usize)>,
+    complete: Option<bool>,
+}
+
+impl Competition {
+    /// An `s` line (`rest`, the words after the `s`): the status, or picosat's count.
+    fn status_line(&mut self, lineno: usize, line: &str, rest: Vec<&str>) -> Result<()> {
+        let s = match rest.as_slice() {
+            ["SATISFIABLE"] => Status::Sat,
+            ["UNSATISFIABLE"] => Status::Unsat,
+            ["UNKNOWN"] => Status::Unknown,
+            ["SOLUTIONS", n] => {
+                match n.parse() {
+                    Ok(n) => self.reported = Some((n, lineno)),
+                    Err(_) => {
+                        crate::error::bail_at!(format!("line {lineno}"), "bad solution count {n:?}")
+                    }
+                }
+                return Ok(());
+            }
+            _ => crate::error::bail_at!(format!("line {lineno}"), "unknown status line {line:?}"),
+        };
+        // An enumerating solver (CryptoMiniSat --maxsol) closes its list of models
+        // with UNSATISFIABLE: no further solution, not a contradiction.
+        if s == Status::Unsat && !self.models.is_empty() && self.current.is_none() {
+            self.complete = Some(true);
+            return Ok(());
+        }
+        if self.complete.is_some() {
             crate::error::bail_at!(
-                format!("line {at}"),
-                "the output reports {n} solutions but lists {} models",
-                models.len()
+                format!("line {lineno}"),
+                "status line after the UNSATISFIABLE that ended the list of models"
             );
         }
-        complete = Some(true);
+        if let Some((old, at)) = self.status
+            && old != s
+        {
+            crate::error::bail_at!(
+                format!("line {lineno}"),
+                "status {s:?} contradicts {old:?} on line {at}"
+            );
+        }
+        self.status = Some((s, lineno));
+        Ok(())
     }
-    finish(status, models, reported.map(|(n, _)| n), complete)
+
+    /// A `v` line (`words`, the literals after the `v`): added to the open model, which it
+    /// may end.
+    fn value_line(&mut self, lineno: usize, words: &mut dyn Iterator<Item = &str>) -> Result<()> {
+        if self.complete.is_some() {
+            crate::error::bail_at!(
+                format!("line {lineno}"),
+                "value line after the UNSATISFIABLE that ended the list of models"
+            );
+        }
+        if self.current.is_none() {
+            self.open_since = lineno;
+        }
+        if add_literals(words, &mut self.current, lineno, self.variables)?
+            && let Some(open) = self.current.take()
+        {
+            push_model(&mut self.models, &mut self.seen, open)?;
+        }
+        Ok(())
+    }
+
+    /// The output once every line is read: no model left open, picosat's count matched.
+    fn end(self) -> Result<SatOutput> {
+        if self.current.is_some() {
+            crate::error::bail_at!(
+                format!("line {}", self.open_since),
+                "value lines starting here do not end with 0"
+            );
+        }
+        let status = self.status.map_or(Status::Unknown, |(s, _)| s);
+        // picosat --all closes a whole enumeration with `s SOLUTIONS n`.
+        let mut complete = self.complete;
+        if let Some((n, at)) = self.reported {
+            if n != self.models.len() as u64 {
+                crate::error::bail_at!(
+                    format!("line {at}"),
+                    "the output reports {n} solutions but lists {} models",
+                    self.models.len()
+                );
+            }
+            complete = Some(true);
+        }
+        finish(status, self.models, self.reported.map(|(n, _)| n), complete)
+    }
 }
 
 fn finish(

@@ -13,69 +13,69 @@ use crate::puzzle::{MAX_FILE_BYTES, Puzzle, burrtools};
 pub const BUNDLED: &[(&str, &str)] = &[
     (
         "tetris-cube",
-        include_str!("../../../../puzzles/tetris-cube.json"),
+        include_str!("../../puzzles/tetris-cube.json"),
     ),
-    ("soma", include_str!("../../../../puzzles/soma.json")),
+    ("soma", include_str!("../../puzzles/soma.json")),
     (
         "wooden-cube",
-        include_str!("../../../../puzzles/wooden-cube.json"),
+        include_str!("../../puzzles/wooden-cube.json"),
     ),
     (
         "tetracubes-2x4x4",
-        include_str!("../../../../puzzles/tetracubes-2x4x4.json"),
+        include_str!("../../puzzles/tetracubes-2x4x4.json"),
     ),
     (
         "tetracubes-2x2x8",
-        include_str!("../../../../puzzles/tetracubes-2x2x8.json"),
+        include_str!("../../puzzles/tetracubes-2x2x8.json"),
     ),
     (
         "tetracubes-two-2x2x4",
-        include_str!("../../../../puzzles/tetracubes-two-2x2x4.json"),
+        include_str!("../../puzzles/tetracubes-two-2x2x4.json"),
     ),
     (
         "pentominoes-6x10",
-        include_str!("../../../../puzzles/pentominoes-6x10.json"),
+        include_str!("../../puzzles/pentominoes-6x10.json"),
     ),
     (
         "pentominoes-3x20",
-        include_str!("../../../../puzzles/pentominoes-3x20.json"),
+        include_str!("../../puzzles/pentominoes-3x20.json"),
     ),
     (
         "pentominoes-8x8-square",
-        include_str!("../../../../puzzles/pentominoes-8x8-square.json"),
+        include_str!("../../puzzles/pentominoes-8x8-square.json"),
     ),
     (
         "solid-pentominoes-3x4x5",
-        include_str!("../../../../puzzles/solid-pentominoes-3x4x5.json"),
+        include_str!("../../puzzles/solid-pentominoes-3x4x5.json"),
     ),
-    ("bedlam", include_str!("../../../../puzzles/bedlam.json")),
+    ("bedlam", include_str!("../../puzzles/bedlam.json")),
     (
         "kanoodle-2d",
-        include_str!("../../../../puzzles/kanoodle-2d.json"),
+        include_str!("../../puzzles/kanoodle-2d.json"),
     ),
     (
         "iq-puzzler-pro-2d",
-        include_str!("../../../../puzzles/iq-puzzler-pro-2d.json"),
+        include_str!("../../puzzles/iq-puzzler-pro-2d.json"),
     ),
     (
         "iq-puzzler-pro-pyramid",
-        include_str!("../../../../puzzles/iq-puzzler-pro-pyramid.json"),
+        include_str!("../../puzzles/iq-puzzler-pro-pyramid.json"),
     ),
     (
         "perplexing-pyramid",
-        include_str!("../../../../puzzles/perplexing-pyramid.json"),
+        include_str!("../../puzzles/perplexing-pyramid.json"),
     ),
     (
         "ball-room-pyramid",
-        include_str!("../../../../puzzles/ball-room-pyramid.json"),
+        include_str!("../../puzzles/ball-room-pyramid.json"),
     ),
     (
         "ball-room-tetrahedron",
-        include_str!("../../../../puzzles/ball-room-tetrahedron.json"),
+        include_str!("../../puzzles/ball-room-tetrahedron.json"),
     ),
     (
         "ball-room-cube",
-        include_str!("../../../../puzzles/ball-room-cube.json"),
+        include_str!("../../puzzles/ball-room-cube.json"),
     ),
 ];
 
@@ -100,22 +100,17 @@ pub fn bundled(name: &str) -> Result<Puzzle> {
     match named().find(|(n, _)| *n == key) {
         Some((n, text)) => parse_puzzle(text, n).with_context(|| format!("bundled puzzle {n}")),
         None => {
-            // Suggest names that contain what was typed; the whole list is `cubesat list`.
-            let near: Vec<&str> = named()
-                .map(|(n, _)| n)
+            // Suggest names that contain what was typed; a front end says where the whole
+            // list is.
+            let near = named()
+                .map(|(n, _)| n.to_string())
                 .filter(|n| !key.is_empty() && n.contains(key))
                 .take(5)
                 .collect();
-            let shown = crate::echo::echo(name);
-            if near.is_empty() {
-                bail!(
-                    "'{shown}' is neither a file nor a bundled puzzle (`cubesat list` shows them)"
-                )
-            }
-            bail!(
-                "'{shown}' is neither a file nor a bundled puzzle (did you mean {}? `cubesat list` shows them all)",
-                near.join(", ")
-            )
+            Err(crate::Error::UnknownPuzzle {
+                name: name.to_string(),
+                near,
+            })
         }
     }
 }
@@ -247,7 +242,7 @@ mod tests {
         let tetris = bundled("tetris-cube").unwrap();
         let mut pieces = tetris.pieces.clone();
         for (k, piece) in tetris.pieces.iter().enumerate() {
-            let t = &crate::geometry::Transform::all()[(7 * k + 5) % 48];
+            let t = &crate::geometry::Grid::Cube.transforms()[(7 * k + 5) % 48];
             let mut copy = piece.clone();
             copy.name = format!("{}'", piece.name);
             copy.shape = piece.shape.transformed(t).unwrap();

@@ -36,7 +36,7 @@
 //! one), so the page grows with the cells, not with the box. Cells outside every container
 //! (which a well-formed scene does not have) go to `"x"`, in the same form.
 
-use super::{Occupant, Scene, ScenePlan, assembly_order};
+use super::{Container, Occupant, Scene, ScenePlan, assembly_order};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 
@@ -52,12 +52,33 @@ pub fn html(scenes: &[Scene]) -> String {
 /// [`html`] with a disassembly plan for some scenes (`plans[i]` for `scenes[i]`): the page's
 /// assembly steps are then the plan played backwards instead of the slide-in order.
 pub fn html_with_plans(scenes: &[Scene], plans: &[Option<ScenePlan>]) -> String {
-    let mut legend: Vec<Value> = Vec::new();
-    let mut legend_index: HashMap<(String, String, bool, String), usize> = HashMap::new();
-    let mut out_scenes = Vec::with_capacity(scenes.len());
-    for scene in scenes {
+    let mut legend = Legend::default();
+    let out_scenes: Vec<Value> = scenes
+        .iter()
+        .enumerate()
+        .map(|(i, scene)| {
+            let keys = legend.keys(scene);
+            scene_json(scene, keys, plans.get(i).and_then(Option::as_ref))
+        })
+        .collect();
+    let data = json!({ "legend": legend.entries, "scenes": out_scenes });
+    // Inside <script>, "</script>" or "<!--" in a string would end or confuse the element.
+    let data = data.to_string().replace('<', "\\u003c");
+    page(scenes, &data)
+}
+
+/// The legend of a page: one entry per distinct (name, mark, hint, colour) over all scenes.
+#[derive(Default)]
+struct Legend {
+    entries: Vec<Value>,
+    index: HashMap<(String, String, bool, String), usize>,
+}
+
+impl Legend {
+    /// The legend index of each piece of `scene`, adding the entries not there yet.
+    fn keys(&mut self, scene: &Scene) -> Vec<usize> {
         let copies = scene.copies();
-        let keys: Vec<usize> = scene
+        scene
             .pieces
             .iter()
             .enumerate()
@@ -65,111 +86,133 @@ pub fn html_with_plans(scenes: &[Scene], plans: &[Option<ScenePlan>]) -> String 
                 let colour = scene.colour(i, copies[i]).hex();
                 let mark = scene.mark(i, copies[i]);
                 let key = (p.name.clone(), mark.clone(), p.hint, colour.clone());
-                *legend_index.entry(key).or_insert_with(|| {
-                    legend.push(json!([p.name, mark, p.hint, colour]));
-                    legend.len() - 1
+                *self.index.entry(key).or_insert_with(|| {
+                    self.entries.push(json!([p.name, mark, p.hint, colour]));
+                    self.entries.len() - 1
                 })
             })
-            .collect();
-        let occupancy = scene.occupancy();
-        let mut stray: Vec<i64> = Vec::new();
-        let mut cells: Vec<(&[i32; 3], &Occupant)> = occupancy.iter().collect();
-        cells.sort();
-        for (c, o) in &cells {
-            if scene.container_of(**c).is_none() {
-                let tag = match o {
-                    Occupant::Piece(i) => *i as i64,
-                    Occupant::Empty => -1,
-                };
-                stray.extend([tag, c[0] as i64, c[1] as i64, c[2] as i64]);
+            .collect()
+    }
+}
+
+/// One scene's entry in the page's data (its keys are in the module documentation).
+fn scene_json(scene: &Scene, keys: Vec<usize>, plan: Option<&ScenePlan>) -> Value {
+    let occupancy = scene.occupancy();
+    let mut cells: Vec<(&[i32; 3], &Occupant)> = occupancy.iter().collect();
+    cells.sort();
+    let stray: Vec<i64> = cells
+        .iter()
+        .filter(|(c, _)| scene.container_of(**c).is_none())
+        .flat_map(|(c, o)| tagged(c, o))
+        .collect();
+    let grids: Vec<Value> = scene
+        .containers
+        .iter()
+        .enumerate()
+        .map(|(k, cont)| {
+            if super::drawn_cell_by_cell(cont) {
+                char_grid(scene, k, cont, &occupancy)
+            } else {
+                // Too large a box for one character per cell: its cells as a flat list of
+                // [tag, x, y, z], as for stray cells.
+                let list: Vec<i64> = cells
+                    .iter()
+                    .filter(|(c, _)| scene.container_of(**c) == Some(k))
+                    .flat_map(|(c, o)| tagged(c, o))
+                    .collect();
+                json!(list)
+            }
+        })
+        .collect();
+    let assembly = assembly_order(scene);
+    let mut s = json!({
+        "t": scene.title,
+        "c": scene.containers.iter().map(|c| {
+            [c.origin[0], c.origin[1], c.origin[2], c.size[0], c.size[1], c.size[2]]
+        }).collect::<Vec<_>>(),
+        "g": grids,
+        "k": keys,
+        "o": assembly.order,
+        "f": assembly.complete,
+    });
+    if !stray.is_empty() {
+        s["x"] = json!(stray);
+    }
+    if scene.loose {
+        s["a"] = json!(0);
+    }
+    match scene.grid.cell_shape() {
+        // The viewer draws cubes unless told otherwise.
+        crate::geometry::CellShape::Cube => {}
+        crate::geometry::CellShape::Ball => s["s"] = json!(1),
+    }
+    if let Some(plan) = plan {
+        add_plan(&mut s, plan);
+    }
+    s
+}
+
+/// A disassembly plan's keys in a scene's entry: its moves, their labels, its title.
+fn add_plan(s: &mut Value, plan: &ScenePlan) {
+    // Moves in disassembly order: [dx, dy, dz, piece, piece, ...].
+    let moves: Vec<Vec<i64>> = plan
+        .moves
+        .iter()
+        .map(|m| {
+            let mut v: Vec<i64> = m.shift.iter().map(|&d| d as i64).collect();
+            v.extend(m.pieces.iter().map(|&p| p as i64));
+            v
+        })
+        .collect();
+    s["p"] = json!(moves);
+    s["pl"] = json!(
+        plan.moves
+            .iter()
+            .map(|m| m.label.as_str())
+            .collect::<Vec<_>>()
+    );
+    s["pt"] = json!(plan.title);
+}
+
+/// A cell as the page lists it: `[piece, x, y, z]`, piece -1 for an empty cell.
+fn tagged(c: &[i32; 3], o: &Occupant) -> [i64; 4] {
+    let tag = match o {
+        Occupant::Piece(i) => *i as i64,
+        Occupant::Empty => -1,
+    };
+    [tag, c[0] as i64, c[1] as i64, c[2] as i64]
+}
+
+/// Container `k`'s grid string: one character per cell of its box.
+fn char_grid(
+    scene: &Scene,
+    k: usize,
+    cont: &Container,
+    occupancy: &HashMap<[i32; 3], Occupant>,
+) -> Value {
+    let [ox, oy, oz] = cont.origin;
+    let [sx, sy, sz] = cont.size;
+    let mut g = String::new();
+    for z in 0..sz {
+        for y in 0..sy {
+            for x in 0..sx {
+                let c = [ox + x, oy + y, oz + z];
+                // A cell inside two overlapping containers belongs to the first.
+                let mine = scene.container_of(c) == Some(k);
+                g.push(match occupancy.get(&c) {
+                    Some(_) if !mine => ' ',
+                    Some(Occupant::Piece(i)) => piece_char(*i),
+                    Some(Occupant::Empty) => '.',
+                    None => ' ',
+                });
             }
         }
-        let grids: Vec<Value> = scene
-            .containers
-            .iter()
-            .enumerate()
-            .map(|(k, cont)| {
-                if !super::drawn_cell_by_cell(cont) {
-                    // Too large a box for one character per cell: its cells as a flat list
-                    // of [tag, x, y, z], as for stray cells.
-                    let mut list: Vec<i64> = Vec::new();
-                    for (c, o) in &cells {
-                        if scene.container_of(**c) == Some(k) {
-                            let tag = match o {
-                                Occupant::Piece(i) => *i as i64,
-                                Occupant::Empty => -1,
-                            };
-                            list.extend([tag, c[0] as i64, c[1] as i64, c[2] as i64]);
-                        }
-                    }
-                    return json!(list);
-                }
-                let [ox, oy, oz] = cont.origin;
-                let [sx, sy, sz] = cont.size;
-                let mut g = String::new();
-                for z in 0..sz {
-                    for y in 0..sy {
-                        for x in 0..sx {
-                            let c = [ox + x, oy + y, oz + z];
-                            // A cell inside two overlapping containers belongs to the first.
-                            let mine = scene.container_of(c) == Some(k);
-                            g.push(match occupancy.get(&c) {
-                                Some(_) if !mine => ' ',
-                                Some(Occupant::Piece(i)) => piece_char(*i),
-                                Some(Occupant::Empty) => '.',
-                                None => ' ',
-                            });
-                        }
-                    }
-                }
-                Value::String(g)
-            })
-            .collect();
-        let assembly = assembly_order(scene);
-        let mut s = json!({
-            "t": scene.title,
-            "c": scene.containers.iter().map(|c| {
-                [c.origin[0], c.origin[1], c.origin[2], c.size[0], c.size[1], c.size[2]]
-            }).collect::<Vec<_>>(),
-            "g": grids,
-            "k": keys,
-            "o": assembly.order,
-            "f": assembly.complete,
-        });
-        if !stray.is_empty() {
-            s["x"] = json!(stray);
-        }
-        if scene.loose {
-            s["a"] = json!(0);
-        }
-        if scene.grid == crate::geometry::Grid::Sphere {
-            s["s"] = json!(1);
-        }
-        if let Some(Some(plan)) = plans.get(out_scenes.len()) {
-            // Moves in disassembly order: [dx, dy, dz, piece, piece, ...].
-            let moves: Vec<Vec<i64>> = plan
-                .moves
-                .iter()
-                .map(|m| {
-                    let mut v: Vec<i64> = m.shift.iter().map(|&d| d as i64).collect();
-                    v.extend(m.pieces.iter().map(|&p| p as i64));
-                    v
-                })
-                .collect();
-            s["p"] = json!(moves);
-            s["pl"] = json!(
-                plan.moves
-                    .iter()
-                    .map(|m| m.label.as_str())
-                    .collect::<Vec<_>>()
-            );
-            s["pt"] = json!(plan.title);
-        }
-        out_scenes.push(s);
     }
-    let data = json!({ "legend": legend, "scenes": out_scenes });
-    // Inside <script>, "</script>" or "<!--" in a string would end or confuse the element.
-    let data = data.to_string().replace('<', "\\u003c");
+    Value::String(g)
+}
+
+/// The page: the template's head, the data, the viewer.
+fn page(scenes: &[Scene], data: &str) -> String {
     let title = scenes
         .first()
         .map(|s| s.title.as_str())
@@ -183,7 +226,7 @@ pub fn html_with_plans(scenes: &[Scene], plans: &[Option<ScenePlan>]) -> String 
             .replace("{TITLE}", &super::xml_escape(title)),
     );
     page.push_str("<script id=\"data\" type=\"application/json\">");
-    page.push_str(&data);
+    page.push_str(data);
     page.push_str("</script>\n<script>\n");
     page.push_str(VIEWER_JS);
     page.push_str("</script>\n</body>\n</html>\n");

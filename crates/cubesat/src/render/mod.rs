@@ -18,6 +18,7 @@
 pub mod assembly;
 pub mod ballmesh;
 pub mod html;
+pub mod mesh;
 pub mod plan;
 pub mod samples;
 pub mod stl;
@@ -32,7 +33,7 @@ pub use text::text;
 
 use std::collections::HashMap;
 
-use crate::geometry::Grid;
+use crate::geometry::{CellShape, Grid};
 
 /// Everything a renderer needs to draw one solution (or a puzzle with only its hints).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -52,9 +53,9 @@ pub struct Scene {
     /// assembled: the SVG labels each piece alone in its container with its name, and the HTML
     /// page offers no assembly order to step through.
     pub loose: bool,
-    /// The lattice the cells are on: cubes, or balls ([`Grid::Sphere`]: cells in the cube
-    /// grid's coordinates with `x + y + z` even), which every renderer draws as balls and the
-    /// text view shows in the layer frame ([`crate::geometry::sphere_to_layer`]).
+    /// The lattice the cells are on: every renderer draws its cells as the grid says
+    /// ([`Grid::cell_shape`]: cubes, or balls in the cube grid's coordinates), and the text
+    /// view shows them in the frame people type them in ([`Grid::to_user`]).
     pub grid: Grid,
 }
 
@@ -95,17 +96,18 @@ impl Container {
     }
 }
 
-/// The STL mesh of one piece on `grid`: [`stl::polycube`] for cubes, [`ballmesh::balls`] for
-/// balls; `cube` is the cube edge or ball diameter (mm), `gap` the clearance (mm).
+/// The STL mesh of one piece on `grid`, as the grid's cells are meshed: [`stl::polycube`]
+/// for cubes, [`ballmesh::balls`] for balls; `cube` is the cube edge or ball diameter (mm),
+/// `gap` the clearance (mm).
 pub fn piece_mesh(
     grid: Grid,
     cells: &[crate::geometry::Cell],
     cube: f64,
     gap: f64,
 ) -> crate::error::Result<stl::Mesh> {
-    match grid {
-        Grid::Cube => stl::polycube(cells, cube, gap),
-        Grid::Sphere => ballmesh::balls(cells, cube, gap),
+    match grid.cell_shape() {
+        CellShape::Cube => stl::polycube(cells, cube, gap),
+        CellShape::Ball => ballmesh::balls(cells, cube, gap),
     }
 }
 

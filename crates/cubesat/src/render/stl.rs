@@ -80,18 +80,58 @@ pub(crate) fn check_sizes(cube: f64, gap: f64) -> Result<()> {
 /// clearance (mm, at most [`MAX_GAP_FRACTION`] of `cube`).
 pub fn polycube(cells: &[Cell], cube: f64, gap: f64) -> Result<Mesh> {
     check_sizes(cube, gap)?;
-    let full: HashSet<Cell> = cells.iter().copied().collect();
-    let d = gap / 2.0 / cube;
-    // Sub-block indices per axis: 0 = [k, k+d], 1 = [k+d, k+1-d], 2 = [k+1-d, k+1]; with no
-    // gap only index 1, which is then the whole unit.
-    let idxs: &[usize] = if d > 0.0 { &[0, 1, 2] } else { &[1] };
-    let (lo, hi) = if d > 0.0 {
-        ([0.0, d, 1.0 - d], [d, 1.0 - d, 1.0])
-    } else {
-        ([0.0, 0.0, 0.0], [1.0, 1.0, 1.0])
-    };
-    let solid = |c: Cell, i: [usize; 3]| -> bool {
-        if !full.contains(&c) {
+    let blocks = SubBlocks::new(cells, cube, gap);
+    let mut mesh = Mesh::default();
+    let mut sorted: Vec<Cell> = blocks.full.iter().copied().collect();
+    sorted.sort_unstable();
+    for &c in &sorted {
+        for &ix in blocks.idxs {
+            for &iy in blocks.idxs {
+                for &iz in blocks.idxs {
+                    blocks.faces(c, [ix, iy, iz], &mut mesh);
+                }
+            }
+        }
+    }
+    Ok(mesh)
+}
+
+/// The sub-blocks of a piece's unit cells (see the module documentation): which are solid,
+/// their neighbours and their bounds.
+struct SubBlocks {
+    full: HashSet<Cell>,
+    /// Half the gap, in cube units.
+    d: f64,
+    /// Sub-block indices per axis: 0 = [k, k+d], 1 = [k+d, k+1-d], 2 = [k+1-d, k+1]; with no
+    /// gap only index 1, which is then the whole unit.
+    idxs: &'static [usize],
+    /// Each index's low and high bound within its unit.
+    lo: [f64; 3],
+    hi: [f64; 3],
+    cube: f64,
+}
+
+impl SubBlocks {
+    fn new(cells: &[Cell], cube: f64, gap: f64) -> SubBlocks {
+        let d = gap / 2.0 / cube;
+        let (lo, hi) = if d > 0.0 {
+            ([0.0, d, 1.0 - d], [d, 1.0 - d, 1.0])
+        } else {
+            ([0.0, 0.0, 0.0], [1.0, 1.0, 1.0])
+        };
+        SubBlocks {
+            full: cells.iter().copied().collect(),
+            d,
+            idxs: if d > 0.0 { &[0, 1, 2] } else { &[1] },
+            lo,
+            hi,
+            cube,
+        }
+    }
+
+    /// True when sub-block `i` of cell `c` is in the eroded piece.
+    fn solid(&self, c: Cell, i: [usize; 3]) -> bool {
+        if !self.full.contains(&c) {
             return false;
         }
         // The cells the sub-block's d-neighbourhood reaches: one step back for index 0, one
@@ -106,19 +146,20 @@ pub fn polycube(cells: &[Cell], cube: f64, gap: f64) -> Result<Mesh> {
         for &dx in range(i[0]) {
             for &dy in range(i[1]) {
                 for &dz in range(i[2]) {
-                    if !full.contains(&[c[0] + dx, c[1] + dy, c[2] + dz]) {
+                    if !self.full.contains(&[c[0] + dx, c[1] + dy, c[2] + dz]) {
                         return false;
                     }
                 }
             }
         }
         true
-    };
-    // The neighbouring sub-block along axis `a`, direction `s` (+1 or -1).
-    let step = |c: Cell, i: [usize; 3], a: usize, s: i32| -> (Cell, [usize; 3]) {
+    }
+
+    /// The neighbouring sub-block along axis `a`, direction `s` (+1 or -1).
+    fn step(&self, c: Cell, i: [usize; 3], a: usize, s: i32) -> (Cell, [usize; 3]) {
         let mut c2 = c;
         let mut i2 = i;
-        if d > 0.0 {
+        if self.d > 0.0 {
             let next = i[a] as i32 + s;
             if (0..3).contains(&next) {
                 i2[a] = next as usize;
@@ -130,54 +171,52 @@ pub fn polycube(cells: &[Cell], cube: f64, gap: f64) -> Result<Mesh> {
             c2[a] += s;
         }
         (c2, i2)
-    };
-    let mut mesh = Mesh::default();
-    let mut sorted: Vec<Cell> = full.iter().copied().collect();
-    sorted.sort_unstable();
-    for &c in &sorted {
-        for &ix in idxs {
-            for &iy in idxs {
-                for &iz in idxs {
-                    let i = [ix, iy, iz];
-                    if !solid(c, i) {
-                        continue;
-                    }
-                    let low: [f64; 3] = std::array::from_fn(|a| (c[a] as f64 + lo[i[a]]) * cube);
-                    let high: [f64; 3] = std::array::from_fn(|a| (c[a] as f64 + hi[i[a]]) * cube);
-                    for a in 0..3 {
-                        for s in [1, -1] {
-                            let (c2, i2) = step(c, i, a, s);
-                            if solid(c2, i2) {
-                                continue;
-                            }
-                            let (b, e) = ((a + 1) % 3, (a + 2) % 3);
-                            let plane = if s > 0 { high[a] } else { low[a] };
-                            let v = |u: f64, w: f64| {
-                                let mut p = [0.0; 3];
-                                p[a] = plane;
-                                p[b] = u;
-                                p[e] = w;
-                                p
-                            };
-                            let p0 = v(low[b], low[e]);
-                            let p1 = v(high[b], low[e]);
-                            let p2 = v(high[b], high[e]);
-                            let p3 = v(low[b], high[e]);
-                            // e_b x e_e = e_a: p0 p1 p2 is counter-clockwise seen from +a.
-                            if s > 0 {
-                                mesh.triangles.push([p0, p1, p2]);
-                                mesh.triangles.push([p0, p2, p3]);
-                            } else {
-                                mesh.triangles.push([p0, p2, p1]);
-                                mesh.triangles.push([p0, p3, p2]);
-                            }
-                        }
-                    }
+    }
+
+    /// The faces of sub-block `i` of cell `c` that border an empty sub-block, two triangles
+    /// each, added to `mesh` (nothing when the sub-block is empty).
+    fn faces(&self, c: Cell, i: [usize; 3], mesh: &mut Mesh) {
+        if !self.solid(c, i) {
+            return;
+        }
+        let cube = self.cube;
+        let low: [f64; 3] = std::array::from_fn(|a| (c[a] as f64 + self.lo[i[a]]) * cube);
+        let high: [f64; 3] = std::array::from_fn(|a| (c[a] as f64 + self.hi[i[a]]) * cube);
+        for a in 0..3 {
+            for s in [1, -1] {
+                let (c2, i2) = self.step(c, i, a, s);
+                if !self.solid(c2, i2) {
+                    push_face(mesh, low, high, a, s);
                 }
             }
         }
     }
-    Ok(mesh)
+}
+
+/// The face of the box from `low` to `high` facing direction `s` (+1 or -1) along axis `a`,
+/// as two triangles counter-clockwise seen from outside.
+fn push_face(mesh: &mut Mesh, low: [f64; 3], high: [f64; 3], a: usize, s: i32) {
+    let (b, e) = ((a + 1) % 3, (a + 2) % 3);
+    let plane = if s > 0 { high[a] } else { low[a] };
+    let v = |u: f64, w: f64| {
+        let mut p = [0.0; 3];
+        p[a] = plane;
+        p[b] = u;
+        p[e] = w;
+        p
+    };
+    let p0 = v(low[b], low[e]);
+    let p1 = v(high[b], low[e]);
+    let p2 = v(high[b], high[e]);
+    let p3 = v(low[b], high[e]);
+    // e_b x e_e = e_a: p0 p1 p2 is counter-clockwise seen from +a.
+    if s > 0 {
+        mesh.triangles.push([p0, p1, p2]);
+        mesh.triangles.push([p0, p2, p3]);
+    } else {
+        mesh.triangles.push([p0, p2, p1]);
+        mesh.triangles.push([p0, p3, p2]);
+    }
 }
 
 /// Binary STL bytes (80-byte header with `name`, triangle count, then per triangle the unit

@@ -31,7 +31,7 @@
 //! ones), so the text grows with the cells, not with the box.
 //!
 //! Balls (a scene on the sphere grid) are drawn the same way in the layer frame
-//! ([`sphere_to_layer`]), the frame their puzzle files are typed in: `z=k` is layer k, a row
+//! ([`Grid::to_user`]), the frame their puzzle files are typed in: `z=k` is layer k, a row
 //! is a row of that layer's art, one character per ball, so a square pyramid reads as
 //! squares shrinking from their common corner. A ball of layer k + 1 rests on the four
 //! below it at the same and the next column and row.
@@ -39,7 +39,7 @@
 //! Trailing blanks are trimmed from every line; the output ends with a newline.
 
 use super::{Container, Occupant, Scene};
-use crate::geometry::{Grid, sphere_from_layer, sphere_to_layer};
+use crate::geometry::{self, Grid};
 
 /// Gap between two layers.
 const LAYER_GAP: usize = 3;
@@ -230,8 +230,9 @@ fn cell_list(
 }
 
 /// The box a container is drawn in, cell by cell or as a list: the container itself on the
-/// cube grid; on the sphere grid the box its balls span in the layer frame
-/// ([`sphere_to_layer`]), where every integer triple is a ball and a layer is a square grid.
+/// cube grid; on a grid typed in a frame of layers (the sphere grid's, [`Grid::to_user`]) the
+/// box its cells span in that frame, where every integer triple is a cell and a layer is a
+/// square grid.
 struct Frame {
     grid: Grid,
     shown: Container,
@@ -248,8 +249,9 @@ impl Frame {
                 shown: c,
             })
             .collect();
-        if scene.grid != Grid::Sphere {
-            return frames;
+        match scene.grid.frame() {
+            geometry::Frame::Lattice => return frames,
+            geometry::Frame::Layers => {}
         }
         let mut span = vec![None::<([i32; 3], [i32; 3])>; frames.len()];
         let cells = scene
@@ -257,11 +259,11 @@ impl Frame {
             .iter()
             .flat_map(|p| &p.cells)
             .chain(&scene.empty);
-        for &c in cells.filter(|&&c| Grid::Sphere.is_cell(c)) {
+        for &c in cells.filter(|&&c| scene.grid.is_cell(c)) {
             let Some(k) = scene.container_of(c) else {
                 continue;
             };
-            let l = sphere_to_layer(c);
+            let l = scene.grid.to_user(c);
             let (lo, hi) = span[k].get_or_insert((l, l));
             for a in 0..3 {
                 lo[a] = lo[a].min(l[a]);
@@ -280,18 +282,12 @@ impl Frame {
 
     /// The scene cell at frame position `p`.
     fn cell(&self, p: [i32; 3]) -> [i32; 3] {
-        match self.grid {
-            Grid::Sphere => sphere_from_layer(p),
-            Grid::Cube => p,
-        }
+        self.grid.from_user(p)
     }
 
     /// The frame position of scene cell `c`.
     fn pos(&self, c: [i32; 3]) -> [i32; 3] {
-        match self.grid {
-            Grid::Sphere => sphere_to_layer(c),
-            Grid::Cube => c,
-        }
+        self.grid.to_user(c)
     }
 }
 

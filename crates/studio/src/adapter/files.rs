@@ -5,15 +5,16 @@
 use std::io::Write;
 use std::sync::Arc;
 
-use cubesat::interop::dimacs::{self, Projection};
-use cubesat::interop::{asp, dlx, xmpuzzle};
-use cubesat::plan::{ExportError, ExportPlan};
-use cubesat::render::{self, stl};
+use cubesat::interop::dimacs::Projection;
+use cubesat::interop::{Export, ExportFormat};
+use cubesat::plan::{ExportError, ExportSettings};
+use cubesat::render::mesh::{piece_file, piece_title, solution_mesh, solution_title};
+use cubesat::render::{self, piece_mesh, stl};
 use cubesat::report::{self, scene};
 use cubesat::run::{self, Instance, RunReport};
 use cubesat::solution::Solution;
 use cubesat::{Puzzle, UpTo};
-use cubesat_xc::encoding::{AtMostOne, CnfConfig};
+use cubesat_xc::encoding::AtMostOne;
 use serde_json::Value;
 
 use super::views::sheet;
@@ -57,26 +58,25 @@ fn file_part(name: &str) -> String {
     if s.is_empty() { "puzzle".into() } else { s }
 }
 
-/// The puzzle's downloads: `json`, `xmpuzzle`, `dimacs`, `dlx`, `asp`, `sheet-svg`,
-/// `sheet-html`, `stl-piece` (setting `piece`, `cube`, `gap`), `stl-solution` (the first
-/// solution assembled). Settings come from `spec` (`up_to`, `amo`, `projection`, ...).
+/// The puzzle's downloads: `json`, every export format (`xmpuzzle`, `dimacs`, `dlx`, `asp`,
+/// `placements`: [`ExportFormat`]), `sheet-svg`, `sheet-html`, `stl-piece` (setting `piece`,
+/// `cube`, `gap`), `stl-solution` (the first solution assembled). Settings come from `spec`
+/// (`up_to`, `amo`, `projection`, ...). Exports and meshes are the library's, as the command
+/// line writes them.
 pub fn download(text: &str, spec: &Value) -> Result<Download, Failure> {
     let format = setting(spec, "format", "json")?;
     let puzzle = parse(text)?;
     let stem = file_part(&puzzle.name);
     let file = |ext: &str| format!("{stem}.{ext}");
+    if let Ok(export_format) = format.parse::<ExportFormat>() {
+        return export(puzzle, export_format, spec);
+    }
     Ok(match format {
         "json" => Download {
             contents: Contents::Bytes(editable_text(&puzzle).into_bytes()),
             file_name: file("json"),
             mime: "application/json",
         },
-        "xmpuzzle" => Download {
-            contents: Contents::Bytes(xmpuzzle::to_xmpuzzle(&puzzle)?),
-            file_name: file("xmpuzzle"),
-            mime: "application/gzip",
-        },
-        "dimacs" | "dlx" | "asp" => export(puzzle, format, spec)?,
         "sheet-svg" | "sheet-html" => {
             let inst = Instance::new(puzzle)?;
             let s = sheet(&inst);
@@ -100,15 +100,15 @@ pub fn download(text: &str, spec: &Value) -> Result<Download, Failure> {
                 .pieces
                 .get(i)
                 .ok_or_else(|| Failure::new(format!("the puzzle has no piece {i}")))?;
-            let mesh = stl::polycube(
+            let mesh = piece_mesh(
+                puzzle.grid,
                 piece.shape.cells(),
                 millimetres(spec, "cube", 10.0)?,
                 millimetres(spec, "gap", 0.2)?,
             )?;
-            let name = format!("piece-{}-{}.stl", i + 1, file_part(&piece.name));
             Download {
-                contents: Contents::Bytes(stl::binary_stl(&mesh, &name)),
-                file_name: name,
+                contents: Contents::Bytes(stl::binary_stl(&mesh, &piece_title(piece))),
+                file_name: piece_file(i, piece),
                 mime: "model/stl",
             }
         }
@@ -121,98 +121,70 @@ pub fn download(text: &str, spec: &Value) -> Result<Download, Failure> {
             })?;
             let first =
                 first.ok_or_else(|| Failure::new("the puzzle has no solution to assemble"))?;
-            solution_stl(&inst, &first, spec)?
+            solution_stl(&inst, &first, None, spec)?
         }
         other => {
             return Err(Failure::new(format!(
-                "unknown download format '{other}' (json, xmpuzzle, dimacs, dlx, asp, sheet-svg, sheet-html, stl-piece, stl-solution)"
+                "unknown download format '{other}' (json, {}, sheet-svg, sheet-html, stl-piece, stl-solution)",
+                ExportFormat::names()
             )));
         }
     })
 }
 
-/// The assembled solution as one STL: every piece its own closed shell.
-fn solution_stl(inst: &Instance, placements: &[u32], spec: &Value) -> Result<Download, Failure> {
+/// The assembled solution as one STL, as `cubesat stl` writes it: every piece its own closed
+/// body on the puzzle's grid; `index` is the solution's number (`None`: the first solution).
+fn solution_stl(
+    inst: &Instance,
+    placements: &[u32],
+    index: Option<u64>,
+    spec: &Value,
+) -> Result<Download, Failure> {
     let (cube, gap) = (
         millimetres(spec, "cube", 10.0)?,
         millimetres(spec, "gap", 0.2)?,
     );
-    let cells = inst.puzzle.target.cells();
-    let mut mesh = stl::Mesh::default();
-    for &o in placements {
-        let pl = &inst.table.placements()[o as usize];
-        let pos: Vec<[i32; 3]> = pl.cells.iter().map(|&c| cells[c as usize].pos).collect();
-        mesh.extend(stl::polycube(&pos, cube, gap)?);
-    }
-    let name = format!("{}-solution.stl", file_part(&inst.puzzle.name));
+    let mesh = solution_mesh(&inst.puzzle, &inst.table, placements, cube, gap)?;
     Ok(Download {
-        contents: Contents::Bytes(stl::binary_stl(&mesh, &name)),
-        file_name: name,
+        contents: Contents::Bytes(stl::binary_stl(&mesh, &solution_title(index))),
+        file_name: format!("{}-solution.stl", file_part(&inst.puzzle.name)),
         mime: "model/stl",
     })
 }
 
-/// An instance for an external solver, as `cubesat export` writes it.
-fn export(puzzle: Puzzle, format: &str, spec: &Value) -> Result<Download, Failure> {
-    let up_to = parse_up_to(setting(spec, "up_to", "none")?)?;
-    let amo: AtMostOne = setting(spec, "amo", AtMostOne::default().name())?
-        .parse()
-        .map_err(|e: cubesat_xc::Error| Failure::new(e.to_string()))?;
-    let projection: Projection = setting(spec, "projection", Projection::default().name())?
-        .parse()
-        .map_err(Failure::new)?;
-    let inst = Instance::new(puzzle)?;
-    let (p, table) = (&inst.puzzle, &inst.table);
-    let plan = ExportPlan::new(p, table, up_to).map_err(|e| match e {
+/// A puzzle's export in `format` ([`Export`], as `cubesat export` writes it): a puzzle file
+/// is made at once, an instance streams.
+fn export(puzzle: Puzzle, format: ExportFormat, spec: &Value) -> Result<Download, Failure> {
+    let settings = ExportSettings {
+        up_to: parse_up_to(setting(spec, "up_to", "none")?)?,
+        amo: setting(spec, "amo", AtMostOne::default().name())?
+            .parse()
+            .map_err(|e: cubesat_xc::Error| Failure::new(e.to_string()))?,
+        projection: setting(spec, "projection", Projection::default().name())?
+            .parse()
+            .map_err(Failure::new)?,
+    };
+    let stem = file_part(&puzzle.name);
+    let export = Export::new(puzzle, format, settings).map_err(|e| match e {
         ExportError::Plan(e) => Failure::new(e.to_string()),
         ExportError::Library(e) => e.into(),
     })?;
-    let (excluded, reduction) = (plan.excluded().to_vec(), plan.reduction.clone());
-    let file_name = format!(
-        "{}-{up_to}.{ext}",
-        file_part(&p.name),
-        ext = match format {
-            "dimacs" => "cnf",
-            "dlx" => "dlx",
-            _ => "lp",
-        }
-    )
-    .replace('+', "-");
-    let format = format.to_string();
-    let write: Writer = Box::new(move |mut out| {
-        // The writers take a sized writer; `&mut dyn Write` is one.
-        let out = &mut out;
-        let (p, table) = (&inst.puzzle, &inst.table);
-        match format.as_str() {
-            "dimacs" => {
-                let header = dimacs::puzzle_header(p, table, up_to, &excluded, &reduction)?;
-                let labels = dimacs::placement_labels(p, table);
-                let config = CnfConfig {
-                    amo,
-                    ..CnfConfig::default()
-                };
-                dimacs::write(
-                    out,
-                    |_| {},
-                    &inst.model,
-                    config,
-                    dimacs::Annotations {
-                        header: &header,
-                        labels: &labels,
-                        projection,
-                    },
-                    &excluded,
-                )?;
-            }
-            "dlx" => dlx::write_dlx(out, p, table, up_to, &excluded, &reduction)?,
-            _ => asp::write_asp(out, p, table, up_to, &excluded, &reduction)?,
-        }
-        Ok(())
-    });
+    let (file_name, contents) = if format.writes_instance() {
+        let name = format!("{stem}-{}.{}", settings.up_to, format.extension()).replace('+', "-");
+        let write: Writer = Box::new(move |out| Ok(export.write(out, |_| {})?));
+        (name, Contents::Stream(write))
+    } else {
+        let mut bytes = Vec::new();
+        export.write(&mut bytes, |_| {})?;
+        (
+            format!("{stem}.{}", format.extension()),
+            Contents::Bytes(bytes),
+        )
+    };
     Ok(Download {
-        contents: Contents::Stream(write),
+        contents,
         file_name,
-        mime: "text/plain; charset=utf-8",
+        mime: format.mime(),
     })
 }
 
@@ -245,7 +217,7 @@ pub fn solution_download(
             mime: "text/plain; charset=utf-8",
         },
         "stl" => {
-            let mut d = solution_stl(inst, placements, spec)?;
+            let mut d = solution_stl(inst, placements, Some(index), spec)?;
             d.file_name = format!("{stem}.stl");
             d
         }

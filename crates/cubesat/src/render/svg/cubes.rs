@@ -1,5 +1,4 @@
-//! The SVG renderer: an isometric picture of a scene with exact hidden-face removal, a title and
-//! a legend; optionally exploded.
+//! The SVG of a scene of cubes, with exact hidden-face removal on the isometric lattice.
 //!
 //! The view looks from (+x, -y, +z) towards the scene, so the top (+z), front (-y) and right (+x)
 //! faces of cubes are the visible ones, shaded light, medium and dark. A point (x, y, z)
@@ -17,31 +16,18 @@
 //!
 //! Empty target cells are drawn as pale ghost cubes (group `empty`), container floors as pale
 //! outlines. Edges: dark lines where two different pieces (or a piece and the background) meet,
-//! faint lines between the cubes of one piece. The output is deterministic (fixed number
-//! formatting, ordered maps) and self-contained: no external references, generic font family.
+//! faint lines between the cubes of one piece.
 
-use super::{Occupant, Scene, centroid, xml_escape};
-use crate::geometry::{Grid, sphere_to_layer};
+use super::{
+    EXPLODE_FACTOR, GHOST, LABEL_WIDTH_PER_CHAR, Label, Layout, Legend, UNIT, write_head,
+    write_labels,
+};
+use crate::render::{Occupant, Rgb, Scene, centroid, xml_escape};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
-/// Pixels per cube edge.
-pub const UNIT: f64 = 28.0;
-/// How far [`svg`] with `explode` pushes pieces out, as a multiple of their centroid offset.
-pub const EXPLODE_FACTOR: f64 = 1.5;
-
-const MARGIN: f64 = 16.0;
-const TITLE_HEIGHT: f64 = 30.0;
-const LEGEND_ROW: f64 = 20.0;
-const LEGEND_GAP: f64 = 28.0;
-const LEGEND_WIDTH_PER_CHAR: f64 = 7.5;
 /// Brightness of the top, front and right faces.
 const SHADE: [f64; 3] = [1.0, 0.8, 0.62];
-const GHOST: super::Rgb = super::Rgb {
-    r: 0xe4,
-    g: 0xe4,
-    b: 0xe4,
-};
 
 type Lattice = (i32, i32);
 
@@ -99,11 +85,8 @@ fn layer(face: &Face) -> usize {
 /// (one entry per bordering triangle). Ordered, so edges are written in a fixed order.
 type Edges = [BTreeMap<(Lattice, Lattice), Vec<usize>>; 2];
 
-/// Render `scene` as a standalone SVG document; `explode` pulls the pieces apart.
-pub fn svg(scene: &Scene, explode: bool) -> String {
-    if scene.grid == Grid::Sphere {
-        return ball_svg(scene, explode);
-    }
+/// The SVG of a scene of cubes ([`super::svg`]).
+pub(super) fn svg(scene: &Scene, explode: bool) -> String {
     let faces = uncovered_faces(scene, explode);
     let visible = visible_triangles(&faces);
     let edges = edges(&faces, &visible);
@@ -325,17 +308,6 @@ fn extent(edges: &Edges, floors: &[[Lattice; 4]]) -> (Lattice, Lattice) {
     (lo, hi)
 }
 
-/// A label under a loose piece: the lattice point its text is centred on (the baseline) and
-/// the text.
-struct Label {
-    a: f64,
-    b: f64,
-    text: String,
-}
-
-/// Approximate width of a label character, in pixels (12 px sans-serif).
-const LABEL_WIDTH_PER_CHAR: f64 = 6.8;
-
 /// The labels of a scene whose pieces are laid out on their own ([`Scene::loose`]): every
 /// piece alone in its container (no other piece, no empty cell there) gets its mark and name
 /// centred under its container, so the pieces of a sheet can be told apart without colour.
@@ -366,12 +338,7 @@ fn labels(scene: &Scene, explode: bool) -> Vec<Label> {
         let c = &scene.containers[k];
         let [x, y, z] = c.origin;
         let [sx, sy, _] = c.size;
-        let mark = scene.mark(i, copies[i]);
-        let text = if p.name == mark {
-            mark
-        } else {
-            format!("{mark}  {}", p.name)
-        };
+        let text = super::label_text(scene, i, copies[i]);
         out.push(Label {
             a: (2 * (x + y) + sx + sy) as f64 / 2.0,
             b: (x + sx - y - 2 * z) as f64 + 2.0,
@@ -381,112 +348,8 @@ fn labels(scene: &Scene, explode: bool) -> Vec<Label> {
     out
 }
 
-/// The labels' group (nothing when there are none).
-fn write_labels(s: &mut String, labels: &[Label], layout: &Layout) {
-    if labels.is_empty() {
-        return;
-    }
-    let _ = writeln!(
-        s,
-        r##"<g id="labels" font-size="12" fill="#222222" text-anchor="middle">"##
-    );
-    for l in labels {
-        let (x, y) = layout.xy(l.a, l.b);
-        let _ = writeln!(
-            s,
-            r#"<text x="{}" y="{}">{}</text>"#,
-            num(x),
-            num(y),
-            xml_escape(&l.text)
-        );
-    }
-    let _ = writeln!(s, "</g>");
-}
-
-/// The legend: one row per piece (its mark, its name unless that is just the letter, and
-/// "(hint)" for hints), then a row for the ghost cubes when cells are empty, sized so the page
-/// can make room for it beside the picture.
-struct Legend {
-    rows: Vec<(String, super::Rgb)>,
-    width: f64,
-    height: f64,
-}
-
-impl Legend {
-    fn new(scene: &Scene) -> Legend {
-        let copies = scene.copies();
-        let mut rows: Vec<(String, super::Rgb)> = scene
-            .pieces
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                let hint = if p.hint { " (hint)" } else { "" };
-                let mark = scene.mark(i, copies[i]);
-                (
-                    if p.name.chars().eq(std::iter::once(p.letter)) {
-                        format!("{mark}{hint}")
-                    } else {
-                        format!("{mark}  {}{hint}", p.name)
-                    },
-                    scene.colour(i, copies[i]),
-                )
-            })
-            .collect();
-        if !scene.empty.is_empty() {
-            rows.push(("·  empty".to_string(), GHOST));
-        }
-        let chars = rows.iter().map(|l| l.0.chars().count()).max().unwrap_or(0);
-        let width = if rows.is_empty() {
-            0.0
-        } else {
-            LEGEND_GAP + 18.0 + chars as f64 * LEGEND_WIDTH_PER_CHAR
-        };
-        let height = rows.len() as f64 * LEGEND_ROW;
-        Legend {
-            rows,
-            width,
-            height,
-        }
-    }
-
-    /// Writes the legend group to the right of the picture (nothing when there are no rows).
-    fn write(&self, s: &mut String, layout: &Layout) {
-        if self.rows.is_empty() {
-            return;
-        }
-        let lx = MARGIN + layout.pic_w + LEGEND_GAP;
-        let _ = writeln!(s, r##"<g id="legend" font-size="13" fill="#222222">"##);
-        for (k, (label, colour)) in self.rows.iter().enumerate() {
-            let y = MARGIN + TITLE_HEIGHT + k as f64 * LEGEND_ROW;
-            let _ = writeln!(
-                s,
-                r##"<rect x="{}" y="{}" width="13" height="13" fill="{}" stroke="#222222" stroke-width="0.8"/><text x="{}" y="{}">{}</text>"##,
-                num(lx),
-                num(y + 1.0),
-                colour.hex(),
-                num(lx + 19.0),
-                num(y + 12.0),
-                xml_escape(label)
-            );
-        }
-        let _ = writeln!(s, "</g>");
-    }
-}
-
-/// Where things go on the page: the lattice-to-pixel mapping (scale `sx`, `sy`, then shift
-/// `tx`, `ty` so the picture starts at the margin below the title) and the page size, which
-/// fits the picture and the legend beside it, and the title.
-struct Layout {
-    sx: f64,
-    sy: f64,
-    tx: f64,
-    ty: f64,
-    /// Width of the picture alone, where the legend starts.
-    pic_w: f64,
-    width: f64,
-    height: f64,
-}
-
+/// The lattice-to-page mapping and page size for the cubes' picture: everything drawn (edges,
+/// floors) and room for the labels.
 impl Layout {
     fn new(
         scene: &Scene,
@@ -510,37 +373,6 @@ impl Layout {
             (hi.0 as f64, hi.1 as f64),
             legend,
         )
-    }
-
-    /// The layout for a picture spanning lattice coordinates `lo` to `hi`.
-    fn fit(scene: &Scene, lo: (f64, f64), hi: (f64, f64), legend: &Legend) -> Layout {
-        let sx = UNIT * 3f64.sqrt() / 2.0;
-        let sy = UNIT / 2.0;
-        let pic_w = (hi.0 - lo.0) * sx;
-        let pic_h = (hi.1 - lo.1) * sy;
-        let title_w = scene.title.chars().count() as f64 * 9.0;
-        Layout {
-            sx,
-            sy,
-            tx: MARGIN - lo.0 * sx,
-            ty: MARGIN + TITLE_HEIGHT - lo.1 * sy,
-            pic_w,
-            width: (MARGIN * 2.0 + pic_w + legend.width)
-                .max(MARGIN * 2.0 + title_w)
-                .ceil(),
-            height: (MARGIN * 2.0 + TITLE_HEIGHT + pic_h.max(legend.height)).ceil(),
-        }
-    }
-
-    /// The page coordinates of lattice coordinates (a, b), which may be fractional.
-    fn xy(&self, a: f64, b: f64) -> (f64, f64) {
-        (a * self.sx + self.tx, b * self.sy + self.ty)
-    }
-
-    /// The page coordinates `"X Y"` of lattice coordinates (a, b), which may be fractional.
-    fn at(&self, a: f64, b: f64) -> String {
-        let (x, y) = self.xy(a, b);
-        format!("{} {}", num(x), num(y))
     }
 
     /// The page coordinates `"X Y"` of a lattice point.
@@ -579,7 +411,7 @@ fn face_groups(
 fn group_body(
     scene: &Scene,
     owner: Occupant,
-    base: super::Rgb,
+    base: Rgb,
     faces: &[Face],
     visible: &[[bool; 2]],
     layout: &Layout,
@@ -667,50 +499,6 @@ impl EdgeStrokes {
     }
 }
 
-/// The document's opening: XML declaration, generator comment, the `<svg>` element sized by
-/// the layout, title, white background, heading, and the container floors (drawn first, under
-/// everything).
-fn write_head(
-    s: &mut String,
-    scene: &Scene,
-    explode: bool,
-    layout: &Layout,
-    floors: &[String],
-    view: &str,
-) {
-    let title = xml_escape(&scene.title);
-    let _ = writeln!(s, r#"<?xml version="1.0" encoding="UTF-8"?>"#);
-    let _ = writeln!(
-        s,
-        "<!-- Generated by cubesat {} (render::svg): {view}{}, {} pieces. Self-contained; no external references. -->",
-        env!("CARGO_PKG_VERSION"),
-        if explode { ", exploded" } else { "" },
-        scene.pieces.len()
-    );
-    let _ = writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif">"#,
-        w = num(layout.width),
-        h = num(layout.height)
-    );
-    let _ = writeln!(s, "<title>{title}</title>");
-    let _ = writeln!(s, r##"<rect width="100%" height="100%" fill="#ffffff"/>"##);
-    let _ = writeln!(
-        s,
-        r##"<text x="{}" y="{}" font-size="17" font-weight="bold" fill="#222222">{title}</text>"##,
-        num(MARGIN),
-        num(MARGIN + 16.0)
-    );
-    let _ = writeln!(
-        s,
-        r##"<g id="floors" fill="#f3f3f3" stroke="#bbbbbb" stroke-width="1" stroke-linejoin="round">"##
-    );
-    for d in floors {
-        let _ = writeln!(s, r#"<path d="{d}"/>"#);
-    }
-    let _ = writeln!(s, "</g>");
-}
-
 /// The piece groups (with the piece's letter, name and hint flag as data attributes and a
 /// tooltip title), the edges on top of all faces, then the ghost cubes' group when it has
 /// anything to draw.
@@ -754,272 +542,15 @@ fn write_groups(
     }
 }
 
-/// A ball of the picture: who it is, its centre in lattice coordinates (fractional) and its
-/// depth towards the viewer.
-struct Ball {
-    owner: Occupant,
-    a: f64,
-    b: f64,
-    depth: f64,
-}
-
-/// A point in space (ball diameters, [`Grid::centre`]'s frame) seen as the cube picture sees
-/// its space, after turning the scene 45° about z so that the layer frame's columns and rows
-/// run along the picture's x and y axes (a square pyramid then shows two faces): lattice
-/// coordinates `(a, b)` and depth.
-fn ball_view(p: [f64; 3]) -> (f64, f64, f64) {
-    let s = std::f64::consts::FRAC_1_SQRT_2;
-    let (x, y, z) = ((p[0] + p[1]) * s, (p[1] - p[0]) * s, p[2]);
-    (x + y, x - y - 2.0 * z, x - y + z)
-}
-
-/// The radius of a ball (diameter 1) in pixels: the picture maps a unit along any axis to
-/// [`UNIT`] pixels, an orthographic view scaled by √(3/2).
-fn ball_radius() -> f64 {
-    0.5 * UNIT * 1.5f64.sqrt()
-}
-
-/// The SVG of a scene of balls ([`Grid::Sphere`]): shaded balls with their piece's mark, drawn
-/// far to near (balls are round, so drawing in depth order hides exactly), empty target balls
-/// as pale see-through ghosts, each container's lowest layer on a pale tray; exploded, every
-/// piece moves from its container's centre by [`EXPLODE_FACTOR`] times its centroid's offset.
-/// Balls of different pieces interleave in depth, so each ball is its own `<g class="ball">`
-/// with `data-piece` (its index in the scene; `-1` for an empty ball).
-fn ball_svg(scene: &Scene, explode: bool) -> String {
-    let centre = |c: [i32; 3]| Grid::Sphere.centre(c);
-    let copies = scene.copies();
-    // The centre of a container's box, in space.
-    let box_centre = |k: usize| -> [f64; 3] {
-        let c = &scene.containers[k];
-        std::array::from_fn(|a| {
-            (f64::from(c.origin[a]) + f64::from(c.size[a] - 1) / 2.0)
-                * std::f64::consts::FRAC_1_SQRT_2
-        })
-    };
-    let mut balls: Vec<Ball> = Vec::new();
-    for (i, p) in scene.pieces.iter().enumerate() {
-        let off = match (explode, p.cells.is_empty()) {
-            (true, false) => {
-                let n = p.cells.len() as f64;
-                let mid: [f64; 3] =
-                    std::array::from_fn(|a| p.cells.iter().map(|&c| centre(c)[a]).sum::<f64>() / n);
-                let home = match p.cells.first().and_then(|&c| scene.container_of(c)) {
-                    Some(k) => box_centre(k),
-                    None => mid,
-                };
-                std::array::from_fn(|a| (mid[a] - home[a]) * EXPLODE_FACTOR)
-            }
-            _ => [0.0; 3],
-        };
-        for &c in &p.cells {
-            let q = centre(c);
-            let (a, b, depth) = ball_view(std::array::from_fn(|k| q[k] + off[k]));
-            balls.push(Ball {
-                owner: Occupant::Piece(i),
-                a,
-                b,
-                depth,
-            });
-        }
-    }
-    for &c in &scene.empty {
-        let (a, b, depth) = ball_view(centre(c));
-        balls.push(Ball {
-            owner: Occupant::Empty,
-            a,
-            b,
-            depth,
-        });
-    }
-    balls.sort_by(|x, y| x.depth.total_cmp(&y.depth).then(x.owner.cmp(&y.owner)));
-    // Trays under each container's lowest layer, in the layer frame (half a ball beyond the
-    // outer balls' centres, half a ball below them).
-    let mut trays: Vec<[(f64, f64); 4]> = Vec::new();
-    if !explode {
-        let mut span: Vec<Option<([i32; 3], [i32; 3])>> = vec![None; scene.containers.len()];
-        let cells = scene
-            .pieces
-            .iter()
-            .flat_map(|p| &p.cells)
-            .chain(&scene.empty);
-        for &c in cells {
-            if let Some(k) = scene.container_of(c) {
-                let l = sphere_to_layer(c);
-                let (lo, hi) = span[k].get_or_insert((l, l));
-                for a in 0..3 {
-                    lo[a] = lo[a].min(l[a]);
-                    hi[a] = hi[a].max(l[a]);
-                }
-            }
-        }
-        for (lo, hi) in span.into_iter().flatten() {
-            // Layer-frame ball [i, j, k] is at (i + k/2, j + k/2, k/√2) in the turned space;
-            // back to Grid::centre's frame for ball_view.
-            let corner = |i: f64, j: f64| {
-                let k = f64::from(lo[2]);
-                let (u, v, w) = (
-                    i + k / 2.0,
-                    j + k / 2.0,
-                    k * std::f64::consts::FRAC_1_SQRT_2 - 0.5,
-                );
-                let s = std::f64::consts::FRAC_1_SQRT_2;
-                let p = [(u + v) * s, (u - v) * s, w];
-                let (a, b, _) = ball_view(p);
-                (a, b)
-            };
-            let (i0, i1) = (f64::from(lo[0]) - 0.5, f64::from(hi[0]) + 0.5);
-            let (j0, j1) = (f64::from(lo[1]) - 0.5, f64::from(hi[1]) + 0.5);
-            trays.push([
-                corner(i0, j0),
-                corner(i1, j0),
-                corner(i1, j1),
-                corner(i0, j1),
-            ]);
-        }
-    }
-    let r = ball_radius();
-    let (ra, rb) = (r / (UNIT * 3f64.sqrt() / 2.0), r / (UNIT / 2.0));
-    let mut lo = (f64::INFINITY, f64::INFINITY);
-    let mut hi = (f64::NEG_INFINITY, f64::NEG_INFINITY);
-    let mut extend = |a: f64, b: f64| {
-        lo = (lo.0.min(a), lo.1.min(b));
-        hi = (hi.0.max(a), hi.1.max(b));
-    };
-    for ball in &balls {
-        extend(ball.a - ra, ball.b - rb);
-        extend(ball.a + ra, ball.b + rb);
-    }
-    for t in &trays {
-        t.iter().for_each(|&(a, b)| extend(a, b));
-    }
-    // Loose pieces (a puzzle sheet): each piece's mark and name under its balls.
-    let mut labels: Vec<Label> = Vec::new();
-    if scene.loose && !explode {
-        for (i, p) in scene.pieces.iter().enumerate() {
-            let mine: Vec<&Ball> = balls
-                .iter()
-                .filter(|b| b.owner == Occupant::Piece(i))
-                .collect();
-            if mine.is_empty() {
-                continue;
-            }
-            let a0 = mine.iter().map(|b| b.a).fold(f64::INFINITY, f64::min);
-            let a1 = mine.iter().map(|b| b.a).fold(f64::NEG_INFINITY, f64::max);
-            let b1 = mine.iter().map(|b| b.b).fold(f64::NEG_INFINITY, f64::max);
-            let mark = scene.mark(i, copies[i]);
-            let text = if p.name == mark {
-                mark
-            } else {
-                format!("{mark}  {}", p.name)
-            };
-            let label = Label {
-                a: (a0 + a1) / 2.0,
-                b: b1 + rb + 2.0,
-                text,
-            };
-            let half = label.text.chars().count() as f64 * LABEL_WIDTH_PER_CHAR
-                / 2.0
-                / (UNIT * 3f64.sqrt() / 2.0);
-            extend(label.a - half, label.b + 1.0);
-            extend(label.a + half, label.b);
-            labels.push(label);
-        }
-    }
-    if lo.0 > hi.0 {
-        (lo, hi) = ((0.0, 0.0), (0.0, 0.0));
-    }
-    let legend = Legend::new(scene);
-    let layout = Layout::fit(scene, lo, hi, &legend);
-    let floors: Vec<String> = trays
-        .iter()
-        .map(|t| {
-            let [a, b, c, d] = t.map(|(x, y)| layout.at(x, y));
-            format!("M{a} L{b} L{c} L{d} Z")
-        })
-        .collect();
-    let mut s = String::new();
-    write_head(
-        &mut s,
-        scene,
-        explode,
-        &layout,
-        &floors,
-        "isometric view of balls",
-    );
-    // One radial gradient per piece (and the ghosts): light upper left, dark rim.
-    let _ = writeln!(s, "<defs>");
-    let shades: Vec<(String, super::Rgb)> = (0..scene.pieces.len())
-        .map(|i| (format!("ball-{i}"), scene.colour(i, copies[i])))
-        .chain([("ball-empty".to_string(), GHOST)])
-        .collect();
-    for (id, c) in &shades {
-        let _ = writeln!(
-            s,
-            r#"<radialGradient id="{id}" cx="0.38" cy="0.32" r="0.72"><stop offset="0" stop-color="{}"/><stop offset="0.5" stop-color="{}"/><stop offset="1" stop-color="{}"/></radialGradient>"#,
-            c.lightened(0.55).hex(),
-            c.hex(),
-            c.scaled(0.55).hex()
-        );
-    }
-    let _ = writeln!(s, "</defs>");
-    let _ = writeln!(s, r#"<g id="balls" font-size="12" text-anchor="middle">"#);
-    for ball in &balls {
-        let (x, y) = layout.xy(ball.a, ball.b);
-        let (cx, cy, rr) = (num(x), num(y), num(r));
-        match ball.owner {
-            Occupant::Piece(i) => {
-                let p = &scene.pieces[i];
-                let colour = scene.colour(i, copies[i]);
-                let ink = if colour.luminance() > 0.5 {
-                    "#000000"
-                } else {
-                    "#ffffff"
-                };
-                let mark = scene.mark(i, copies[i]);
-                let mark = if p.hint { mark.to_lowercase() } else { mark };
-                let hint = if p.hint {
-                    r##" stroke="#ffffff" stroke-width="2.4" stroke-dasharray="4 2""##
-                } else {
-                    r##" stroke="#222222" stroke-width="1""##
-                };
-                let _ = writeln!(
-                    s,
-                    r#"<g class="ball" data-piece="{i}"><circle cx="{cx}" cy="{cy}" r="{rr}" fill="url(#ball-{i})"{hint}/><text x="{cx}" y="{}" fill="{ink}">{}</text></g>"#,
-                    num(y + 4.0),
-                    xml_escape(&mark)
-                );
-            }
-            Occupant::Empty => {
-                let _ = writeln!(
-                    s,
-                    r##"<g class="ball" data-piece="-1"><circle cx="{cx}" cy="{cy}" r="{rr}" fill="url(#ball-empty)" fill-opacity="0.55" stroke="#888888" stroke-width="0.8" stroke-dasharray="3 2"/></g>"##
-                );
-            }
-        }
-    }
-    let _ = writeln!(s, "</g>");
-    write_labels(&mut s, &labels, &layout);
-    legend.write(&mut s, &layout);
-    let _ = writeln!(s, "</svg>");
-    s
-}
-
 fn tri_key(face: &Face, tri: [usize; 3]) -> Lattice {
     tri.iter().fold((0, 0), |acc, &v| {
         let (a, b) = lattice(face.verts[v]);
         (acc.0 + a, acc.1 + b)
     })
 }
-
-/// A coordinate rounded to 0.1 without a negative zero.
-fn num(v: f64) -> String {
-    let r = (v * 10.0).round() / 10.0 + 0.0;
-    format!("{r}")
-}
-
 #[cfg(test)]
 mod tests {
-    use super::super::{Container, ScenePiece};
+    use super::super::super::{Container, ScenePiece};
     use super::*;
 
     fn cube_scene() -> Scene {
@@ -1075,40 +606,5 @@ mod tests {
         assert_eq!(triangles(&right), [[0, 1, 3], [1, 2, 3]]);
         let front = [[0, 0, 0], [1, 0, 0], [1, 0, 1], [0, 0, 1]];
         assert_eq!(triangles(&front), [[0, 1, 2], [0, 2, 3]]);
-    }
-
-    #[test]
-    fn balls_are_circles_far_to_near() {
-        let scene = super::super::samples::small_pyramid();
-        let s = svg(&scene, false);
-        assert_eq!(s.matches("<circle").count(), 14, "{s}");
-        assert_eq!(s.matches(r#"data-piece="-1""#).count(), 1);
-        for (i, p) in scene.pieces.iter().enumerate() {
-            let n = s.matches(&format!(r#"data-piece="{i}""#)).count();
-            assert_eq!(n, p.cells.len(), "piece {i}");
-        }
-        // A ball resting on another is nearer the viewer, so drawn after it whatever the
-        // pieces' order.
-        let mut two = scene.clone();
-        two.pieces.truncate(2);
-        two.pieces[0].cells = vec![crate::geometry::sphere_from_layer([0, 0, 1])];
-        two.pieces[1].cells = vec![[0, 0, 0]];
-        two.empty.clear();
-        let t = svg(&two, false);
-        assert!(
-            t.find(r#"data-piece="1""#) < t.find(r#"data-piece="0""#),
-            "{t}"
-        );
-        assert!(s.contains("isometric view of balls"));
-        assert_eq!(s.matches("<radialGradient").count(), 5);
-        assert_eq!(svg(&scene, true), svg(&scene, true));
-        assert_ne!(svg(&scene, true), s);
-    }
-
-    #[test]
-    fn numbers() {
-        assert_eq!(num(-0.01), "0");
-        assert_eq!(num(12.34), "12.3");
-        assert_eq!(num(3.0), "3");
     }
 }

@@ -1,7 +1,7 @@
 """Records cubesat's measurements in the catalog files of puzzles whose source left the count
-incomplete (the `incomplete` key, see puzzles/README.md).
+incomplete (the `incomplete` key, see crates/cubesat/puzzles/README.md).
 
-    python3 puzzles/catalog/tools/record.py CATALOG_DIR MEASURED_DIR DATE
+    python3 crates/cubesat/puzzles/catalog/tools/record.py CATALOG_DIR MEASURED_DIR DATE
 
 MEASURED_DIR holds, per puzzle NAME (the file name without .json):
 - `est/NAME.json`: `cubesat estimate FILE --seconds S --seed N --up-to rotation --format json`

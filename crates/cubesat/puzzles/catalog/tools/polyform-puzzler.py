@@ -5,7 +5,7 @@ this script runs under Python 2.7 and imports Polyform Puzzler's own puzzle clas
 target cell and every piece comes from them, nothing is retyped. No Polyform Puzzler code is
 copied into cubesat; what the files hold are the puzzles' cells (facts), with the source cited.
 
-    python2.7 puzzles/catalog/tools/polyform-puzzler.py PUZZLER_DIR puzzles/catalog
+    python2.7 crates/cubesat/puzzles/catalog/tools/polyform-puzzler.py PUZZLER_DIR crates/cubesat/puzzles/catalog
 
 Which puzzles: every link "solutions incomplete <../solutions/DIR/NAME.txt>" in the
 documentation (docs/*.txt) with DIR `cubes` (polycubes) or `ominoes` (polyominoes on the
