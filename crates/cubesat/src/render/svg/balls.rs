@@ -196,7 +196,7 @@ fn labels(scene: &Scene, balls: &[Ball]) -> Vec<Label> {
     let copies = scene.copies();
     let (_, rb) = radius_ab();
     let mut labels: Vec<Label> = Vec::new();
-    for i in 0..scene.pieces.len() {
+    for (i, &copy) in copies.iter().enumerate() {
         let mine: Vec<&Ball> = balls
             .iter()
             .filter(|b| b.owner == Occupant::Piece(i))
@@ -207,7 +207,7 @@ fn labels(scene: &Scene, balls: &[Ball]) -> Vec<Label> {
         let a0 = mine.iter().map(|b| b.a).fold(f64::INFINITY, f64::min);
         let a1 = mine.iter().map(|b| b.a).fold(f64::NEG_INFINITY, f64::max);
         let b1 = mine.iter().map(|b| b.b).fold(f64::NEG_INFINITY, f64::max);
-        let text = super::label_text(scene, i, copies[i]);
+        let text = super::label_text(scene, i, copy);
         labels.push(Label {
             a: (a0 + a1) / 2.0,
             b: b1 + rb + 2.0,
