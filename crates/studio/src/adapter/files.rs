@@ -42,17 +42,11 @@ pub struct Download {
     pub mime: &'static str,
 }
 
-/// A file-name-safe version of a name.
+/// A file-name-safe version of a name, as the command line makes them, cut to 64 characters
+/// for a download's name (and "puzzle" for a puzzle without one).
 fn file_part(name: &str) -> String {
-    let s: String = name
+    let s: String = cubesat::render::mesh::file_part(name)
         .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
         .take(64)
         .collect();
     if s.is_empty() { "puzzle".into() } else { s }
