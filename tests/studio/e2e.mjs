@@ -157,6 +157,8 @@ await check('search the library: "bedlam" narrows it, the entry opens', async ()
   }
   const bedlam = page.locator('.card[data-key="bedlam"]');
   assert(await bedlam.isVisible(), 'Bedlam is shown');
+  assert(!(await page.locator('.card[data-key="soma"]').isVisible()), 'Soma, which does not match, is not shown');
+  assert(await page.locator('#catalog .family:not([hidden])').count() < await page.locator('#catalog .family').count(), 'families with no match are hidden');
   assert((await bedlam.textContent()).includes('published: 19,186'), 'with its published 19,186');
   // Keyboard: from the search box, Tab reaches the filters; Enter on the entry's button opens it.
   await page.keyboard.press('Tab');
