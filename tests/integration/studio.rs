@@ -231,6 +231,48 @@ fn studio_serves_its_page_and_the_library_on_loopback() {
 }
 
 #[test]
+fn studio_catalog_lists_every_named_puzzle_with_its_counts() {
+    let s = Studio::start(&["-q"]);
+    let reply = s.get("/api/catalog");
+    reply.expect(200, "\"family\"");
+    let list = reply.json();
+    let list = list.as_array().unwrap();
+    let named: Vec<&str> = cubesat::puzzle::named().map(|(n, _)| n).collect();
+    assert_eq!(list.len(), named.len());
+    for (e, n) in list.iter().zip(&named) {
+        assert_eq!(e["key"], *n, "{e}");
+        let p = cubesat::puzzle::bundled(n).unwrap();
+        let family = p.catalog.as_ref().map_or("other", |c| c.family.as_str());
+        assert_eq!(e["family"], family, "{e}");
+        let published = p.catalog.as_ref().map_or(0, |c| c.published.len());
+        assert_eq!(e["published"].as_array().unwrap().len(), published, "{e}");
+        if e["status"] == "open" {
+            let text = e["estimate"]["text"].as_str().unwrap();
+            assert!(text.contains("nodes") && text.contains("CPU"), "{e}");
+        }
+    }
+    let entry = |key: &str| list.iter().find(|e| e["key"] == key).unwrap().clone();
+    let soma = entry("soma");
+    assert_eq!(soma["family"], "soma");
+    assert_eq!(soma["published"][0]["count"], 240, "{soma}");
+    assert_eq!(
+        soma["published"][0]["up_to"], "rotation+reflection",
+        "{soma}"
+    );
+    assert_eq!(soma["counts"]["rotation"], 480, "{soma}");
+    assert_eq!(soma["counts"]["rotation+reflection"], 240, "{soma}");
+    let bedlam = entry("bedlam");
+    assert_eq!(bedlam["published"][0]["count"], 19186, "{bedlam}");
+    assert_eq!(bedlam["status"], "published", "{bedlam}");
+    assert!(list.iter().any(|e| e["status"] == "open"));
+    assert!(list.iter().any(|e| e["status"] == "disagreeing"));
+    // A catalog puzzle opens like a bundled one.
+    let last = named.last().unwrap();
+    s.get(&format!("/api/library/{last}"))
+        .expect(200, "\"text\"");
+}
+
+#[test]
 fn studio_downloads_are_the_files_the_cli_writes() {
     let s = Studio::start(&["-q"]);
     let soma = std::fs::read_to_string(puzzle_file("soma")).unwrap();

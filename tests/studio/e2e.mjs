@@ -116,15 +116,71 @@ function python(script, ...args) {
   return execFileSync('python3', ['-c', script, ...args], { encoding: 'utf8' });
 }
 
-await check('the library lists the bundled puzzles, drawn', async () => {
+await check('the library lists the whole catalog by family, drawn as it comes into view', async () => {
   await page.goto(url);
-  await page.waitForSelector('#cards[data-loaded]');
-  // The bundled puzzles are the files directly in crates/cubesat/puzzles/ (the catalog's are in folders below).
-  const listed = readdirSync('crates/cubesat/puzzles').filter((f) => f.endsWith('.json')).length;
-  assert(await page.locator('.card').count() === listed, 'one card per bundled puzzle (' + listed + ')');
-  await page.waitForFunction(() => Array.from(document.querySelectorAll('.card img')).every((i) => i.complete && i.naturalWidth > 0));
-  assert((await text('.card[data-key="soma"]')).includes('480 solutions up to rotation'), 'the Soma card gives its known count');
+  const started = Date.now();
+  await page.waitForSelector('#catalog[data-loaded]');
+  const loadedIn = Date.now() - started;
+  // Every named puzzle: the bundled files directly in crates/cubesat/puzzles/ and the catalog's in folders below.
+  const named = Number(await page.locator('#catalog').getAttribute('data-loaded'));
+  const bundled = readdirSync('crates/cubesat/puzzles').filter((f) => f.endsWith('.json')).length;
+  const catalog = readdirSync('crates/cubesat/puzzles/catalog', { recursive: true }).filter((f) => f.endsWith('.json')).length;
+  assert(named === bundled + catalog && named > 300, 'one entry per named puzzle (' + named + ' listed, ' + bundled + ' + ' + catalog + ' files)');
+  assert(await page.locator('#catalog .card').count() === named, 'one card per entry');
+  assert(await page.locator('#catalog .family').count() > 5, 'grouped by family');
+  console.log('# library listed ' + named + ' puzzles in ' + loadedIn + ' ms');
+  await page.waitForFunction(() => { const i = document.querySelector('#catalog .card img'); return i && i.complete && i.naturalWidth > 0; });
   await shot('studio-library.png');
+  const soma = page.locator('.card[data-key="soma"]');
+  await soma.scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => { const i = document.querySelector('.card[data-key="soma"] img'); return i && i.complete && i.naturalWidth > 0; });
+  const somaText = await soma.textContent();
+  assert(somaText.includes('480 up to rotation'), 'the Soma entry gives cubesat\'s count up to rotation: ' + somaText);
+  assert(somaText.includes('published: 240 up to rotation and reflection'), 'the Soma entry gives its published count: ' + somaText);
+  assert(await soma.locator('a[href^="http"]').count() > 0, 'the Soma entry links its source');
+  assert(somaText.includes('convention: "240 essentially distinct ways"'), 'the Soma entry gives the convention of its published count: ' + somaText);
+});
+
+await check('search the library: "bedlam" narrows it, the entry opens', async () => {
+  await page.goto(url);
+  await page.waitForSelector('#catalog[data-loaded]');
+  const all = Number(await page.locator('#catalog').getAttribute('data-shown'));
+  const search = page.getByLabel('Search puzzles');
+  await search.focus();
+  await page.keyboard.type('bedlam');
+  await page.waitForFunction((n) => Number(document.getElementById('catalog').dataset.shown) < n, all);
+  const visible = page.locator('#catalog .card:not([hidden])');
+  const n = await visible.count();
+  assert(n >= 1 && n < all, 'the list narrows (' + n + ' of ' + all + ')');
+  for (let i = 0; i < n; i++) {
+    assert((await visible.nth(i).textContent()).toLowerCase().includes('bedlam'), 'every entry shown matches');
+  }
+  const bedlam = page.locator('.card[data-key="bedlam"]');
+  assert(await bedlam.isVisible(), 'Bedlam is shown');
+  assert(!(await page.locator('.card[data-key="soma"]').isVisible()), 'Soma, which does not match, is not shown');
+  assert(await page.locator('#catalog .family:not([hidden])').count() < await page.locator('#catalog .family').count(), 'families with no match are hidden');
+  assert((await bedlam.textContent()).includes('published: 19,186'), 'with its published 19,186');
+  // Keyboard: from the search box, Tab reaches the filters; Enter on the entry's button opens it.
+  await page.keyboard.press('Tab');
+  assert(await page.evaluate(() => document.activeElement.id) === 'lib-family', 'Tab goes from the search box to the family filter');
+  await bedlam.locator('.edit').focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /bedlam/i.test(document.getElementById('current').textContent));
+  await valid();
+  assert(await page.locator('#editor').isVisible(), 'the entry opens in the editor');
+});
+
+await check('filter the library: open puzzles show their estimated cost', async () => {
+  await page.click('#tab-library');
+  await page.fill('#lib-search', '');
+  await page.selectOption('#lib-status', 'open');
+  await page.waitForFunction(() => document.querySelectorAll('#catalog .card:not([hidden])').length > 0);
+  const first = page.locator('#catalog .card:not([hidden])').first();
+  const t = await first.locator('.estimate').textContent();
+  assert(/nodes/.test(t) && /CPU/.test(t), 'an open entry gives its estimate: ' + t);
+  const statuses = await page.locator('#catalog .card:not([hidden])').evaluateAll((cs) => cs.map((c) => c.dataset.status));
+  assert(statuses.every((x) => x === 'open'), 'only open entries are shown');
+  await page.selectOption('#lib-status', '');
 });
 
 await check('count Soma: 480 shown', async () => {

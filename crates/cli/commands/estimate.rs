@@ -12,6 +12,7 @@ use serde_json::json;
 use cubesat::UpTo;
 use cubesat::estimate::{self, CountEstimate, MAX_WALL, ShardPlan, Z95};
 use cubesat::plan::{EstimatePlan, EstimateSettings, PlanError, Settings};
+use cubesat::report::{human_seconds, sig};
 use cubesat::run::Instance;
 
 use crate::args::{EstimateArgs, EstimateFormat};
@@ -147,43 +148,6 @@ fn parse_wall(text: &str) -> Result<Duration> {
     // Bounded so that the duration cannot overflow; the plan refuses more than a year.
     let secs = (v * scale).clamp(1.0, 2.0 * MAX_WALL.as_secs_f64());
     Ok(Duration::from_secs_f64(secs))
-}
-
-/// `x` with `digits` significant digits, in plain or scientific notation by size.
-fn sig(x: f64, digits: usize) -> String {
-    if !x.is_finite() {
-        return "unbounded".to_string();
-    }
-    if x == 0.0 {
-        return "0".to_string();
-    }
-    let mag = x.abs().log10().floor() as i32;
-    if (0..=9).contains(&mag) {
-        let decimals = (digits as i32 - 1 - mag).max(0) as usize;
-        format!("{x:.decimals$}")
-    } else {
-        format!("{x:.*e}", digits.saturating_sub(1))
-    }
-}
-
-/// A duration in the largest unit that keeps it readable: seconds to years.
-pub(crate) fn human_seconds(s: f64) -> String {
-    if !s.is_finite() {
-        return "unbounded".to_string();
-    }
-    const UNITS: [(f64, &str); 5] = [
-        (365.25 * 86_400.0, "years"),
-        (86_400.0, "days"),
-        (3600.0, "hours"),
-        (60.0, "minutes"),
-        (1.0, "seconds"),
-    ];
-    for (size, unit) in UNITS {
-        if s >= size * 1.5 || size == 1.0 {
-            return format!("{} {unit}", sig(s / size, 2));
-        }
-    }
-    unreachable!("the last unit takes every time")
 }
 
 /// The relative half width of the 95% interval above the estimate, as a percentage.

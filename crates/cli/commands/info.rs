@@ -14,8 +14,8 @@ use cubesat::run::Instance;
 
 use crate::args::InfoArgs;
 
-use super::estimate::human_seconds;
 use super::{Outcome, output};
+use cubesat::report::human_seconds;
 
 /// `cubesat info`: the puzzle's description on stdout.
 pub fn run(args: InfoArgs) -> Result<Outcome> {

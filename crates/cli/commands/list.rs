@@ -8,7 +8,7 @@ use anyhow::{Result, bail};
 use cubesat::UpTo;
 use cubesat::puzzle::{self, ModeCount, Puzzle, Verdict};
 
-use super::estimate::human_seconds;
+use cubesat::report::human_seconds;
 
 use crate::args::ListArgs;
 

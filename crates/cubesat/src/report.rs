@@ -1,4 +1,5 @@
-//! Solution output shared by the subcommands: the JSON Lines schema, and the statistics line on stderr.
+//! Solution output shared by the subcommands: the JSON Lines schema, the statistics line on
+//! stderr, and numbers and durations worded for people ([`sig`], [`human_seconds`]).
 //!
 //! JSON Lines schema (`solve --format json`): one object per solution,
 //! `{"type":"solution","index":1,"pieces":[{"piece":"L","letter":"L","copy":1,"hint":false,"container":0,"cells":[[x,y,z],...]}, ...]}`
@@ -768,6 +769,43 @@ fn solution_from_json(
         )
     })?;
     Ok(placements)
+}
+
+/// `x` with `digits` significant digits, in plain or scientific notation by size.
+pub fn sig(x: f64, digits: usize) -> String {
+    if !x.is_finite() {
+        return "unbounded".to_string();
+    }
+    if x == 0.0 {
+        return "0".to_string();
+    }
+    let mag = x.abs().log10().floor() as i32;
+    if (0..=9).contains(&mag) {
+        let decimals = (digits as i32 - 1 - mag).max(0) as usize;
+        format!("{x:.decimals$}")
+    } else {
+        format!("{x:.*e}", digits.saturating_sub(1))
+    }
+}
+
+/// A duration in the largest unit that keeps it readable: seconds to years.
+pub fn human_seconds(s: f64) -> String {
+    if !s.is_finite() {
+        return "unbounded".to_string();
+    }
+    const UNITS: [(f64, &str); 5] = [
+        (365.25 * 86_400.0, "years"),
+        (86_400.0, "days"),
+        (3600.0, "hours"),
+        (60.0, "minutes"),
+        (1.0, "seconds"),
+    ];
+    for (size, unit) in UNITS {
+        if s >= size * 1.5 || size == 1.0 {
+            return format!("{} {unit}", sig(s / size, 2));
+        }
+    }
+    unreachable!("the last unit takes every time")
 }
 
 #[cfg(test)]

@@ -3,7 +3,8 @@
 //! ```text
 //! GET  /                                  the page (and /static/* its scripts and styles)
 //! GET  /api/library                       the bundled puzzles
-//! GET  /api/library/{key}                 one bundled puzzle's file text
+//! GET  /api/catalog                       every bundled and catalog puzzle with its counts
+//! GET  /api/library/{key}                 one bundled or catalog puzzle's file text
 //! GET  /api/library/{key}/sheet.svg       its target and pieces drawn
 //! POST /api/sheet.svg      {puzzle}       the same for any puzzle text (a dropped file)
 //! POST /api/import         file bytes     a dropped file (X-File-Name, X-Problem) as JSON text
@@ -78,6 +79,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/", get(index))
         .route("/static/{file}", get(asset))
         .route("/api/library", get(library))
+        .route("/api/catalog", get(catalog))
         .route("/api/library/{key}", get(bundled))
         .route("/api/library/{key}/sheet.svg", get(bundled_sheet))
         .route("/api/sheet.svg", post(sheet))
@@ -344,6 +346,17 @@ async fn asset(Path(file): Path<String>) -> Answer {
 
 async fn library(State(app): State<Arc<App>>) -> Answer {
     Ok(json_body(&blocking(&app, adapter::library).await?))
+}
+
+async fn catalog(State(app): State<Arc<App>>) -> Answer {
+    let text = blocking(&app, adapter::catalog).await?;
+    let mut resp = ([(header::CONTENT_TYPE, "application/json")], text).into_response();
+    // Built into the binary: the list never changes while the server runs.
+    resp.headers_mut().insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("private, max-age=3600"),
+    );
+    Ok(resp)
 }
 
 fn bundled_text(key: &str) -> Result<String, Refused> {

@@ -61,23 +61,109 @@ function card(key, name, lines, image, text) {
   return c;
 }
 
+const MODES = [['none', 'counting every placement'], ['rotation', 'up to rotation'], ['rotation+reflection', 'up to rotation and reflection']];
+
+const num = (n) => n.toLocaleString('en');
+
+/** A source as text, with its address as a link when it has one. */
+function source(label, s) {
+  if (!s.url) return el('p', { class: 'source', text: label + s.text });
+  const i = s.text.indexOf(s.url);
+  return el('p', { class: 'source' }, label, s.text.slice(0, i),
+    el('a', { href: s.url, target: '_blank', rel: 'noopener noreferrer', text: s.url }), s.text.slice(i + s.url.length));
+}
+
+/** The lines of one catalog entry: published counts, cubesat's counts, source, estimate. */
+function entryLines(p) {
+  const lines = [el('p', { class: 'meta', text: p.family + ' · ' + p.grid + ' · ' + p.copies + ' pieces into ' + p.containers.join(' + ') + ' · ' + p.status })];
+  if (!p.published.length) lines.push(el('p', { class: 'published', text: 'published: no published count found' }));
+  for (const x of p.published) {
+    lines.push(el('p', { class: 'published', text: 'published: ' + num(x.count) + ' ' + x.phrase + ' (' + x.verdict + ')' }));
+    // The convention in the source's own words: its start shown, the whole when opened.
+    const short = x.convention.length > 60 ? x.convention.slice(0, 57) + '...' : x.convention;
+    lines.push(x.convention.length > 60
+      ? el('details', { class: 'convention' }, el('summary', { text: 'convention: ' + short }), el('p', { text: x.convention }))
+      : el('p', { class: 'convention', text: 'convention: ' + x.convention }));
+    lines.push(source('source: ', { text: x.source, url: x.url }));
+  }
+  if (p.counts) {
+    const c = MODES.filter(([m]) => p.counts[m] !== null)
+      .map(([m, phrase]) => p.counts[m] === 'undefined' ? phrase + ' not defined' : num(p.counts[m]) + ' ' + phrase);
+    if (c.length) lines.push(el('p', { class: 'counts', text: 'cubesat: ' + c.join(', ') }));
+  }
+  if (p.incomplete) lines.push(source('the source left its count unfinished: ', { text: p.incomplete.source, url: p.incomplete.url }));
+  if (p.estimate) lines.push(el('p', { class: 'estimate', text: p.estimate.text }));
+  if (!p.published.length && !p.incomplete && p.source) lines.push(source('source: ', p.source));
+  lines.push(el('p', { class: 'desc', text: p.description }));
+  return lines;
+}
+
+let catalogItems = [];
+
+/** Shows the entries the search and filters match, and the families that keep one. */
+function filterCatalog() {
+  const words = $('lib-search').value.toLowerCase().split(/\s+/).filter(Boolean);
+  const family = $('lib-family').value;
+  const grid = $('lib-grid').value;
+  const status = $('lib-status').value;
+  let shown = 0;
+  for (const { p, node, hay } of catalogItems) {
+    const ok = words.every((w) => hay.includes(w))
+      && (!family || p.family === family)
+      && (!grid || p.grid === grid)
+      && (!status || p.status === status
+        || (status === 'published' && p.published.length > 0)
+        || (status === 'agreeing' && p.published.length > 0 && p.published.every((x) => x.agrees)));
+    node.hidden = !ok;
+    if (ok) shown += 1;
+  }
+  for (const sec of document.querySelectorAll('#catalog .family')) {
+    sec.hidden = !sec.querySelector('.card:not([hidden])');
+  }
+  $('lib-shown').textContent = shown + ' of ' + catalogItems.length + ' puzzles';
+  $('catalog').dataset.shown = String(shown);
+}
+
 async function library() {
   let items;
   try {
-    items = await api('/api/library');
+    items = await api('/api/catalog');
   } catch (e) {
     libraryError(e.message);
     return;
   }
-  const box = $('cards');
+  const families = new Map();
   for (const p of items) {
-    const known = p.known.rotation !== null ? p.known.rotation.toLocaleString('en') + ' solutions up to rotation' : 'no published count';
-    const img = el('img', { alt: p.name + ': target and pieces', src: '/api/library/' + encodeURIComponent(p.key) + '/sheet.svg', loading: 'lazy' });
-    box.appendChild(card(p.key, p.name,
-      [p.copies + ' pieces into ' + p.containers.join(' + ') + '; ' + known, p.description],
-      img, async () => (await api('/api/library/' + encodeURIComponent(p.key))).text));
+    if (!families.has(p.family)) families.set(p.family, []);
+    families.get(p.family).push(p);
   }
-  $('cards').dataset.loaded = String(items.length);
+  const box = $('catalog');
+  const names = Array.from(families.keys()).sort();
+  for (const f of names) {
+    const grid = el('div', { class: 'cards' });
+    const list = families.get(f);
+    box.appendChild(el('section', { class: 'family', 'data-family': f, 'aria-label': f },
+      el('h2', { text: f + ' (' + list.length + (list.length === 1 ? ' puzzle)' : ' puzzles)') }), grid));
+    for (const p of list) {
+      // Drawn only when the entry comes into view (the browser loads lazy images then).
+      const img = el('img', { alt: p.name + ': target and pieces', src: '/api/library/' + encodeURIComponent(p.key) + '/sheet.svg', loading: 'lazy', width: 230, height: 150 });
+      const node = card(p.key, p.name, [], img, async () => (await api('/api/library/' + encodeURIComponent(p.key))).text);
+      node.querySelector('h3').after(...entryLines(p));
+      node.dataset.status = p.status;
+      grid.appendChild(node);
+      catalogItems.push({ p, node, hay: [p.key, p.name, p.family, p.description].join('\n').toLowerCase() });
+    }
+    $('lib-family').appendChild(el('option', { value: f, text: f }));
+  }
+  for (const g of Array.from(new Set(items.map((p) => p.grid))).sort()) {
+    $('lib-grid').appendChild(el('option', { value: g, text: g }));
+  }
+  for (const id of ['lib-search', 'lib-family', 'lib-grid', 'lib-status']) {
+    $(id).addEventListener(id === 'lib-search' ? 'input' : 'change', filterCatalog);
+  }
+  $('lib-filters').addEventListener('submit', (e) => e.preventDefault());
+  filterCatalog();
+  box.dataset.loaded = String(items.length);
 }
 
 function libraryError(message) {

@@ -12,7 +12,7 @@
 //! piece or layer.
 //!
 //! Here: reading puzzles (the editor's text, the bundled ones, dropped files); `views`: the
-//! editor's check and the drawings; `files`: the downloads; `runs`: solve, count, generate.
+//! editor's check, the drawings and the catalog; `files`: the downloads; `runs`: solve, count, generate.
 
 mod files;
 mod runs;
@@ -20,7 +20,7 @@ mod views;
 
 pub use files::{Contents, Download, Writer, download, solution_download, solutions_jsonl};
 pub use runs::{Action, Finished, Keep, RunRequest, run, run_request};
-pub use views::{View, check, sheet_svg, solution_view};
+pub use views::{View, catalog, check, sheet_svg, solution_view};
 
 use std::path::Path;
 
@@ -127,10 +127,9 @@ fn sizes(p: &Puzzle) -> Vec<String> {
         .collect()
 }
 
-/// The file text of a bundled puzzle, as shipped.
+/// The file text of a bundled or catalog puzzle, as shipped.
 pub fn bundled_text(key: &str) -> Result<String, Failure> {
-    BUNDLED
-        .iter()
+    puzzle::named()
         .find(|(k, _)| *k == key)
         .map(|(_, text)| text.to_string())
         .ok_or_else(|| Failure::new(format!("no bundled puzzle '{key}'")))

@@ -2,8 +2,11 @@
 //! `cubesat info`, the obstacles, the 3D preview) and a solution's text, SVG, 3D page and
 //! assembly steps.
 
+use std::sync::OnceLock;
+
+use cubesat::puzzle::{self, Catalog, CatalogCounts, ModeCount, Verdict};
 use cubesat::render::{self, Scene};
-use cubesat::report::{piece_scene, scene, sheet_scene};
+use cubesat::report::{human_seconds, piece_scene, scene, sheet_scene};
 use cubesat::run::Instance;
 use cubesat::{Puzzle, UpTo};
 use serde_json::{Value, json};
@@ -185,4 +188,118 @@ pub fn solution_view(inst: &Instance, placements: &[u32], index: u64) -> Value {
         "complete": order.complete,
         "pieces": s.pieces.len(),
     })
+}
+
+/// Every named puzzle (the bundled ones, then the catalog's), one object each, as the
+/// library page lists them: key, name, family, grid, description, sizes, the published
+/// counts with their conventions and sources, cubesat's count in every mode, and for an open
+/// puzzle its estimated cost, worded as `cubesat info` words them. Read once, without solving
+/// anything: the text of the JSON list.
+pub fn catalog() -> &'static str {
+    static TEXT: OnceLock<String> = OnceLock::new();
+    TEXT.get_or_init(|| {
+        let items: Vec<Value> = puzzle::named()
+            .filter_map(|(key, _)| Some(entry(key, &puzzle::bundled(key).ok()?)))
+            .collect();
+        Value::Array(items).to_string()
+    })
+}
+
+/// One entry of [`catalog`].
+fn entry(key: &str, p: &Puzzle) -> Value {
+    let c = p.catalog.as_ref();
+    let k = &p.known_counts;
+    let published: Vec<Value> = c.map_or_else(Vec::new, |c| {
+        c.published
+            .iter()
+            .map(|x| {
+                let agrees = x.agrees(&c.counts);
+                json!({
+                    "count": x.count,
+                    "up_to": x.up_to.to_string(),
+                    "phrase": x.up_to.phrase(),
+                    "convention": x.convention,
+                    "source": x.source,
+                    "url": url(&x.source),
+                    "agrees": agrees,
+                    "verdict": match (&x.finding, agrees) {
+                        (_, true) => "cubesat agrees",
+                        (Some(f), false) if f.verdict == Verdict::Source => "cubesat differs, settled: the source is wrong",
+                        (Some(_), false) => "cubesat differs, settled: another convention",
+                        (None, false) => "cubesat differs",
+                    },
+                })
+            })
+            .collect()
+    });
+    let estimate = c
+        .and_then(|c| c.incomplete.as_ref())
+        .and_then(|i| i.estimate.as_ref());
+    let status = match (c.and_then(Catalog::agrees), estimate) {
+        (Some(false), _) => "disagreeing",
+        (_, Some(_)) => "open",
+        (Some(true), None) => "published",
+        (None, None) => "unpublished",
+    };
+    let source = c
+        .and_then(|c| c.incomplete.as_ref().map(|i| i.source.clone()))
+        .or_else(|| k.source.clone());
+    json!({
+        "key": key,
+        "name": p.name,
+        "family": c.map_or("other", |c| c.family.as_str()),
+        "grid": p.grid.name(),
+        "description": p.description,
+        "pieces": p.pieces.len(),
+        "copies": p.pieces.iter().map(|x| x.count as u64).sum::<u64>(),
+        "cells": p.target.cells().len(),
+        "containers": sizes(p),
+        "status": status,
+        "published": published,
+        "counts": c.map_or(Value::Null, |c| counts(&c.counts)),
+        "incomplete": c.and_then(|c| c.incomplete.as_ref()).map(|i| json!({
+            "source": i.source,
+            "url": url(&i.source),
+            "convention": i.convention,
+        })),
+        "source": source.as_deref().map(|s| json!({"text": s, "url": url(s)})),
+        "estimate": estimate.map(|e| json!({
+            "up_to": e.up_to.to_string(),
+            "nodes": e.nodes,
+            "cpu_seconds": e.cpu_seconds,
+            "text": format!(
+                "open, estimated {}: {:.3e} nodes (95% interval {:.3e} to {}), {} CPU on the machine measured",
+                e.up_to.phrase(),
+                e.nodes,
+                e.low,
+                e.high.map_or("unbounded".to_string(), |h| format!("{h:.3e}")),
+                human_seconds(e.cpu_seconds),
+            ),
+            "cpu": human_seconds(e.cpu_seconds),
+        })),
+    })
+}
+
+/// cubesat's counts of a catalog record, by mode: a number, `"undefined"`, or null.
+fn counts(c: &CatalogCounts) -> Value {
+    let mut out = serde_json::Map::new();
+    for m in CatalogCounts::MODES {
+        let v = match c.get(m) {
+            ModeCount::Count(n) => json!(n),
+            ModeCount::Undefined => json!("undefined"),
+            ModeCount::NotCounted => Value::Null,
+        };
+        out.insert(m.to_string(), v);
+    }
+    Value::Object(out)
+}
+
+/// The first web address a source names, if any.
+fn url(source: &str) -> Option<&str> {
+    let start = source.find("https://").or_else(|| source.find("http://"))?;
+    let rest = &source[start..];
+    let end = rest
+        .find(|c: char| c.is_whitespace() || matches!(c, '"' | '<' | '>' | ')' | ']'))
+        .unwrap_or(rest.len());
+    Some(rest[..end].trim_end_matches(['.', ',', ';']))
 }
