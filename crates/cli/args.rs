@@ -44,7 +44,7 @@ pub enum Command {
     List(ListArgs),
     /// Generate a puzzle with hint pieces from a seeded random solution.
     Generate(GenerateArgs),
-    /// Export the instance for an external solver (DIMACS CNF, Knuth's DLX format, clingo).
+    /// Export for an external solver (DIMACS CNF, DLX, clingo, a placement list) or as a BurrTools file.
     Export(ExportArgs),
     /// Read an external solver's answer to an exported instance back as cubesat solutions.
     Decode(DecodeArgs),

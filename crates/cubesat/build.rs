@@ -5,7 +5,10 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/catalog");
+    // The folder of the crate being built, read when the script runs: a script binary built
+    // for one checkout and run for another (a shared target directory) reads its own.
+    let manifest = std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let root = Path::new(&manifest).join("puzzles/catalog");
     // A directory is watched as a whole: adding, removing or editing a file rebuilds.
     println!("cargo::rerun-if-changed={}", root.display());
     let mut files: Vec<(String, String, PathBuf)> = Vec::new();
