@@ -270,6 +270,9 @@ fn studio_catalog_lists_every_named_puzzle_with_its_counts() {
     let last = named.last().unwrap();
     s.get(&format!("/api/library/{last}"))
         .expect(200, "\"text\"");
+    // A name that is no puzzle is refused with its one-line reason.
+    s.get("/api/library/no-such-puzzle")
+        .expect(404, "no bundled puzzle 'no-such-puzzle'");
 }
 
 #[test]
