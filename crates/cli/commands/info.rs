@@ -260,16 +260,10 @@ fn catalog(out: &mut impl Write, c: &Catalog) -> Result<()> {
             )?;
         }
         if let Some(e) = &i.estimate {
-            let high = e
-                .high
-                .map_or("unbounded".to_string(), |h| format!("{h:.3e}"));
             writeln!(
                 out,
-                "    open, estimated {}: {:.3e} nodes (95% interval {:.3e} to {high}), {} CPU on the machine measured (cubesat estimate --seconds {} --seed {}, {})",
-                e.up_to.phrase(),
-                e.nodes,
-                e.low,
-                human_seconds(e.cpu_seconds),
+                "    {} (cubesat estimate --seconds {} --seed {}, {})",
+                cubesat::report::estimate_words(e),
                 e.seconds,
                 e.seed,
                 e.date

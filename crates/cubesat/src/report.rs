@@ -788,6 +788,22 @@ pub fn sig(x: f64, digits: usize) -> String {
     }
 }
 
+/// A catalog estimate in words, as `cubesat info` and the studio give it: "open, estimated up
+/// to rotation: 1.313e28 nodes (95% interval 1.068e5 to 3.683e28), ... CPU on the machine
+/// measured".
+pub fn estimate_words(e: &crate::puzzle::Estimate) -> String {
+    let high = e
+        .high
+        .map_or("unbounded".to_string(), |h| format!("{h:.3e}"));
+    format!(
+        "open, estimated {}: {:.3e} nodes (95% interval {:.3e} to {high}), {} CPU on the machine measured",
+        e.up_to.phrase(),
+        e.nodes,
+        e.low,
+        human_seconds(e.cpu_seconds),
+    )
+}
+
 /// A duration in the largest unit that keeps it readable: seconds to years.
 pub fn human_seconds(s: f64) -> String {
     if !s.is_finite() {

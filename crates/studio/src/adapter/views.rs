@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use cubesat::puzzle::{self, Catalog, CatalogCounts, ModeCount, Verdict};
 use cubesat::render::{self, Scene};
-use cubesat::report::{human_seconds, piece_scene, scene, sheet_scene};
+use cubesat::report::{estimate_words, human_seconds, piece_scene, scene, sheet_scene};
 use cubesat::run::Instance;
 use cubesat::{Puzzle, UpTo};
 use serde_json::{Value, json};
@@ -267,14 +267,7 @@ fn entry(key: &str, p: &Puzzle) -> Value {
             "up_to": e.up_to.to_string(),
             "nodes": e.nodes,
             "cpu_seconds": e.cpu_seconds,
-            "text": format!(
-                "open, estimated {}: {:.3e} nodes (95% interval {:.3e} to {}), {} CPU on the machine measured",
-                e.up_to.phrase(),
-                e.nodes,
-                e.low,
-                e.high.map_or("unbounded".to_string(), |h| format!("{h:.3e}")),
-                human_seconds(e.cpu_seconds),
-            ),
+            "text": estimate_words(e),
             "cpu": human_seconds(e.cpu_seconds),
         })),
     })
