@@ -117,72 +117,10 @@ fn show(progress: &Progress, what: &str, start: Instant, stop: &AtomicBool) {
     }
 }
 
-/// One status line: solutions, rate, fraction of the tree done and the time left at the
-/// current pace. The fraction is Knuth's (every finished subtree adds its path weight), so
-/// it grows as subtrees finish and the time left sharpens with it; tiny fractions of huge
-/// trees show in scientific notation rather than as 0.00%.
+/// One status line, worded by the library as every front end words it
+/// ([`cubesat::estimate::progress_line`]).
 fn status(p: &Progress, elapsed: Duration, what: &str) -> String {
-    let secs = elapsed.as_secs_f64().max(1e-3);
-    let done = p.fraction_done();
-    let eta = if done > 0.0 {
-        format!("ETA {}", format_duration(secs * (1.0 - done) / done))
-    } else {
-        "ETA once a first subtree is finished".to_string()
-    };
-    // Engines that count no nodes (the SAT path) leave the figure out.
-    let nodes = match p.nodes() {
-        0 => String::new(),
-        n => format!(", {:.1} M nodes", n as f64 / 1e6),
-    };
-    format!(
-        "{what}: {} ({:.0}/s){nodes}, {} of the tree, {eta}",
-        cubesat::report::plural(p.solutions(), "solution"),
-        p.solutions() as f64 / secs,
-        format_fraction(done)
-    )
-}
-
-/// A fraction as a percentage, or in scientific notation below 0.01%.
-fn format_fraction(f: f64) -> String {
-    if f >= 1e-4 || f == 0.0 {
-        format!("{:.2}%", f * 100.0)
-    } else {
-        format!("{f:.1e}")
-    }
-}
-
-/// A time left: minutes and seconds up to an hour, hours and minutes up to two days, then
-/// days or years with two significant digits (a count may need centuries).
-fn format_duration(secs: f64) -> String {
-    if !secs.is_finite() || secs > 1e18 {
-        return "beyond 10^10 years".to_string();
-    }
-    let s = secs.round() as u64;
-    const DAY: f64 = 86_400.0;
-    const YEAR: f64 = 365.25 * DAY;
-    if secs >= YEAR {
-        format!("{} years", two_digits(secs / YEAR))
-    } else if secs >= 2.0 * DAY {
-        format!("{} days", two_digits(secs / DAY))
-    } else if s >= 3600 {
-        format!("{}h{:02}m", s / 3600, s % 3600 / 60)
-    } else if s >= 60 {
-        format!("{}m{:02}s", s / 60, s % 60)
-    } else {
-        format!("{s}s")
-    }
-}
-
-/// `x` (at least 1) with two significant digits.
-fn two_digits(x: f64) -> String {
-    if x < 10.0 {
-        return format!("{x:.1}");
-    }
-    if x >= 1e6 {
-        return format!("{x:.1e}");
-    }
-    let step = 10f64.powi(x.log10().floor() as i32 - 1);
-    format!("{:.0}", (x / step).round() * step)
+    cubesat::estimate::progress_line(p, elapsed, what)
 }
 
 /// How long after the first Ctrl-C a second one forces an exit. A second signal sooner is
@@ -274,17 +212,12 @@ mod tests {
 
     #[test]
     fn tiny_fractions_and_long_times_read_right() {
-        assert_eq!(format_fraction(0.5), "50.00%");
-        assert_eq!(format_fraction(3.2e-9), "3.2e-9");
-        assert_eq!(format_duration(42.0), "42s");
-        assert_eq!(format_duration(3725.0), "1h02m");
-        assert_eq!(format_duration(5.0 * 86_400.0), "5.0 days");
-        assert_eq!(format_duration(2.3 * 365.25 * 86_400.0), "2.3 years");
-        assert_eq!(format_duration(470.0 * 365.25 * 86_400.0), "470 years");
         let p = Progress::new();
         p.record(1000, 0, 1e-12);
         let line = status(&p, Duration::from_secs(10), "x");
         assert!(line.contains("1.0e-12 of the tree"), "{line}");
         assert!(line.contains("ETA ") && line.contains("years"), "{line}");
+        p.record(0, 0, 0.5);
+        assert!(status(&p, Duration::from_secs(10), "x").contains("50.00%"));
     }
 }

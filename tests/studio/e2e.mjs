@@ -7,13 +7,19 @@
 // CHROMIUM (default /usr/bin/chromium). Each check prints `ok - NAME` or `not ok - NAME` and
 // the cause; the last line is `N passed, M failed`, and the exit code is 1 when one failed.
 // tests/integration/studio.rs starts the server and runs this; .ci/run installs the pinned
-// playwright-core (npm ci in tests/studio). --screenshots writes the README's pictures.
+// playwright-core and axe-core (npm ci in tests/studio). --screenshots writes the README's
+// pictures. Every view is checked with axe-core (no serious or critical violation) and every
+// frame for Content-Security-Policy violations (the page runs without 'unsafe-inline').
 
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const url = process.argv[2];
 const shotsAt = process.argv.indexOf('--screenshots');
@@ -43,6 +49,12 @@ const page = context.pages()[0] || await context.newPage();
 const problems = [];
 page.on('pageerror', (e) => problems.push('page error: ' + e.message));
 page.on('console', (m) => { if (m.type() === 'error') problems.push('console error: ' + m.text()); });
+// A CSP violation in any frame (the page, its srcdoc 3D views) is reported as a problem.
+await context.addInitScript(() => {
+  document.addEventListener('securitypolicyviolation', (e) => {
+    console.error('CSP violation: ' + e.violatedDirective + ' blocked ' + (e.blockedURI || 'inline') + ' at ' + (e.sourceFile || document.URL) + ':' + e.lineNumber);
+  });
+});
 // Nothing but the studio itself may be asked for.
 const origin = new URL(url).origin;
 await context.route('**/*', (route) => {
@@ -102,9 +114,40 @@ async function run(settings) {
   return text('#result');
 }
 
+/** Clicks what opens a puzzle and answers "Open it" when the page asks before replacing work;
+ *  resolves once the puzzle is in. */
+async function opening(click) {
+  const before = await page.evaluate(() => Number(document.body.dataset.opened || 0));
+  await click();
+  await page.waitForFunction((n) => document.getElementById('replace-dialog').open || Number(document.body.dataset.opened || 0) > n, before);
+  if (await page.evaluate(() => document.getElementById('replace-dialog').open)) await page.click('#replace-yes');
+  await page.waitForFunction((n) => Number(document.body.dataset.opened || 0) > n, before);
+}
+
+/** Opens a library entry: in the editor (`edit`, the default), or with its Solve (`open`),
+ *  which also lists its solutions. */
 async function openBundled(key, how) {
   await page.click('#tab-library');
-  await page.click(`.card[data-key="${key}"] .${how || 'open'}`);
+  await page.fill('#lib-search', '');
+  await page.selectOption('#lib-status', '');
+  await opening(() => page.click(`.card[data-key="${key}"] .${how || 'edit'}`));
+}
+
+/** axe-core on what the page shows now: no serious or critical violation. The 3D views are
+ *  the server's own pages, checked on their own. */
+async function axe(view) {
+  await page.evaluate(AXE + '\n;0');
+  const found = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { iframes: false, resultTypes: ['violations'] });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => v.impact + ' ' + v.id + ': ' + v.help + ' at ' + v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(', '));
+  });
+  assert(found.length === 0, 'axe-core finds in the ' + view + ' view:\n' + found.join('\n'));
+}
+
+/** Whether nothing on the page is wider than the window (no sideways scrolling). */
+async function fitsWidth() {
+  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1);
 }
 
 /** Waits until the editor's check of the current text has come back valid. */
@@ -194,7 +237,7 @@ await check("the editor shows Soma's pieces, their figures and a 3D preview", as
   await openBundled('soma', 'edit');
   await page.click('[data-item="piece-4"]');
   await valid();
-  assert((await text('[data-item="piece-4"]')).includes('4 cells, 12 orientations, 96 placements'), 'piece A figures as cubesat info gives them');
+  assert((await text('[data-item="piece-4"]')).includes('4 cubes, 12 orientations, 96 placements'), 'piece A figures as cubesat info gives them');
   const preview = page.frameLocator('#preview');
   await preview.locator('#title', { hasText: "piece 'A'" }).waitFor();
   assert(await page.locator('#grid td.fill').count() === 4, 'four cubes in the grid');
@@ -221,13 +264,18 @@ await check('list Soma and browse to solution 3, as the CLI lists it', async () 
   const third = cli.trim().split(/\n\s*\n/).pop().trim();
   assert((await text('#sol-text')).trim() === third, 'solution 3 is the CLI\'s third solution:\n' + third);
   await page.click('#sol-tabs button[data-v="steps"]');
-  assert(await page.locator('#sol-steps li').count() === 7, 'seven assembly steps');
+  assert(await page.locator('#sol-steps li').count() === 7, 'seven pieces lowered in order');
+  // Lowering pieces from above is said as what it is, and points to the real disassembly.
+  const lowering = await text('#sol-lowering');
+  assert(/lowered into place from above/.test(lowering) && /not a disassembly/.test(lowering), 'the lowering order is not called a disassembly: ' + lowering);
+  assert(await page.locator('#sol-lowering button', { hasText: 'Disassemble' }).count() === 1, 'it points to Disassemble');
   await shot('studio-solution.png');
   await page.click('#sol-tabs button[data-v="text"]');
 });
 
 await check('stop a running Tetris Cube count and see the partial count', async () => {
   await openBundled('tetris-cube');
+  await page.click('#tab-solve');
   await page.selectOption('#action', 'count');
   await page.selectOption('#up-to', 'none');
   await page.fill('#threads', '1');
@@ -235,6 +283,11 @@ await check('stop a running Tetris Cube count and see the partial count', async 
   // Stop once the count has visibly started: the whole count takes seconds of CPU.
   await page.waitForFunction(() => / nodes/.test(document.getElementById('prog-text').textContent));
   assert(await text('#job-state') === 'running', 'the count is running');
+  // The running number says what it counts (finding 10), not "before symmetry".
+  const progress = await text('#prog-text');
+  assert(!/before symmetry/.test(progress) && /so far/.test(progress), 'the running number is worded: ' + progress);
+  assert(/running number/.test(await text('#prog-note')), 'a note says what the running number is');
+  assert(/ETA/.test(progress), 'the running count shows its ETA: ' + progress);
   await page.click('#stop');
   await page.waitForFunction(() => document.getElementById('job-state').textContent === 'stopped');
   await shot('studio-count.png');
@@ -246,7 +299,7 @@ await check('stop a running Tetris Cube count and see the partial count', async 
 
 await check('draw a puzzle in the editor, count it, and undo an edit', async () => {
   await page.click('#tab-editor');
-  await page.click('#new-puzzle');
+  await opening(() => page.click('#new-puzzle'));
   const cell = (x, y, z) => `#grid td[data-x="${x}"][data-y="${y}"][data-z="${z}"]`;
   // The target: a 2x2 square.
   await page.click('[data-item="target-0"]');
@@ -305,13 +358,14 @@ await check("drop a BurrTools file and see BurrTools' count", async () => {
   }, { bytes, name: file });
   await page.waitForSelector('.card.dropped');
   await page.locator('.card.dropped img').waitFor();
-  await page.click('.card.dropped .open');
+  await opening(() => page.click('.card.dropped .edit'));
   const result = await run({ action: 'count', up_to: 'default' });
   assert(result.startsWith(expected + " solutions in BurrTools' convention"), 'BurrTools counts ' + expected + ': ' + JSON.stringify(result));
 });
 
 await check('download STL files and check them with trimesh', async () => {
   await openBundled('soma');
+  await page.click('#tab-solve');
   await page.waitForFunction(() => document.getElementById('stl-piece').options.length === 7);
   await page.selectOption('#stl-piece', '1'); // L, four cubes
   await page.fill('#stl-cube', '10');
@@ -348,6 +402,318 @@ await check('a share link opens the puzzle in another page', async () => {
   await other.waitForFunction(() => /^valid/.test(document.getElementById('ed-status').textContent));
   assert(await other.inputValue('#json') === await page.inputValue('#json'), 'the same puzzle text');
   await other.close();
+});
+
+await check("a card's Solve shows a solution, not only a count", async () => {
+  await openBundled('soma', 'open');
+  await page.waitForFunction(() => document.getElementById('sol-title').textContent === 'Soma cube, solution 1');
+  assert(await page.locator('#solve').isVisible(), 'the Solve view shows');
+  assert((await text('#sol-text')).trim().split('\n').length >= 3, 'the first solution is drawn as text');
+  // The arrow keys step through the solutions (finding 6).
+  await page.locator('#sol-title').click();
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => document.getElementById('sol-title').textContent === 'Soma cube, solution 2');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => document.getElementById('sol-title').textContent === 'Soma cube, solution 1');
+  await axe('solve');
+});
+
+await check('a legend names a piece once, and the text view shows all of the legend', async () => {
+  await openBundled('pentominoes-6x10', 'open');
+  await page.waitForFunction(() => /solution 1$/.test(document.getElementById('sol-title').textContent));
+  await page.click('#sol-tabs button[data-v="steps"]');
+  const steps = await page.locator('#sol-steps li').allTextContents();
+  assert(steps.length === 12, 'twelve pieces: ' + steps.join(' | '));
+  assert(steps.every((t) => !/^(\S+)\s+\1\b/.test(t)), 'no "V V": ' + steps.join(' | '));
+  await page.click('#sol-tabs button[data-v="text"]');
+  await openBundled('iq-puzzler-pro-pyramid', 'open');
+  await page.waitForFunction(() => /IQ Puzzler Pro.*solution 1$/.test(document.getElementById('sol-title').textContent));
+  const legend = page.locator('#sol-legend');
+  const all = (await legend.textContent()).trim();
+  assert(/^legend: A = red,/.test(all) && /K = darkred, L = lightblue$/.test(all), 'the whole legend: ' + all);
+  // All of it is seen: it wraps inside its box, nothing runs past the right edge.
+  assert(await legend.evaluate((e) => e.scrollWidth <= e.clientWidth + 1), 'the legend fits its box');
+});
+
+await check("a ball board's card gives the size typed in its file (finding 8)", async () => {
+  await page.click('#tab-library');
+  const meta = page.locator('.card[data-key="kanoodle-2d"] p.meta');
+  await page.waitForFunction(() => /into 11x5x1/.test(document.querySelector('.card[data-key="kanoodle-2d"] p.meta').textContent));
+  assert(!/15x15/.test(await meta.textContent()), 'not the internal frame: ' + await meta.textContent());
+});
+
+await check('pieces named after a colour are drawn in it (finding 4)', async () => {
+  await openBundled('iq-puzzler-pro-pyramid', 'edit');
+  await valid();
+  const red = page.locator('#items button.item', { hasText: /^red/ });
+  await red.click();
+  await page.waitForSelector('#grid td.fill');
+  const colours = await page.locator('#grid td.fill').evaluateAll((tds) => tds.map((td) => getComputedStyle(td).backgroundColor));
+  assert(colours.length > 0 && colours.every((c) => c === 'rgb(255, 0, 0)'), 'the red piece is red in the editor: ' + colours.join(', '));
+  await page.locator('#items button.item', { hasText: /^darkgreen/ }).click();
+  await page.waitForFunction(() => {
+    const tds = Array.from(document.querySelectorAll('#grid td.fill'));
+    return tds.length > 0 && tds.every((td) => getComputedStyle(td).backgroundColor === 'rgb(0, 100, 0)');
+  });
+});
+
+await check('after typing a name, the first click on a piece selects it (finding 5)', async () => {
+  await openBundled('soma', 'edit');
+  await valid();
+  await page.click('#p-name');
+  await page.fill('#p-name', 'Soma, renamed');
+  // No blur first: the click itself takes the focus away from the field.
+  await page.click('[data-item="piece-2"]');
+  assert(await page.getAttribute('[data-item="piece-2"]', 'aria-pressed') === 'true', 'the piece clicked once is selected');
+  assert((await page.inputValue('#json')).includes('"name": "Soma, renamed"'), 'and the name was kept');
+  await page.click('#undo');
+  assert(!(await page.inputValue('#json')).includes('renamed'), 'the rename is one step of Undo');
+});
+
+await check('keep work: opening another puzzle asks and is undoable, Back returns to the puzzle before, reload keeps it', async () => {
+  await openBundled('soma', 'edit');
+  await valid();
+  // An edit makes it work of the user's own.
+  await page.click('[data-item="piece-0"]');
+  await page.fill('#piece-name', 'mine');
+  await page.dispatchEvent('#piece-name', 'change');
+  const mine = await page.inputValue('#json');
+  await page.click('#tab-library');
+  await page.click('.card[data-key="bedlam"] .edit');
+  await page.waitForSelector('#replace-dialog[open]');
+  assert((await text('#replace-text')).includes('Undo'), 'the question says Undo brings it back');
+  await axe('question');
+  await page.click('#replace-no');
+  assert(await page.inputValue('#json') === mine, '"Keep editing mine" keeps it');
+  await opening(() => page.click('.card[data-key="bedlam"] .edit'));
+  await page.waitForFunction(() => /bedlam/i.test(document.getElementById('current').textContent));
+  await page.click('#undo');
+  assert(await page.inputValue('#json') === mine, 'Undo brings the replaced puzzle back');
+  await page.click('#redo');
+  await page.waitForFunction(() => /bedlam/i.test(document.getElementById('current').textContent));
+  // Back: the puzzle shown before, still in the studio.
+  await page.goBack();
+  await page.waitForFunction(() => /soma/i.test(document.getElementById('current').textContent));
+  assert(page.url().startsWith(url), 'Back stays in the studio: ' + page.url());
+  await page.goForward();
+  await page.waitForFunction(() => /bedlam/i.test(document.getElementById('current').textContent));
+});
+
+await check('draw a 3-layer ball pyramid in the editor, count it, and find it again after a reload', async () => {
+  await page.click('#tab-editor');
+  await opening(() => page.click('#new-puzzle'));
+  await page.selectOption('#p-grid', 'spheres');
+  await page.waitForFunction(() => document.getElementById('json').value.includes('"grid": "spheres"'));
+  const cell = (x, y, z) => `#grid td[data-x="${x}"][data-y="${y}"][data-z="${z}"]`;
+  await page.click('[data-item="target-0"]');
+  assert(await page.locator('#grid.balls').count() === 1, 'ball cells are drawn as balls');
+  // Layer 0 (3x3) with the mouse...
+  for (let y = 0; y < 3; y++) for (let x = 0; x < 3; x++) await page.click(cell(x, y, 0));
+  // ... layer 1 (2x2) and layer 2 (1) with the keyboard: the grid's cell takes focus, arrows move.
+  await page.locator(cell(0, 0, 0)).focus();
+  await page.keyboard.press('PageDown');
+  assert(await page.evaluate(() => document.activeElement.dataset.z) === '1', 'PageDown goes to the layer above');
+  for (const k of ['Enter', 'ArrowRight', 'Enter', 'ArrowDown', 'Enter', 'ArrowLeft', 'Enter', 'ArrowUp', 'PageDown', 'Enter']) await page.keyboard.press(k);
+  await page.waitForFunction(() => document.getElementById('json').value.includes('"layers":[["###","###","###"],["##.","##.","..."],["#..","...","..."]]'));
+  // The four Ball Room pieces, typed as layer art.
+  const pieces = [['straight', '###'], ['right', '##\n.#'], ['twist', '..\n.#\n.#\n\n.#\n#.'], ['bent', '...\n###\n\n.#.']];
+  for (let i = 0; i < pieces.length; i++) {
+    if (i > 0) await page.click('#add-piece');
+    await page.click(`[data-item="piece-${i}"]`);
+    await page.fill('#piece-name', pieces[i][0]);
+    await page.dispatchEvent('#piece-name', 'change');
+    await page.fill('#art', pieces[i][1]);
+    const layers = JSON.stringify(pieces[i][1].split('\n\n').map((b) => b.split('\n')));
+    await page.waitForFunction((l) => document.getElementById('json').value.includes('"layers":' + l), layers);
+  }
+  await valid();
+  assert((await text('#info')).includes('14 cells'), 'the pyramid has 14 balls: ' + await text('#info'));
+  const every = await run({ action: 'count', up_to: 'none' });
+  assert(every === '8 solutions counting every placement', 'every placement: ' + JSON.stringify(every));
+  // Balls do not slide apart: Disassemble is off, and the page says why.
+  assert(await page.getByRole('button', { name: 'Disassemble', exact: true }).isDisabled(), 'no Disassemble for balls');
+  assert(/not taken apart/.test(await text('#dis-why')), 'and why: ' + await text('#dis-why'));
+  const drawn = await page.inputValue('#json');
+  await page.reload();
+  await page.waitForSelector('#restored:not([hidden])');
+  await page.click('#restored-open');
+  assert(await page.inputValue('#json') === drawn, 'the reloaded page has the drawn puzzle');
+  await valid();
+  await axe('editor');
+});
+
+await check('Tab reaches the file chooser, and a file with several problems offers them', async () => {
+  await page.click('#tab-library');
+  await page.locator('#tab-library').focus();
+  let reached = false;
+  for (let i = 0; i < 12 && !reached; i++) {
+    await page.keyboard.press('Tab');
+    reached = await page.evaluate(() => document.activeElement.id === 'choose-file');
+  }
+  assert(reached, 'Tab reaches "choose one"');
+  const shows = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+  assert(shows !== 'none', 'with a visible focus');
+  // Enter opens the browser's file chooser (the hidden input is clicked). Playwright can lose
+  // the chooser of a page that was reloaded before, so the click itself is what is checked,
+  // and the file is then given to the input as the chooser would.
+  await page.evaluate(() => document.getElementById('file').addEventListener('click', () => { document.body.dataset.chooser = '1'; }, { once: true }));
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.body.dataset.chooser === '1');
+  await page.setInputFiles('#file', '../shared/reference/burrtools/08_three_problems.xml');
+  const dropped = page.locator('.card.dropped').first();
+  await dropped.locator('select.problem').waitFor();
+  assert(await dropped.locator('select.problem option').count() === 3, 'a menu of the three problems');
+  const about = await dropped.textContent();
+  assert(/on the cubes grid/.test(about) && /BurrTools' count here is/.test(about), 'the card gives the grid and what BurrTools\' settings mean for the count: ' + about);
+  // Another problem: the card is read again for it.
+  const second = await dropped.locator('select.problem option').nth(1).getAttribute('value');
+  await dropped.locator('select.problem').selectOption(second);
+  await page.waitForFunction(() => /problem 1\b/.test(document.querySelector('.card.dropped').textContent));
+  await axe('library');
+});
+
+await check('a corrupt share link says what is wrong with it', async () => {
+  await page.goto(url + '#p=z.Zm9vYmFy');
+  await page.waitForFunction(() => !document.getElementById('lib-error').hidden);
+  const msg = await text('#lib-error');
+  assert(/share link/.test(msg) && /cut off or changed/.test(msg) && !/Failed to fetch/.test(msg), msg);
+  await page.goto(url);
+});
+
+await check('readable at 1280x720 and in a narrow window', async () => {
+  for (const [w, h] of [[1280, 720], [420, 800]]) {
+    await page.setViewportSize({ width: w, height: h });
+    for (const tab of ['library', 'editor', 'solve']) {
+      await page.click('#tab-' + tab);
+      assert(await fitsWidth(), 'the ' + tab + ' view fits ' + w + ' pixels across');
+    }
+  }
+  await page.setViewportSize({ width: 1400, height: 900 });
+});
+
+await check("the page runs without 'unsafe-inline', its 3D views by their scripts' hashes", async () => {
+  const resp = await fetch(url);
+  const csp = resp.headers.get('content-security-policy');
+  assert(!/unsafe-inline/.test(csp), 'no unsafe-inline: ' + csp);
+  // Each inline script and style of a 3D view must be allowed by its hash (a changed viewer changes it).
+  const check = await (await fetch(url + 'api/check', { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: JSON.stringify({ puzzle: readFileSync('crates/cubesat/puzzles/soma.json', 'utf8'), view: null }) })).json();
+  const missing = [];
+  for (const m of check.view.matchAll(/<(script|style)([^>]*)>([\s\S]*?)<\/\1>/g)) {
+    if (/application\/json/.test(m[2])) continue;
+    const h = "'sha256-" + createHash('sha256').update(m[3]).digest('base64') + "'";
+    if (!csp.includes(h)) missing.push(m[1] + ' ' + h);
+  }
+  assert(!missing.length, 'the CSP does not allow the 3D view\'s inline ' + missing.join(', ') + ': put these hashes in `const CSP` (crates/studio/src/http.rs)');
+  // And in the browser: the preview's viewer ran (it marks its status) with no violation logged.
+  await openBundled('soma', 'edit');
+  await page.frameLocator('#preview').locator('#status[data-webgl]').waitFor({ state: 'attached' });
+  assert(!problems.some((p) => /CSP violation|Content Security Policy/.test(p)), problems.join('\n'));
+});
+
+/** Opens a file through the page's file chooser, as a user would, and then its card's Edit. */
+async function chooseFile(path) {
+  await page.click('#tab-library');
+  const before = await page.locator('.card.dropped').count();
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.click('#choose-file')]);
+  await chooser.setFiles(path);
+  await page.waitForFunction((n) => document.querySelectorAll('.card.dropped').length > n, before);
+  await opening(() => page.click('.card.dropped .edit'));
+}
+
+await check('a catalog puzzle that Polyform Puzzler left open shows its estimate, and opens', async () => {
+  await page.click('#tab-library');
+  const entry = await page.evaluate(async () => (await (await fetch('/api/catalog')).json())
+    .find((p) => p.status === 'open' && p.estimate && p.incomplete && /Polyform Puzzler/.test(p.incomplete.source)));
+  assert(entry, 'the catalog has such an entry');
+  await page.fill('#lib-search', entry.name);
+  const c = page.locator(`.card[data-key="${entry.key}"]`);
+  await c.waitFor();
+  const t = await c.textContent();
+  assert(/left its count unfinished/.test(t) && /Polyform Puzzler/.test(t), 'the card says the source left it open: ' + t);
+  const est = await c.locator('.estimate').textContent();
+  assert(/nodes/.test(est) && /CPU/.test(est), 'and gives the estimate: ' + est);
+  await opening(() => c.locator('.edit').click());
+  await valid();
+  assert((await text('#current')) === entry.name, 'it opens in the editor');
+  await page.click('#tab-library');
+  await page.fill('#lib-search', '');
+});
+
+await check('estimate the Tetris Cube, plan its shards and download the sbatch script', async () => {
+  await openBundled('tetris-cube');
+  await page.click('#tab-solve');
+  await page.selectOption('#up-to', 'default');
+  await page.getByRole('button', { name: 'Estimate', exact: true }).click();
+  await page.waitForSelector('#est:not([hidden])');
+  await page.fill('#est-seconds', '2');
+  await page.fill('#est-wall', '1s'); // less than its CPU time: shards needed
+  await page.fill('#est-cores', '4');
+  await page.waitForFunction(() => !document.getElementById('est-run').disabled);
+  await page.click('#est-run');
+  await page.waitForFunction(() => document.getElementById('est-state').textContent === 'done');
+  const result = await text('#est-result');
+  assert(/nodes \(95% interval/.test(result) || /exact/.test(result), 'nodes with an interval: ' + result);
+  assert(/CPU time/.test(result), 'the CPU time: ' + result);
+  assert(await page.locator('#est-plan').isVisible(), 'a shard plan');
+  const plan = await text('#est-plan-text');
+  assert(/32 shards on 4 cores|\d+ shards on 4 cores/.test(plan), 'shards on 4 cores: ' + plan);
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#dl-sbatch')]);
+  const path = join(work, dl.suggestedFilename());
+  await dl.saveAs(path);
+  const script = readFileSync(path, 'utf8');
+  assert(/#SBATCH/.test(script) && /array/.test(script), 'an sbatch script:\n' + script.slice(0, 400));
+  const [sh] = await Promise.all([page.waitForEvent('download'), page.click('#dl-shards')]);
+  const shPath = join(work, sh.suggestedFilename());
+  await sh.saveAs(shPath);
+  assert(/--shard 0\//.test(readFileSync(shPath, 'utf8')), 'the shard commands');
+  await axe('estimate');
+});
+
+await check('start a generation and stop it', async () => {
+  await openBundled('tetris-cube');
+  await page.click('#tab-solve');
+  await page.selectOption('#action', 'generate');
+  await page.fill('#hints', '2');
+  await page.check('#unique');
+  await page.click('#start');
+  await page.waitForFunction(() => document.getElementById('job-state').textContent === 'running');
+  await page.click('#stop');
+  // The page leaves "stopping" once the server reports the job ended.
+  await page.waitForFunction(() => ['stopped', 'done'].includes(document.getElementById('job-state').textContent));
+  assert(!(await page.locator('#start').isDisabled()), 'a new run can start');
+  await page.uncheck('#unique');
+  await page.selectOption('#action', 'count');
+});
+
+await check('disassemble a BurrTools burr: its level, its moves, the animation played to the end', async () => {
+  const file = 'tests/data/disassembly/burr.xmpuzzle';
+  const cli = JSON.parse(execFileSync(CUBESAT, ['disassemble', file, '--format', 'json', '-q'], { encoding: 'utf8' }).split('\n')[0]);
+  await chooseFile(file);
+  await page.click('#tab-solve');
+  await page.getByRole('button', { name: 'Disassemble', exact: true }).click();
+  await page.waitForFunction(() => document.getElementById('dis-state').textContent === 'done');
+  const rows = await page.locator('#dis-rows tr').allTextContents();
+  assert(rows.some((r) => r.includes(cli.level)), 'the level ' + cli.level + ' as the CLI gives it: ' + rows.join(' | '));
+  await page.waitForSelector('#player:not([hidden])');
+  assert(await page.locator('#dis-moves li').count() === cli.moves, cli.moves + ' moves listed');
+  assert(await page.locator('#asm-moves li').count() === cli.moves, 'and the assembly as their reverse');
+  // Sorted by level and only those that come apart: still the server's list.
+  await page.selectOption('#dis-sort', 'level');
+  await page.check('#dis-apart');
+  await page.waitForFunction(() => Array.from(document.querySelectorAll('#dis-rows tr td:nth-child(2)')).every((td) => td.textContent === 'yes'));
+  await page.waitForFunction(() => document.getElementById('dis-view').contentDocument && document.getElementById('dis-view').contentDocument.getElementById('ainfo'));
+  await page.selectOption('#pl-speed', '4');
+  await page.click('#pl-play');
+  await page.waitForFunction(() => /^apart/.test(document.getElementById('pl-pos').textContent));
+  const step = await page.frameLocator('#dis-view').locator('#ainfo').textContent();
+  assert(/^step 0 \//.test(step), 'the 3D view shows the pieces apart: ' + step);
+  // Step back one move, and scrub to the start.
+  await page.click('#pl-back');
+  assert(/after move/.test(await text('#pl-pos')), 'one move back');
+  await page.locator('#pl-scrub').fill('0');
+  assert(/^assembled/.test(await text('#pl-pos')), 'scrubbed to the assembled puzzle');
+  await shot('studio-disassembly.png');
+  await axe('disassembly');
 });
 
 await check('no script error and no request outside the studio', async () => {

@@ -63,6 +63,10 @@ pub enum Error {
     /// Writing an output (a picture, an export) failed.
     #[error("cannot write the output")]
     Write(#[from] std::io::Error),
+    /// The caller's progress interrupt stopped a run that has nothing partial to report (a
+    /// generation stopped before it made a puzzle).
+    #[error("stopped before the run finished")]
+    Interrupted,
     /// An error and what was being done when it happened.
     #[error("{context}")]
     Context {

@@ -1,14 +1,20 @@
 //! What a count will cost before it runs: the exact engine's tree-size estimate over the
 //! same branches a count searches, the node rate on this machine, the CPU time that follows,
-//! and how many shards finish it in a given wall time.
+//! and how many shards finish it in a given wall time; the words every front end says them
+//! in ([`text`], [`to_json`], the shard commands), and the time left of a count under way as
+//! its progress line says it ([`progress_line`]).
 
+use std::fmt::Write as _;
 use std::time::Duration;
 
 use cubesat_xc::cuts::Refutation;
-use cubesat_xc::exact::{EstimateOptions, ExactQuery, TreeEstimate};
-use cubesat_xc::{MAX_SHARDS, Shard};
+use cubesat_xc::exact::{EstimateOptions, Estimated, ExactQuery, TreeEstimate};
+use cubesat_xc::{MAX_SHARDS, Progress, Shard};
+use serde_json::{Value, json};
 
+use crate::UpTo;
 use crate::error::{Result, bail};
+use crate::report::{human_seconds, plural, sig};
 use crate::run::{EngineChoice, Instance, RunOptions};
 
 /// The normal quantile of the two-sided 95% interval.
@@ -202,6 +208,320 @@ pub fn shard_of(plan: &ShardPlan, index: u32) -> Option<Shard> {
     Shard::new(index, plan.shards).ok()
 }
 
+/// The relative half width of the 95% interval above the estimate, as a percentage.
+fn spread(e: &Estimated) -> String {
+    let (_, hi) = e.interval(Z95);
+    if e.mean <= 0.0 || !hi.is_finite() {
+        return "unknown spread".to_string();
+    }
+    format!("±{}%", sig(100.0 * (hi - e.mean) / e.mean, 2))
+}
+
+/// The estimate as `cubesat estimate` prints it, a few lines for people: the tree, the speed,
+/// the CPU time, and with a wall time the shard plan and the commands that run it (`puzzle`
+/// is the puzzle as those commands name it, quoted for a POSIX shell).
+pub fn text(
+    est: &CountEstimate,
+    up_to: UpTo,
+    wall: Option<Duration>,
+    plan: Option<&ShardPlan>,
+    puzzle: &str,
+) -> String {
+    let mut out = String::new();
+    if let Some(r) = &est.refutation {
+        let _ = writeln!(
+            out,
+            "exact: 0 nodes, 0 solutions {}: refuted before any search ({r})",
+            up_to.phrase()
+        );
+        return out;
+    }
+    tree_lines(&mut out, est, up_to);
+    cost_lines(&mut out, est);
+    if let (Some(w), Some(p)) = (wall, plan) {
+        shard_lines(&mut out, p, w, up_to, puzzle);
+    }
+    out
+}
+
+/// The tree: its nodes and solutions, exact when the probes searched it whole, else with
+/// their 95% intervals.
+fn tree_lines(out: &mut String, est: &CountEstimate, up_to: UpTo) {
+    let t = &est.tree;
+    if t.exact {
+        let _ = writeln!(
+            out,
+            "exact: the probes searched the whole tree: {} nodes, {} {} {}",
+            t.nodes.mean,
+            t.total.mean,
+            if t.total.mean == 1.0 {
+                "solution"
+            } else {
+                "solutions"
+            },
+            up_to.phrase()
+        );
+        return;
+    }
+    let (lo, hi) = t.nodes.interval(Z95);
+    let _ = writeln!(
+        out,
+        "nodes: {} (95% interval {} to {}, {}), from {} {}",
+        sig(t.nodes.mean, 3),
+        sig(lo, 2),
+        sig(hi, 2),
+        spread(&t.nodes),
+        t.probes,
+        if t.probes == 1 { "probe" } else { "probes" }
+    );
+    let (slo, shi) = t.total.interval(Z95);
+    let _ = writeln!(
+        out,
+        "solutions: {} {} (95% interval {} to {})",
+        sig(t.total.mean, 3),
+        up_to.phrase(),
+        sig(slo, 2),
+        sig(shi, 2)
+    );
+}
+
+/// The node rate on this machine, and the CPU time that follows.
+fn cost_lines(out: &mut String, est: &CountEstimate) {
+    let _ = match est.rate {
+        Some(rate) => writeln!(
+            out,
+            "speed: {} nodes/s on one thread of this machine",
+            sig(rate, 3)
+        ),
+        None => writeln!(out, "speed: too few nodes searched to measure"),
+    };
+    let Some((cpu, lo, hi)) = est.cpu_seconds() else {
+        return;
+    };
+    let _ = if est.tree.exact {
+        writeln!(out, "cpu time: about {} on one thread", human_seconds(cpu))
+    } else {
+        writeln!(
+            out,
+            "cpu time: {} on one thread (95% interval {} to {})",
+            human_seconds(cpu),
+            human_seconds(lo),
+            human_seconds(hi)
+        )
+    };
+}
+
+/// ` --up-to MODE` for a mode other than the default one of `cubesat solve`.
+fn mode_flag(up_to: UpTo) -> String {
+    match up_to {
+        UpTo::Rotation => String::new(),
+        m => format!(" --up-to {m}"),
+    }
+}
+
+/// The shard plan for the wall time `wall`, and the commands that run it.
+fn shard_lines(out: &mut String, p: &ShardPlan, wall: Duration, up_to: UpTo, puzzle: &str) {
+    let fits = if p.fits {
+        format!("about {} of wall time", human_seconds(p.wall_seconds))
+    } else {
+        format!(
+            "about {}: more than the {} asked, even at the most shards",
+            human_seconds(p.wall_seconds),
+            human_seconds(wall.as_secs_f64())
+        )
+    };
+    let _ = writeln!(
+        out,
+        "plan: {} {} on {} {}, {fits} (from the interval's high end)",
+        p.shards,
+        if p.shards == 1 { "shard" } else { "shards" },
+        p.cores,
+        if p.cores == 1 { "core" } else { "cores" }
+    );
+    if p.shards <= 1 {
+        return;
+    }
+    let mode = mode_flag(up_to);
+    let (n, last) = (p.shards, p.shards - 1);
+    let _ = writeln!(
+        out,
+        "  cubesat solve {puzzle}{mode} --count --shard K/{n} for K = 0..{last}, then cubesat merge"
+    );
+    let _ = writeln!(
+        out,
+        "  Slurm: N={n} in examples/slurm/count.sbatch, submitted as sbatch --array=0-{last}%{c} count.sbatch {puzzle}",
+        c = p.cores
+    );
+}
+
+/// The shard plan's commands as a POSIX shell script: every shard's count written to
+/// `results/K.json`, then `cubesat merge results` (what the plan's line sums up as
+/// `--shard K/N for K = 0..N-1, then cubesat merge`).
+pub fn shard_script(p: &ShardPlan, up_to: UpTo, puzzle: &str) -> String {
+    let mode = mode_flag(up_to);
+    let n = p.shards;
+    let mut out = format!(
+        "#!/bin/sh\n# {} of one cubesat count; run them anywhere, in any order, {} at once, then merge.\nset -e\nmkdir -p results\n",
+        plural(u64::from(n), "shard"),
+        p.cores
+    );
+    for k in 0..n {
+        let _ = writeln!(
+            out,
+            "cubesat solve {puzzle}{mode} --count --quiet --shard {k}/{n} > results/{k}.json"
+        );
+    }
+    out.push_str("cubesat merge results\n");
+    out
+}
+
+/// The Slurm script of `examples/slurm/count.sbatch`, which the plan's line names.
+const COUNT_SBATCH: &str = include_str!("../../../examples/slurm/count.sbatch");
+
+/// `examples/slurm/count.sbatch` set up for the shard plan (what the plan's `Slurm:` line
+/// tells a user to do by hand): `N` and the array are the plan's shards, at most its cores
+/// running at once, the puzzle `puzzle` by default, and the counting mode's flag when the
+/// mode is not `cubesat solve`'s default.
+pub fn sbatch_script(p: &ShardPlan, up_to: UpTo, puzzle: &str) -> String {
+    let (n, last) = (p.shards, p.shards.saturating_sub(1));
+    COUNT_SBATCH
+        .replacen(
+            "#SBATCH --array=0-63",
+            &format!("#SBATCH --array=0-{last}%{}", p.cores),
+            1,
+        )
+        .replacen("\nN=64\n", &format!("\nN={n}\n"), 1)
+        .replacen(
+            "PUZZLE=${1:-tetris-cube}",
+            &format!("PUZZLE=${{1:-{puzzle}}}"),
+            1,
+        )
+        .replacen(
+            "solve \"$PUZZLE\" --count",
+            &format!("solve \"$PUZZLE\"{} --count", mode_flag(up_to)),
+            1,
+        )
+}
+
+/// The estimate as `cubesat estimate --format json` prints it.
+pub fn to_json(
+    est: &CountEstimate,
+    up_to: UpTo,
+    wall: Option<Duration>,
+    plan: Option<&ShardPlan>,
+) -> Value {
+    let t = &est.tree;
+    let (lo, hi) = t.nodes.interval(Z95);
+    let (slo, shi) = t.total.interval(Z95);
+    let finite = |x: f64| x.is_finite().then_some(x);
+    let cpu = est.cpu_seconds();
+    json!({
+        "up_to": up_to.to_string(),
+        "exact": t.exact,
+        "refutation": est.refutation.as_ref().map(|r| r.to_string()),
+        "nodes": t.nodes.mean,
+        "low": lo,
+        "high": finite(hi),
+        "std_error": finite(t.nodes.std_error),
+        "degrees_of_freedom": finite(t.nodes.dof),
+        "confidence": 0.95,
+        "solutions": t.total.mean,
+        "solutions_low": slo,
+        "solutions_high": finite(shi),
+        "probes": t.probes,
+        "branches": est.branches,
+        "nodes_searched": t.visited,
+        "seconds": t.elapsed.as_secs_f64(),
+        "nodes_per_second": est.rate,
+        "cpu_seconds": cpu.map(|c| c.0),
+        "cpu_seconds_low": cpu.map(|c| c.1),
+        "cpu_seconds_high": cpu.and_then(|c| finite(c.2)),
+        "plan": plan.map(|p| json!({
+            "wall_seconds_asked": wall.map(|w| w.as_secs_f64()),
+            "shards": p.shards,
+            "cores": p.cores,
+            "wall_seconds": finite(p.wall_seconds),
+            "fits": p.fits,
+        })),
+    })
+}
+
+/// The time left of a run `fraction` done after `elapsed`, at its pace so far: `ETA 3m20s`,
+/// or `ETA once a first subtree is finished` before any part of the tree is done. The
+/// fraction is Knuth's (every finished subtree adds its path weight), so the time left
+/// sharpens as subtrees finish.
+pub fn eta(elapsed: Duration, fraction: f64) -> String {
+    let secs = elapsed.as_secs_f64().max(1e-3);
+    if fraction > 0.0 {
+        format!("ETA {}", time_left(secs * (1.0 - fraction) / fraction))
+    } else {
+        "ETA once a first subtree is finished".to_string()
+    }
+}
+
+/// A run's progress line, as the command line shows it while a count runs: solutions, rate,
+/// fraction of the tree done and the time left at the current pace ([`eta`]); tiny fractions
+/// of huge trees show in scientific notation rather than as 0.00%.
+pub fn progress_line(p: &Progress, elapsed: Duration, what: &str) -> String {
+    let secs = elapsed.as_secs_f64().max(1e-3);
+    let done = p.fraction_done();
+    // Engines that count no nodes (the SAT path) leave the figure out.
+    let nodes = match p.nodes() {
+        0 => String::new(),
+        n => format!(", {:.1} M nodes", n as f64 / 1e6),
+    };
+    format!(
+        "{what}: {} ({:.0}/s){nodes}, {} of the tree, {}",
+        plural(p.solutions(), "solution"),
+        p.solutions() as f64 / secs,
+        fraction_words(done),
+        eta(elapsed, done)
+    )
+}
+
+/// A fraction as a percentage, or in scientific notation below 0.01%.
+fn fraction_words(f: f64) -> String {
+    if f >= 1e-4 || f == 0.0 {
+        format!("{:.2}%", f * 100.0)
+    } else {
+        format!("{f:.1e}")
+    }
+}
+
+/// A time left: minutes and seconds up to an hour, hours and minutes up to two days, then
+/// days or years with two significant digits (a count may need centuries).
+pub fn time_left(secs: f64) -> String {
+    if !secs.is_finite() || secs > 1e18 {
+        return "beyond 10^10 years".to_string();
+    }
+    let s = secs.round() as u64;
+    const DAY: f64 = 86_400.0;
+    const YEAR: f64 = 365.25 * DAY;
+    if secs >= YEAR {
+        format!("{} years", two_digits(secs / YEAR))
+    } else if secs >= 2.0 * DAY {
+        format!("{} days", two_digits(secs / DAY))
+    } else if s >= 3600 {
+        format!("{}h{:02}m", s / 3600, s % 3600 / 60)
+    } else if s >= 60 {
+        format!("{}m{:02}s", s / 60, s % 60)
+    } else {
+        format!("{s}s")
+    }
+}
+
+/// `x` (at least 1) with two significant digits.
+fn two_digits(x: f64) -> String {
+    if x < 10.0 {
+        return format!("{x:.1}");
+    }
+    if x >= 1e6 {
+        return format!("{x:.1e}");
+    }
+    let step = 10f64.powi(x.log10().floor() as i32 - 1);
+    format!("{:.0}", (x / step).round() * step)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -234,6 +554,45 @@ mod tests {
             assert!(e.tree.exact, "{up_to}");
             assert_eq!(e.tree.total.mean, c.count as f64, "{up_to}");
             assert_eq!(e.tree.nodes.mean, c.nodes.unwrap() as f64, "{up_to}");
+        }
+    }
+
+    #[test]
+    fn times_left_read_right() {
+        assert_eq!(time_left(42.0), "42s");
+        assert_eq!(time_left(3725.0), "1h02m");
+        assert_eq!(time_left(5.0 * 86_400.0), "5.0 days");
+        assert_eq!(time_left(2.3 * 365.25 * 86_400.0), "2.3 years");
+        assert_eq!(time_left(470.0 * 365.25 * 86_400.0), "470 years");
+        assert_eq!(fraction_words(0.5), "50.00%");
+        assert_eq!(fraction_words(3.2e-9), "3.2e-9");
+        assert_eq!(eta(Duration::from_secs(10), 0.5), "ETA 10s");
+        assert_eq!(
+            eta(Duration::from_secs(10), 0.0),
+            "ETA once a first subtree is finished"
+        );
+    }
+
+    #[test]
+    fn a_shard_script_runs_every_shard_then_merges() {
+        let p = ShardPlan {
+            shards: 3,
+            cores: 2,
+            wall_seconds: 10.0,
+            fits: true,
+        };
+        let s = shard_script(&p, UpTo::None, "'a b.json'");
+        assert!(s.contains("cubesat solve 'a b.json' --up-to none --count --quiet --shard 2/3 > results/2.json\n"), "{s}");
+        assert!(s.ends_with("cubesat merge results\n"), "{s}");
+        // Every line the script's set-up changes is still in the example it starts from.
+        let b = sbatch_script(&p, UpTo::None, "a.json");
+        for line in [
+            "#SBATCH --array=0-2%2\n",
+            "\nN=3\n",
+            "PUZZLE=${1:-a.json}\n",
+            "solve \"$PUZZLE\" --up-to none --count",
+        ] {
+            assert!(b.contains(line), "{line:?} in {b}");
         }
     }
 

@@ -20,11 +20,17 @@
 //!    and a difficulty figure: the exact engine's search nodes to the first solution from the
 //!    hints (pruning on, one thread; deterministic), plus the nodes of the completion count.
 //!
+//! Every search obeys a stop ([`generate_with`]'s progress interrupt: a stop button, a page
+//! that went away): each engine query publishes its counters there and ends at the interrupt,
+//! and the budget loops check it between queries, so a generation ends soon after a stop
+//! whatever budgets are left.
+//!
 //! The uniqueness check runs on the exact-cover engine by default (enumerate with the hints
 //! forced, stop at the second solution); the SAT engine's guarded blocking clause
 //! ([`SatEngine::other_solution`]) is kept as [`UniqueCheck::Sat`] for comparison: on the
 //! bundled puzzles the exact engine measured faster (see the commit that chose it).
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::error::{Error, Request, Result};
@@ -36,9 +42,9 @@ use crate::report::{plural, scene, solution_json};
 use crate::rng::SeededRng;
 use crate::run::Instance;
 use crate::solution::Solution;
-use cubesat_xc::ExactCover;
-use cubesat_xc::exact::ExactEngine;
+use cubesat_xc::exact::{ExactEngine, ExactQuery};
 use cubesat_xc::sat::{SatConfig, SatEngine};
+use cubesat_xc::{ExactCover, Progress};
 
 /// Which engine decides whether a hint set leaves exactly one completion.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -206,6 +212,30 @@ impl Failure {
 /// The result of [`generate`]: a puzzle, or why none met the request (with the work done).
 pub type Generation = std::result::Result<Box<Generated>, (Failure, GenerateStats)>;
 
+/// A generation's stop: its queries report to the progress and end at its interrupt, after
+/// which [`Stop::check`] fails every step with [`Error::Interrupted`].
+#[derive(Clone, Default)]
+struct Stop(Option<Arc<Progress>>);
+
+impl Stop {
+    /// `q` reporting to the progress and obeying its interrupt.
+    fn watch(&self, q: ExactQuery) -> ExactQuery {
+        match &self.0 {
+            Some(p) => q.progress(p.clone()),
+            None => q,
+        }
+    }
+
+    /// Fails once the progress was interrupted (an interrupted query's figures are partial,
+    /// so none of them may be used).
+    fn check(&self) -> Result<()> {
+        match &self.0 {
+            Some(p) if p.is_interrupted() => Err(Error::Interrupted),
+            _ => Ok(()),
+        }
+    }
+}
+
 /// The uniqueness oracle for one model (the input's own hints forced).
 enum Checker<'m> {
     Exact(ExactEngine),
@@ -228,11 +258,13 @@ impl<'m> Checker<'m> {
         solution: &[u32],
         hints: &[u32],
         stats: &mut GenerateStats,
+        stop: &Stop,
     ) -> Result<bool> {
         let start = Instant::now();
         stats.checks += 1;
+        stop.check()?;
         let unique = match self {
-            Checker::Exact(e) => completions(e, hints, 2)?.0 == 1,
+            Checker::Exact(e) => completions(e, hints, 2, stop)?.0 == 1,
             Checker::Sat(s) => s.other_solution(solution, hints)?.is_none(),
         };
         stats.check_time += start.elapsed();
@@ -241,18 +273,30 @@ impl<'m> Checker<'m> {
 }
 
 /// Completions with `forced` added, counted up to `cap`: (count, complete, nodes).
-fn completions(engine: &ExactEngine, forced: &[u32], cap: u64) -> Result<(u64, bool, u64)> {
+fn completions(
+    engine: &ExactEngine,
+    forced: &[u32],
+    cap: u64,
+    stop: &Stop,
+) -> Result<(u64, bool, u64)> {
     let mut n = 0u64;
-    let st = engine.query().threads(1).force(forced).enumerate(|_| {
-        n += 1;
-        n < cap
-    })?;
+    let st = stop
+        .watch(engine.query().threads(1).force(forced))
+        .enumerate(|_| {
+            n += 1;
+            n < cap
+        })?;
+    stop.check()?;
     Ok((n, !st.stopped, st.nodes))
 }
 
 /// A solution drawn from `rng`: the first solution of a copy of `model` whose options are
 /// shuffled, mapped back to the original option ids (ascending).
-fn random_solution(model: &ExactCover, rng: &mut SeededRng) -> Result<Option<Vec<u32>>> {
+fn random_solution(
+    model: &ExactCover,
+    rng: &mut SeededRng,
+    stop: &Stop,
+) -> Result<Option<Vec<u32>>> {
     let n = model.option_count();
     // perm[new] = old.
     let mut perm: Vec<u32> = (0..n as u32).collect();
@@ -272,7 +316,11 @@ fn random_solution(model: &ExactCover, rng: &mut SeededRng) -> Result<Option<Vec
         forced,
         geometry: model.geometry.clone(),
     };
-    let first = ExactEngine::new(&shuffled)?.query().threads(1).first()?;
+    stop.check()?;
+    let first = stop
+        .watch(ExactEngine::new(&shuffled)?.query().threads(1))
+        .first()?;
+    stop.check()?;
     Ok(first.map(|s| {
         let mut back: Vec<u32> = s.iter().map(|&o| perm[o as usize]).collect();
         back.sort_unstable();
@@ -347,6 +395,7 @@ struct UniqueSearch<'a, 'm> {
     checker: &'a mut Checker<'m>,
     budget: Budget,
     stats: GenerateStats,
+    stop: Stop,
 }
 
 impl UniqueSearch<'_, '_> {
@@ -366,7 +415,7 @@ impl UniqueSearch<'_, '_> {
                 let set = sorted(set);
                 Ok(self
                     .checker
-                    .unique(solution, &set, &mut self.stats)?
+                    .unique(solution, &set, &mut self.stats, &self.stop)?
                     .then_some(set))
             })?;
             return Ok((found, true));
@@ -375,7 +424,10 @@ impl UniqueSearch<'_, '_> {
             let mut pick = free.to_vec();
             rng.shuffle(&mut pick);
             let set = sorted(&pick[..k]);
-            if self.checker.unique(solution, &set, &mut self.stats)? {
+            if self
+                .checker
+                .unique(solution, &set, &mut self.stats, &self.stop)?
+            {
                 return Ok((Some(set), false));
             }
         }
@@ -389,7 +441,7 @@ impl UniqueSearch<'_, '_> {
         let mut chosen: Vec<u32> = Vec::new();
         let mut left = free.to_vec();
         loop {
-            let (n, complete, _) = completions(self.engine, &chosen, 2)?;
+            let (n, complete, _) = completions(self.engine, &chosen, 2, &self.stop)?;
             self.stats.greedy_counts += 1;
             if n <= 1 && complete || left.is_empty() {
                 return Ok(chosen);
@@ -398,7 +450,8 @@ impl UniqueSearch<'_, '_> {
             for (i, &p) in left.iter().enumerate() {
                 let mut trial = chosen.clone();
                 trial.push(p);
-                let (c, _, _) = completions(self.engine, &trial, self.budget.greedy_cap)?;
+                let (c, _, _) =
+                    completions(self.engine, &trial, self.budget.greedy_cap, &self.stop)?;
                 self.stats.greedy_counts += 1;
                 if best.is_none_or(|(b, _)| c < b) {
                     best = Some((c, i));
@@ -437,7 +490,10 @@ impl UniqueSearch<'_, '_> {
         let mut set = g.clone();
         set.extend(free.iter().filter(|o| !g.contains(o)).take(k - g.len()));
         let set = sorted(&set);
-        if !(self.checker.unique(solution, &set, &mut self.stats)?) {
+        if !(self
+            .checker
+            .unique(solution, &set, &mut self.stats, &self.stop)?)
+        {
             return Err(Error::Internal(
                 "a padded greedy hint set is not unique".into(),
             ));
@@ -488,7 +544,20 @@ impl UniqueSearch<'_, '_> {
 /// (K larger than the pieces left to place) and internal failures; a request no puzzle meets
 /// is `Ok(Err(..))`.
 pub fn generate(puzzle: Puzzle, opts: &GenerateOptions) -> Result<Generation> {
+    generate_with(puzzle, opts, None)
+}
+
+/// [`generate`] reporting to `progress` (the nodes of its searches) and stopping soon after
+/// its interrupt, with [`Error::Interrupted`]: every engine query ends at the interrupt and
+/// every budget loop checks it between queries.
+pub fn generate_with(
+    puzzle: Puzzle,
+    opts: &GenerateOptions,
+    progress: Option<Arc<Progress>>,
+) -> Result<Generation> {
+    let stop = Stop(progress);
     let inst = Instance::new(puzzle)?;
+    stop.check()?;
     check_hint_count(&inst.puzzle, opts.hints)?;
     let engine = ExactEngine::new_shared(std::sync::Arc::clone(&inst.model))?;
     let mut checker = Checker::new(opts.check, &inst.model, &engine)?;
@@ -498,6 +567,7 @@ pub fn generate(puzzle: Puzzle, opts: &GenerateOptions) -> Result<Generation> {
         checker: &mut checker,
         budget: opts.budget,
         stats: GenerateStats::default(),
+        stop: stop.clone(),
     };
     let attempts = if opts.unique {
         opts.budget.solutions.max(1)
@@ -508,7 +578,7 @@ pub fn generate(puzzle: Puzzle, opts: &GenerateOptions) -> Result<Generation> {
     let mut first: Option<Drawn> = None;
     let mut all_exhaustive = true;
     for attempt in 0..attempts {
-        let Some(solution) = random_solution(&inst.model, &mut rng)? else {
+        let Some(solution) = random_solution(&inst.model, &mut rng, &stop)? else {
             return Ok(Err((Failure::NoSolution, search.stats)));
         };
         search.stats.solutions_drawn += 1;
@@ -526,7 +596,7 @@ pub fn generate(puzzle: Puzzle, opts: &GenerateOptions) -> Result<Generation> {
         };
         if let Some(set) = chosen {
             let stats = search.stats;
-            return finish(inst, solution, set, attempt + 1, stats, opts).map(Ok);
+            return finish(inst, solution, set, attempt + 1, stats, opts, &stop).map(Ok);
         }
         if first.is_none() {
             first = Some(Drawn {
@@ -597,6 +667,7 @@ fn finish(
     solution_index: usize,
     stats: GenerateStats,
     opts: &GenerateOptions,
+    stop: &Stop,
 ) -> Result<Box<Generated>> {
     let mut puzzle = inst.puzzle;
     let name = puzzle.name.clone();
@@ -649,13 +720,12 @@ fn finish(
     })?;
     let engine = ExactEngine::new(&generated.model)?;
     let mut difficulty = 0;
-    let st = engine
-        .query()
-        .threads(1)
-        .pruning(true)
+    let st = stop
+        .watch(engine.query().threads(1).pruning(true))
         .enumerate(|_| false)?;
+    stop.check()?;
     difficulty += st.nodes;
-    let (n, complete, count_nodes) = completions(&engine, &[], opts.budget.count_cap.max(2))?;
+    let (n, complete, count_nodes) = completions(&engine, &[], opts.budget.count_cap.max(2), stop)?;
     let completions = if complete {
         Completions::Exactly(n)
     } else {

@@ -7,17 +7,23 @@
 //! GET  /api/library/{key}                 one bundled or catalog puzzle's file text
 //! GET  /api/library/{key}/sheet.svg       its target and pieces drawn
 //! POST /api/sheet.svg      {puzzle}       the same for any puzzle text (a dropped file)
-//! POST /api/import         file bytes     a dropped file (X-File-Name, X-Problem) as JSON text
+//! POST /api/import[?problem=P] file bytes a dropped file (X-File-Name, X-Problem or ?problem)
+//!                                         as JSON text, a BurrTools file's problems listed
 //! POST /api/check          {puzzle, view} the editor's check: info, error with its place, 3D page
 //! POST /api/download       {puzzle, format, ...}  a file: JSON, .xmpuzzle, exports, sheets, STL
-//! POST /api/jobs           {puzzle, action, ...}  start a solve, count or generation
-//! GET  /api/jobs/{id}                     its state
+//! POST /api/jobs           {puzzle, action, ...}  start a solve, count, generation,
+//!                                         disassembly or estimate
+//! GET  /api/jobs/{id}                     its state (a poll keeps it watched)
 //! GET  /api/jobs/{id}/events              its state every 250 ms (server-sent events) until it
 //!                                         ends; a job no page watches is stopped
 //! POST /api/jobs/{id}/stop                stop it (it reports what it found)
 //! GET  /api/jobs/{id}/solutions/{n}       solution n: text, SVG, 3D page, assembly steps
 //! POST /api/jobs/{id}/solutions/{n}/download {format}  one solution as a file
 //! GET  /api/jobs/{id}/solutions.jsonl     the kept solutions as JSON Lines
+//! GET  /api/jobs/{id}/disassembly?sort=level&apart=1&offset=0&count=100
+//!                                         a disassembly's solutions: level, moves, apart
+//! POST /api/jobs/{id}/download {format}   a file the job offers (an estimate's `sbatch`,
+//!                                         `shards`)
 //! ```
 //!
 //! Every request first passes [`crate::guard`]; bodies are bounded by
@@ -30,7 +36,7 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::body::{Body, Bytes};
-use axum::extract::{Path, Request, State};
+use axum::extract::{Path, RawQuery, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::sse::{Event, Sse};
@@ -96,13 +102,15 @@ pub fn router(app: Arc<App>) -> Router {
             post(solution_download),
         )
         .route("/api/jobs/{id}/solutions.jsonl", get(jsonl))
+        .route("/api/jobs/{id}/disassembly", get(disassembly))
+        .route("/api/jobs/{id}/download", post(job_download))
         .fallback(not_found)
         .layer(middleware::from_fn_with_state(app.clone(), checked))
         .with_state(app)
 }
 
 /// The page may load only from this server, talk only to it, and be framed only by itself.
-const CSP: &str = "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; frame-src 'self' blob:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
+const CSP: &str = "default-src 'self'; script-src 'self' 'sha256-4EG9duVP+4x4qghs2MmRZf/20yWh/5bVkTExwSXxROg=' 'sha256-CyEDq+14Dekysh+WT64czSojVeaYAk7Tr/q7PQFfQ2g='; style-src 'self' 'sha256-kIARVU+fEluWRrGpEnUknnrhi12oqmtSR0R9ZejRf+E='; img-src 'self' data: blob:; connect-src 'self'; frame-src 'self' blob:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
 
 /// Refuses what [`guard::check`] refuses and bodies over the bound, and sets the security
 /// headers of every response.
@@ -190,11 +198,28 @@ async fn not_found() -> Refused {
     nothing()
 }
 
-/// Reads a body of at most [`adapter::MAX_BODY_BYTES`].
+/// How long a request body may take to arrive: a page sends its largest (a puzzle file of
+/// megabytes) in well under a second, and a body sent a byte at a time would hold its
+/// connection for ever.
+pub const BODY_TIME: Duration = Duration::from_secs(30);
+
+/// Reads a body of at most [`adapter::MAX_BODY_BYTES`] within [`BODY_TIME`].
 async fn read(body: Body) -> Result<Bytes, Refused> {
-    axum::body::to_bytes(body, adapter::MAX_BODY_BYTES)
-        .await
-        .map_err(|_| too_large())
+    match tokio::time::timeout(
+        BODY_TIME,
+        axum::body::to_bytes(body, adapter::MAX_BODY_BYTES),
+    )
+    .await
+    {
+        Ok(read) => read.map_err(|_| too_large()),
+        Err(_) => Err(Refused(
+            StatusCode::REQUEST_TIMEOUT,
+            Failure::new(format!(
+                "the request body did not arrive within {} seconds",
+                BODY_TIME.as_secs()
+            )),
+        )),
+    }
 }
 
 /// Reads a JSON object body.
@@ -399,10 +424,16 @@ fn header_text(h: &HeaderMap, name: &str) -> Option<String> {
         .map(str::to_string)
 }
 
-async fn import(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -> Answer {
+async fn import(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+    body: Body,
+) -> Answer {
     let bytes = read(body).await?;
     let name = header_text(&headers, "x-file-name").unwrap_or_else(|| "dropped file".into());
-    let problem = header_text(&headers, "x-problem");
+    let problem =
+        query_value(query.as_deref(), "problem").or_else(|| header_text(&headers, "x-problem"));
     let i = blocking(&app, move || {
         adapter::import(&bytes, &name, problem.as_deref())
     })
@@ -413,7 +444,38 @@ async fn import(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -> 
         "problems": i.problems,
         "problem": i.problem,
         "notes": i.notes,
+        "problem_list": i.problem_list,
+        "burrtools": i.burrtools,
     })))
+}
+
+/// The value of `key` in a query string (`a=1&b=x%20y`), percent-decoded; `None` when absent
+/// or not UTF-8.
+fn query_value(query: Option<&str>, key: &str) -> Option<String> {
+    query?.split('&').find_map(|pair| {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        (k == key).then(|| percent_decoded(v)).flatten()
+    })
+}
+
+/// `x%20y+z` as `x y z`.
+fn percent_decoded(s: &str) -> Option<String> {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < b.len() => {
+                let hex = std::str::from_utf8(&b[i + 1..i + 3]).ok()?;
+                out.push(u8::from_str_radix(hex, 16).ok()?);
+                i += 2;
+            }
+            c => out.push(c),
+        }
+        i += 1;
+    }
+    String::from_utf8(out).ok()
 }
 
 async fn check(State(app): State<Arc<App>>, body: Body) -> Answer {
@@ -438,6 +500,11 @@ async fn start(State(app): State<Arc<App>>, body: Body) -> Answer {
     let v = read_json(body).await?;
     let text = puzzle_text(&v)?;
     let req = adapter::run_request(&v).map_err(bad)?;
+    let (text, req) = blocking(&app, move || {
+        adapter::precheck(&text, &req).map(|()| (text, req))
+    })
+    .await?
+    .map_err(bad)?;
     let job = app.jobs.start(text, req).map_err(|busy| {
         Refused(
             StatusCode::TOO_MANY_REQUESTS,
@@ -460,7 +527,9 @@ fn job(app: &App, id: &str) -> Result<Arc<Job>, Refused> {
 }
 
 async fn status(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer {
-    Ok(json_body(&job(&app, &id)?.status()))
+    let job = job(&app, &id)?;
+    job.touch();
+    Ok(json_body(&job.status()))
 }
 
 async fn stop(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer {
@@ -522,6 +591,66 @@ async fn jsonl(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer {
     send(&app, move || job.jsonl()).await
 }
 
+/// A whole number query parameter within `0..=max`, or `default`.
+fn query_number(query: Option<&str>, key: &str, default: u64, max: u64) -> Result<u64, Refused> {
+    match query_value(query, key) {
+        None => Ok(default),
+        Some(v) => v.parse::<u64>().ok().filter(|n| *n <= max).ok_or_else(|| {
+            bad(Failure::new(format!(
+                "'{key}' must be a whole number from 0 to {max}"
+            )))
+        }),
+    }
+}
+
+async fn disassembly(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Answer {
+    let job = job(&app, &id)?;
+    job.touch();
+    let q = query.as_deref();
+    let by_level = match query_value(q, "sort").as_deref() {
+        None | Some("found") => false,
+        Some("level") => true,
+        Some(other) => {
+            return Err(bad(Failure::new(format!(
+                "unknown sort '{other}' (found or level)"
+            ))));
+        }
+    };
+    let apart = match query_value(q, "apart").as_deref() {
+        None | Some("0") | Some("false") => false,
+        Some("1") | Some("true") => true,
+        Some(other) => {
+            return Err(bad(Failure::new(format!(
+                "'apart' must be 1 or 0, not '{other}'"
+            ))));
+        }
+    };
+    let offset = query_number(q, "offset", 0, adapter::MAX_LISTED)?;
+    let count = query_number(q, "count", 100, crate::jobs::MAX_PAGE)?;
+    let v = job
+        .disassembly(by_level, apart, offset, count.max(1))
+        .map_err(bad)?;
+    Ok(json_body(&v))
+}
+
+async fn job_download(State(app): State<Arc<App>>, Path(id): Path<String>, body: Body) -> Answer {
+    let job = job(&app, &id)?;
+    let spec = read_json(body).await?;
+    let format = match spec.get("format") {
+        Some(Value::String(f)) => f.clone(),
+        _ => {
+            return Err(bad(Failure::new(
+                "the request has no 'format' (the file the job offers)",
+            )));
+        }
+    };
+    send(&app, move || job.attached(&format)).await
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -535,8 +664,20 @@ mod tests {
     }
 
     #[test]
+    fn query_values_are_decoded() {
+        let q = Some("sort=level&problem=two%20keys&x=a+b&bad=%zz");
+        assert_eq!(query_value(q, "problem").as_deref(), Some("two keys"));
+        assert_eq!(query_value(q, "x").as_deref(), Some("a b"));
+        assert_eq!(query_value(q, "sort").as_deref(), Some("level"));
+        assert_eq!(query_value(q, "bad"), None);
+        assert_eq!(query_value(q, "none"), None);
+        assert_eq!(query_value(Some("p=%4"), "p"), Some("%4".to_string()));
+    }
+
+    #[test]
     fn a_streamed_body_over_the_bound_is_refused() {
         let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
             .build()
             .unwrap();
         let over = adapter::MAX_BODY_BYTES / (1 << 20) + 1;

@@ -1,11 +1,13 @@
-//! The studio's jobs: each solve, count or generation runs on a thread of its own with the
-//! library's live counters ([`Progress`]); the page watches it through an event stream and
-//! stops it with the counters' interrupt, and a job nobody watches any more (its page was
-//! closed or reloaded) is stopped too.
+//! The studio's jobs: each solve, count, generation, disassembly or estimate runs on a thread
+//! of its own with the library's live counters ([`Progress`]); the page watches it through an
+//! event stream or by polling and stops it with the counters' interrupt, and a job nobody
+//! watches any more (its page was closed or reloaded) is stopped too.
 //!
-//! Bounds: at most [`MAX_RUNNING`] jobs run at once (more are refused, not queued), and the
-//! last [`MAX_FINISHED`] finished jobs are kept for their solutions and downloads (a listing
-//! keeps at most [`adapter::MAX_LISTED`] solutions: it stops there).
+//! Bounds: at most [`MAX_RUNNING`] jobs run at once (more are refused, not queued); a stopped
+//! job gives up its place at once, and at most [`MAX_WINDING`] stopped jobs may still be
+//! ending; the last [`MAX_FINISHED`] finished jobs are kept for their solutions and downloads
+//! (a listing or a disassembly keeps at most [`adapter::MAX_LISTED`] solutions: it stops
+//! there).
 
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -14,15 +16,23 @@ use cubesat::run::Instance;
 use cubesat_xc::Progress;
 use serde_json::{Value, json};
 
-use crate::adapter::{self, Action, Download, Failure, Finished, RunRequest};
+use crate::adapter::{self, Action, Download, Failure, Finished, RunRequest, Taken};
 
 /// Jobs running at once; a request for one more is refused until one ends. Each job already
 /// uses every core it is given, so more would only share them.
 pub const MAX_RUNNING: usize = 4;
 /// Finished jobs kept for their solutions and downloads; older ones are dropped.
 pub const MAX_FINISHED: usize = 16;
-/// A running job that no page has watched for this long is stopped.
+/// A running job that no page has watched for this long is stopped: a page watches a job
+/// through its event stream, or, one that never opened one, by polling its state. (A page
+/// whose event stream closed went away, whatever else still asks for the job's state.)
 pub const UNWATCHED: Duration = Duration::from_secs(5);
+/// Stopped jobs still ending at once (every search ends within a second of its stop, an
+/// estimate at its time bound); past it no job starts, so that stopping and starting again
+/// cannot pile up threads.
+pub const MAX_WINDING: usize = 8;
+/// The most solutions a page of a disassembly listing holds.
+pub const MAX_PAGE: u64 = 1000;
 
 /// Every job of the server.
 #[derive(Default)]
@@ -38,10 +48,16 @@ struct Table {
 
 /// Why a job could not start.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "{MAX_RUNNING} jobs are running, the most the studio runs at once; stop one or wait for it"
-)]
-pub struct Busy;
+pub enum Busy {
+    /// Every place is taken.
+    #[error(
+        "{MAX_RUNNING} jobs are running, the most the studio runs at once; stop one or wait for it"
+    )]
+    Running,
+    /// Too many stopped jobs are still ending.
+    #[error("{MAX_WINDING} stopped jobs are still winding down; wait a moment")]
+    Winding,
+}
 
 /// One run and what it found.
 pub struct Job {
@@ -49,6 +65,8 @@ pub struct Job {
     pub id: u64,
     /// What it does.
     pub action: Action,
+    /// The request it runs (a disassembly's solutions are analysed again by it).
+    req: RunRequest,
     progress: Arc<Progress>,
     started: Instant,
     inner: Mutex<Inner>,
@@ -60,28 +78,46 @@ struct Inner {
     ended: Option<Duration>,
     instance: Option<Arc<Instance>>,
     solutions: Vec<Vec<u32>>,
+    /// A disassembly's verdict on each of `solutions`.
+    taken: Vec<Taken>,
     finished: Option<Finished>,
     error: Option<Failure>,
     /// Who stopped it: the user, or the page going away.
     stopped: Option<&'static str>,
     /// Open event streams watching it.
     watchers: usize,
+    /// Set once an event stream watched it: polls no longer count as watching.
+    streamed: bool,
     /// Since when no page watches it (set at the start: the page has to connect).
     unwatched_since: Option<Instant>,
 }
 
 impl Jobs {
-    /// Starts a job on the puzzle text, unless [`MAX_RUNNING`] are running.
+    /// Starts a job on the puzzle text, unless [`MAX_RUNNING`] are running or
+    /// [`MAX_WINDING`] stopped ones are still ending.
     pub fn start(&self, text: String, req: RunRequest) -> Result<Arc<Job>, Busy> {
         let mut t = lock(&self.table);
-        if t.jobs.iter().filter(|j| j.is_running()).count() >= MAX_RUNNING {
-            return Err(Busy);
+        let (mut running, mut winding) = (0, 0);
+        for j in &t.jobs {
+            let inner = lock(&j.inner);
+            match (inner.ended, inner.stopped) {
+                (Some(_), _) => {}
+                (None, None) => running += 1,
+                (None, Some(_)) => winding += 1,
+            }
+        }
+        if running >= MAX_RUNNING {
+            return Err(Busy::Running);
+        }
+        if winding >= MAX_WINDING {
+            return Err(Busy::Winding);
         }
         t.next += 1;
         let now = Instant::now();
         let job = Arc::new(Job {
             id: t.next,
             action: req.action,
+            req: req.clone(),
             progress: Arc::new(Progress::new()),
             started: now,
             inner: Mutex::new(Inner {
@@ -161,6 +197,12 @@ impl adapter::Keep for Keeper<'_> {
         lock(&self.0.inner).solutions.push(placements.to_vec());
         true
     }
+    fn analysed(&mut self, placements: &[u32], taken: Taken) -> bool {
+        let mut inner = lock(&self.0.inner);
+        inner.solutions.push(placements.to_vec());
+        inner.taken.push(taken);
+        true
+    }
 }
 
 impl Job {
@@ -194,10 +236,20 @@ impl Job {
         lock(&self.inner).ended.is_none()
     }
 
+    /// Notes that a page polled the job's state: for a job no event stream ever watched,
+    /// unwatched time starts again.
+    pub fn touch(&self) {
+        let mut inner = lock(&self.inner);
+        if !inner.streamed && inner.unwatched_since.is_some() {
+            inner.unwatched_since = Some(Instant::now());
+        }
+    }
+
     /// Marks the job watched until the returned value is dropped.
     pub fn watch(self: &Arc<Self>) -> Watch {
         let mut inner = lock(&self.inner);
         inner.watchers += 1;
+        inner.streamed = true;
         inner.unwatched_since = None;
         Watch(self.clone())
     }
@@ -211,7 +263,8 @@ impl Job {
         self.progress.interrupt();
     }
 
-    /// The job as the page sees it: state, live counters, and the result once it ended.
+    /// The job as the page sees it: state, live counters (for a search, the time left as the
+    /// command line's progress line says it), and the result once it ended.
     pub fn status(&self) -> Value {
         let inner = lock(&self.inner);
         let state = match (&inner.ended, &inner.error) {
@@ -220,14 +273,25 @@ impl Job {
             (Some(_), None) => "done",
         };
         let elapsed = inner.ended.unwrap_or_else(|| self.started.elapsed());
+        let tree = self.action.searches_a_tree();
+        let live = tree && inner.ended.is_none();
+        let found = match self.action {
+            Action::Disassemble => inner.taken.iter().filter(|t| t.apart()).count() as u64,
+            _ if tree => self.progress.solutions(),
+            _ => 0,
+        };
         json!({
             "id": self.id,
             "action": self.action.name(),
             "state": state,
             "seconds": elapsed.as_secs_f64(),
             "nodes": self.progress.nodes(),
-            "found": self.progress.solutions(),
-            "fraction": self.progress.fraction_done(),
+            "found": found,
+            "fraction": if tree { self.progress.fraction_done() } else { 0.0 },
+            "eta": live.then(|| cubesat::estimate::eta(elapsed, self.progress.fraction_done())),
+            "progress_line": live.then(|| {
+                cubesat::estimate::progress_line(&self.progress, elapsed, self.action.name())
+            }),
             "kept": inner.solutions.len(),
             "stopped": inner.stopped,
             "result": inner.finished.as_ref().map(|f| f.summary.clone()),
@@ -250,12 +314,79 @@ impl Job {
         }
     }
 
-    /// Solution `n` for the browser.
+    /// Solution `n` for the browser; a disassembly's with its plan (analysed again) and the
+    /// 3D page that animates it.
     pub fn solution_view(&self, n: u64) -> Result<Value, Failure> {
         let (inst, s) = self.solution(n)?;
         let mut v = adapter::solution_view(&inst, &s, n);
         v["kept"] = json!(lock(&self.inner).solutions.len());
+        if self.action == Action::Disassemble {
+            let d = adapter::disassembly_view(&inst, &s, n, &self.req)?;
+            v["html"] = d["html"].clone();
+            v["disassembly"] = d["disassembly"].clone();
+        }
         Ok(v)
+    }
+
+    /// A page of a disassembly's solutions: `sort` by level (hardest first) or as found,
+    /// only those that come apart with `apart`, `count` from `offset`.
+    pub fn disassembly(
+        &self,
+        by_level: bool,
+        apart: bool,
+        offset: u64,
+        count: u64,
+    ) -> Result<Value, Failure> {
+        if self.action != Action::Disassemble {
+            return Err(Failure::new(format!(
+                "job {} is a {}, not a disassembly",
+                self.id,
+                self.action.name()
+            )));
+        }
+        let inner = lock(&self.inner);
+        let mut rows: Vec<(usize, &Taken)> = inner
+            .taken
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| !apart || t.apart())
+            .collect();
+        if by_level {
+            // Hardest first: the level number by number, then the moves; ties as found.
+            rows.sort_by(|a, b| (&b.1.rank, b.1.moves).cmp(&(&a.1.rank, a.1.moves)));
+        }
+        let page: Vec<Value> = rows
+            .iter()
+            .skip(offset as usize)
+            .take(count as usize)
+            .map(|(i, t)| {
+                json!({"n": i + 1, "apart": t.apart(), "level": t.level, "moves": t.moves})
+            })
+            .collect();
+        Ok(json!({
+            "total": inner.taken.len(),
+            "matching": rows.len(),
+            "offset": offset,
+            "solutions": page,
+        }))
+    }
+
+    /// A file the finished job offers (an estimate's `sbatch` and `shards` scripts).
+    pub fn attached(&self, format: &str) -> Result<Download, Failure> {
+        let inner = lock(&self.inner);
+        let offered = inner.finished.as_ref().map_or(&[][..], |f| &f.attached[..]);
+        offered
+            .iter()
+            .find(|a| a.format == format)
+            .map(adapter::attached_download)
+            .ok_or_else(|| {
+                let names: Vec<&str> = offered.iter().map(|a| a.format).collect();
+                Failure::new(if names.is_empty() {
+                    format!("job {} offers no files (an estimate's shard plan of more than one shard does)", self.id)
+                } else {
+                    format!("job {} offers no '{format}' ({})", self.id, names.join(", "))
+                })
+            })
     }
 
     /// A download of solution `n`.

@@ -8,9 +8,10 @@
 //!
 //! Safety of a server on the user's machine: it binds a loopback address unless another one
 //! is asked for explicitly ([`Server::warning`] then says what that exposes); it answers only
-//! requests whose Host is this server and whose Origin is its own page ([`guard`]); request
-//! bodies, library work and running jobs are bounded; a job whose page went away is stopped;
-//! and nothing is written to disk (every file is a download).
+//! requests whose Host is this server and whose Origin is its own page ([`guard`]); connections
+//! (how many, how long a request head may take, how long one may idle), request bodies,
+//! library work and running jobs are bounded; a job whose page went away is stopped; and
+//! nothing is written to disk (every file is a download).
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};
 use std::time::Duration;
@@ -110,10 +111,54 @@ impl Server {
                     reaper.reap();
                 }
             });
-            axum::serve(listener, http::router(app))
-                .await
-                .map_err(StudioError::Serve)
+            serve(listener, http::router(app)).await;
+            Ok(())
         })
+    }
+}
+
+/// A connection must send a whole request head within this time of opening, or of its last
+/// response when it is kept alive: a local page sends one in microseconds, and a connection
+/// that sends nothing, or a byte at a time, would otherwise be held open for ever (300 of
+/// them locked the page out where file descriptors are few).
+pub const HEAD_TIME: Duration = Duration::from_secs(5);
+/// Connections served at once; more wait in the system's queue until one closes (every slow
+/// one does within [`HEAD_TIME`]). Well above what a page opens (a browser opens six per
+/// server), so that a flood of slow connections does not keep the page waiting.
+pub const MAX_CONNECTIONS: usize = 1024;
+
+/// Accepts connections and serves each on a task of its own with hyper's HTTP/1 server: at
+/// most [`MAX_CONNECTIONS`] at once, each closed when its request head takes longer than
+/// [`HEAD_TIME`] (idle kept-alive connections included). Request bodies are bounded in time
+/// where they are read (`http::read`).
+async fn serve(listener: tokio::net::TcpListener, router: axum::Router) {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    let slots = std::sync::Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(HEAD_TIME)
+        .keep_alive(true);
+    loop {
+        let Ok(slot) = slots.clone().acquire_owned().await else {
+            return;
+        };
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(_) => {
+                // Out of file descriptors, or a connection reset before it was accepted:
+                // try again shortly rather than spin.
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let service = hyper_util::service::TowerToHyperService::new(router.clone());
+        let conn = builder.serve_connection(TokioIo::new(stream), service);
+        tokio::spawn(async move {
+            // A closed or timed-out connection is no error of the server's.
+            let _ = conn.await;
+            drop(slot);
+        });
     }
 }
 

@@ -8,6 +8,15 @@ export class Failure extends Error {
   }
 }
 
+/** fetch, with the browser's bare "Failed to fetch" said as what it means here. */
+async function request(path, init) {
+  try {
+    return await fetch(path, init);
+  } catch (_) {
+    throw new Failure('the studio server does not answer: is `cubesat studio` still running? (start it again and reload the page; your puzzle is kept)');
+  }
+}
+
 async function failure(resp) {
   const text = await resp.text();
   try {
@@ -24,21 +33,21 @@ export async function api(path, body) {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   };
-  const resp = await fetch(path, init);
+  const resp = await request(path, init);
   if (!resp.ok) throw await failure(resp);
   return resp.json();
 }
 
 /** POSTs raw bytes (a dropped file). */
 export async function upload(path, bytes, headers) {
-  const resp = await fetch(path, { method: 'POST', headers, body: bytes });
+  const resp = await request(path, { method: 'POST', headers, body: bytes });
   if (!resp.ok) throw await failure(resp);
   return resp.json();
 }
 
 /** Asks the server for a file and hands it to the browser as a download. */
 export async function download(path, body) {
-  const resp = await fetch(path, body === undefined ? {} : {
+  const resp = await request(path, body === undefined ? {} : {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -127,11 +136,31 @@ export async function shareFragment(text) {
   return 'p=t.' + toBase64Url(bytes);
 }
 
-/** The puzzle text of a share link's fragment, or null when it holds none. */
+/** The puzzle text of a share link's fragment, or null when it holds none; a link that was
+ *  cut short or changed is refused with what is wrong with it (never the browser's
+ *  "Failed to fetch", which the stream reader says of any broken deflate data). */
 export async function fromShareFragment(hash) {
-  const m = /(?:^#?|&)p=([zt])\.([A-Za-z0-9_-]+)/.exec(hash || '');
+  const m = /(?:^#?|&)p=([^&]*)/.exec(hash || '');
   if (!m) return null;
-  let bytes = fromBase64Url(m[2]);
-  if (m[1] === 'z') bytes = await pipe(bytes, new DecompressionStream('deflate-raw'));
-  return new TextDecoder().decode(bytes);
+  const v = /^([zt])\.([A-Za-z0-9_-]*)$/.exec(m[1]);
+  if (!v) throw new Error('the link has a puzzle part ("p=") that is not one the studio writes (it starts "p=z." or "p=t." and has only letters, digits, - and _ after it)');
+  if (!v[2]) throw new Error('the link\'s puzzle part is empty: copy the whole link again');
+  let bytes;
+  try {
+    bytes = fromBase64Url(v[2]);
+  } catch (_) {
+    throw new Error('the link\'s puzzle part is not complete: it was probably cut off when it was copied');
+  }
+  if (v[1] === 'z') {
+    try {
+      bytes = await pipe(bytes, new DecompressionStream('deflate-raw'));
+    } catch (_) {
+      throw new Error('the link\'s puzzle does not unpack: the link was cut off or changed after it was made (' + v[2].length + ' characters of puzzle in it)');
+    }
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch (_) {
+    throw new Error('the link\'s puzzle is not text: the link was changed after it was made');
+  }
 }

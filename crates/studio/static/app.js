@@ -1,16 +1,23 @@
 // cubesat studio: the page. Tabs (library, editor, solve), the library of bundled and dropped
-// puzzles, and the share link (the puzzle in the URL's fragment, which no server sees).
+// puzzles, the share link (the puzzle in the URL's fragment, which no server sees), and keeping
+// the user's work: the puzzle is saved in this browser as it is edited and comes back on
+// reload, opening another puzzle asks first and is one step of Undo, and each opened puzzle is
+// a history entry, so that Back returns to the previous puzzle rather than leaving the studio.
 
 import { $, api, el, fromShareFragment, shareFragment, svgImage, upload } from './api.js';
-import { Editor } from './editor.js';
+import { BLANK, Editor } from './editor.js';
 import { Runs } from './runs.js';
 
 const TABS = ['library', 'editor', 'solve'];
+
+const SAVED = 'cubesat-studio.puzzle'; // localStorage: the editor's text, as last edited
+const EDITED = 'cubesat-studio.edited'; // "1" when that text has changes not saved as a file
 
 function showTab(name) {
   for (const t of TABS) {
     $(t).hidden = t !== name;
     $('tab-' + t).classList.toggle('on', t === name);
+    if (t === name) $('tab-' + t).setAttribute('aria-current', 'page'); else $('tab-' + t).removeAttribute('aria-current');
   }
   document.body.dataset.tab = name;
 }
@@ -26,12 +33,24 @@ function title(text) {
 }
 
 let runs = null;
+let saveTimer = null;
 const editor = new Editor((text) => {
   $('current').textContent = title(text);
   $('run-title').textContent = title(text);
   $('share-url').hidden = true;
+  // Saved a moment after the last change (typing runs many changes together).
+  clearTimeout(saveTimer);
+  saveTimer = setTimeout(() => save(text), 200);
 });
-runs = new Runs(editor, (text) => { editor.load(text); showTab('editor'); });
+runs = new Runs(editor, (text) => open(text, 'editor', 'the generated puzzle'));
+editor.requestLoad = (text) => open(text, 'editor', 'a new puzzle');
+
+function save(text) {
+  try {
+    localStorage.setItem(SAVED, text);
+    localStorage.setItem(EDITED, editor.unsaved() ? '1' : '0');
+  } catch (_) { /* storage full or off: the work lives on in the page */ }
+}
 
 // Keep the STL piece menu in step with the editor's checked puzzle.
 const showCheck = editor.showCheck.bind(editor);
@@ -40,25 +59,93 @@ editor.showCheck = () => {
   const a = editor.checked;
   if (a && a.ok) runs.pieces(a.info.pieces.map((p) => p.name));
   $('run-valid').textContent = a && !a.ok ? 'the puzzle has an error: ' + a.error.message : '';
+  // Only some grids' assemblies come apart by sliding: the server's word when its check gives
+  // it, else whether the cells are balls (which neither cubesat nor BurrTools takes apart).
+  const info = a && a.ok ? a.info : null;
+  const can = info && typeof info.can_disassemble === 'boolean' ? info.can_disassemble : !editor.balls(editor.model());
+  runs.allowDisassembly(can, editor.noun(editor.model(), 2));
 };
 
-function open(text, tab) {
+/** Asks before `what` replaces unsaved work in the editor; resolves to true to go on. The
+ *  question names both puzzles and says that Undo brings the old one back. */
+function confirmReplace(what) {
+  if (!editor.unsaved()) return Promise.resolve(true);
+  const d = $('replace-dialog');
+  $('replace-text').textContent = 'Opening ' + what + ' replaces "' + title(editor.text) +
+    '" in the editor, which has changes you have not downloaded or shared. Undo in the editor brings it back.';
+  return new Promise((resolve) => {
+    const done = (yes) => {
+      $('replace-yes').onclick = $('replace-no').onclick = d.oncancel = null;
+      d.close();
+      resolve(yes);
+    };
+    $('replace-yes').onclick = () => done(true);
+    $('replace-no').onclick = () => done(false);
+    d.oncancel = (e) => { e.preventDefault(); done(false); };
+    d.showModal();
+    $('replace-no').focus();
+  });
+}
+
+/** Opens a puzzle text in the editor and shows `tab`: after asking, when it would replace
+ *  work; as a history entry, so that Back comes back to the puzzle shown before. Resolves to
+ *  whether it was opened. */
+async function open(text, tab, what) {
+  if (text !== editor.text && !(await confirmReplace(what || '"' + title(text) + '"'))) return false;
   runs.reset();
   editor.load(text);
   showTab(tab);
+  remember(text, tab, true);
+  // How many puzzles were opened: tells a test (or a curious user) that this one is in.
+  document.body.dataset.opened = String(Number(document.body.dataset.opened || 0) + 1);
+  return true;
 }
+
+/** This puzzle and tab as the current history entry (a new one when `push`). */
+function remember(text, tab, push, dropLink) {
+  const state = { studio: 1, text, tab };
+  // The share link's fragment names a puzzle: a new entry for another puzzle leaves it behind,
+  // and so does the link's own entry once read, so that a reload shows the work done since.
+  const url = push || dropLink ? location.pathname + location.search : location.href;
+  try {
+    if (push) history.pushState(state, '', url); else history.replaceState(state, '', url);
+  } catch (_) { /* a puzzle too large for the history: the page keeps working without it */ }
+}
+
+// Back and Forward: the puzzle (and tab) of that entry, with the one left as a step of Undo.
+window.addEventListener('popstate', (e) => {
+  const st = e.state;
+  if (!st || st.studio !== 1) return;
+  runs.reset();
+  if (st.text !== editor.text) editor.load(st.text);
+  showTab(st.tab || 'editor');
+});
 
 // ---- the library ---------------------------------------------------------------------------
 
+/** A library card. Its Solve lists solutions and shows the first (a count shows none); Edit
+ *  opens the puzzle in the editor. */
 function card(key, name, lines, image, text) {
   const c = el('div', { class: 'card', 'data-key': key },
     el('div', { class: 'thumb' }, image),
     el('h3', { text: name }),
     ...lines.map((l) => el('p', { text: l })),
     el('div', { class: 'actions' },
-      el('button', { class: 'open primary', text: 'Solve', onclick: async () => open(await text(), 'solve') }),
-      el('button', { class: 'edit', text: 'Edit', onclick: async () => open(await text(), 'editor') })));
+      el('button', { type: 'button', class: 'open primary', text: 'Solve', 'aria-label': 'Solve ' + name, onclick: () => opening(c, text, 'solve') }),
+      el('button', { type: 'button', class: 'edit', text: 'Edit', 'aria-label': 'Edit ' + name, onclick: () => opening(c, text, 'editor') })));
   return c;
+}
+
+/** A card's button: fetches the text (saying so on the card when it cannot) and opens it. */
+async function opening(c, text, tab) {
+  let t;
+  try {
+    t = await text();
+  } catch (e) {
+    libraryError(c.querySelector('h3').textContent + ': ' + e.message);
+    return;
+  }
+  if (await open(t, tab) && tab === 'solve') runs.solveOne();
 }
 
 const MODES = [['none', 'counting every placement'], ['rotation', 'up to rotation'], ['rotation+reflection', 'up to rotation and reflection']];
@@ -75,7 +162,9 @@ function source(label, s) {
 
 /** The lines of one catalog entry: published counts, cubesat's counts, source, estimate. */
 function entryLines(p) {
-  const lines = [el('p', { class: 'meta', text: p.family + ' · ' + p.grid + ' · ' + p.copies + ' pieces into ' + p.containers.join(' + ') + ' · ' + p.status })];
+  // The size as typed in the file (a ball board's layer frame) when the server gives it.
+  const into = p.user_containers || p.containers;
+  const lines = [el('p', { class: 'meta', text: p.family + ' · ' + p.grid + ' · ' + p.copies + ' pieces into ' + into.join(' + ') + ' · ' + p.status })];
   if (!p.published.length) lines.push(el('p', { class: 'published', text: 'published: no published count found' }));
   for (const x of p.published) {
     lines.push(el('p', { class: 'published', text: 'published: ' + num(x.count) + ' ' + x.phrase + ' (' + x.verdict + ')' }));
@@ -99,6 +188,33 @@ function entryLines(p) {
 }
 
 let catalogItems = [];
+const gridDefault = 'cubes'; // the grid of a file with no "grid" key
+
+/** The target's size as its file types it ("11x5x1" for a ball board in the layer frame),
+ *  in place of the server's internal frame on a card, until the catalog gives it. */
+async function typedSize(p, node) {
+  let m;
+  try {
+    m = JSON.parse((await api('/api/library/' + encodeURIComponent(p.key))).text);
+  } catch (_) {
+    return;
+  }
+  const specs = m.target && Array.isArray(m.target.containers) ? m.target.containers : [m.target];
+  const sizes = specs.map((t) => {
+    if (!t) return null;
+    if (Array.isArray(t.box)) return t.box.join('x');
+    const e = [0, 0, 0];
+    const cell = (x, y, z) => { e[0] = Math.max(e[0], x + 1); e[1] = Math.max(e[1], y + 1); e[2] = Math.max(e[2], z + 1); };
+    if (Array.isArray(t.layers)) {
+      t.layers.forEach((l, z) => (Array.isArray(l) ? l : []).forEach((row, y) => Array.from(String(row)).forEach((ch, x) => { if (ch !== '.' && ch !== ' ') cell(x, y, z); })));
+    }
+    for (const c of (t.cells || []).concat(t.optional || [])) if (Array.isArray(c)) cell(c[0], c[1], c[2]);
+    return e[2] ? e.join('x') : null;
+  });
+  if (sizes.some((x) => !x)) return;
+  const meta = node.querySelector('p.meta');
+  meta.textContent = meta.textContent.replace(' into ' + p.containers.join(' + '), ' into ' + sizes.join(' + '));
+}
 
 /** Shows the entries the search and filters match, and the families that keep one. */
 function filterCatalog() {
@@ -150,20 +266,29 @@ async function library() {
       const node = card(p.key, p.name, [], img, async () => (await api('/api/library/' + encodeURIComponent(p.key))).text);
       node.querySelector('h3').after(...entryLines(p));
       node.dataset.status = p.status;
+      if (!p.user_containers && p.grid !== gridDefault) typedSize(p, node);
       grid.appendChild(node);
       catalogItems.push({ p, node, hay: [p.key, p.name, p.family, p.description].join('\n').toLowerCase() });
     }
     $('lib-family').appendChild(el('option', { value: f, text: f }));
   }
-  for (const g of Array.from(new Set(items.map((p) => p.grid))).sort()) {
+  const gridNames = Array.from(new Set(items.map((p) => p.grid))).sort();
+  for (const g of gridNames) {
     $('lib-grid').appendChild(el('option', { value: g, text: g }));
   }
+  grids(gridNames);
   for (const id of ['lib-search', 'lib-family', 'lib-grid', 'lib-status']) {
     $(id).addEventListener(id === 'lib-search' ? 'input' : 'change', filterCatalog);
   }
   $('lib-filters').addEventListener('submit', (e) => e.preventDefault());
   filterCatalog();
   box.dataset.loaded = String(items.length);
+}
+
+/** The grid menu of the editor: the grids the library's puzzles use, as the server names them
+ *  (no list of grids is hard-coded here; a new grid appears once a puzzle uses it). */
+function grids(names) {
+  editor.setGrids(names.map((name) => ({ name, label: name })));
 }
 
 function libraryError(message) {
@@ -192,18 +317,46 @@ async function importFile(file, problem) {
   }
   const key = 'dropped-' + (++dropped);
   const img = el('div', { class: 'nothumb', text: 'drawing...' });
-  const lines = [file.name + (got.problems.length ? ' (BurrTools, problem ' + got.problem + (got.problems[got.problem] ? " '" + got.problems[got.problem] + "'" : '') + ')' : '')];
+  const list = got.problem_list || [];
+  const chosen = list[got.problem];
+  const lines = [file.name + (got.problems.length ? ' (' + (got.burrtools || 'BurrTools') + ')' : '')];
+  // A BurrTools problem: its grid and what BurrTools' settings make of its count.
+  if (chosen) {
+    lines.push('problem ' + chosen.index + (chosen.name ? " '" + chosen.name + "'" : '') + ': ' + chosen.pieces + ' shapes, ' + chosen.copies + ' pieces on the ' + chosen.grid + ' grid');
+    if (chosen.counting) lines.push("BurrTools' count here is " + chosen.counting);
+  } else if (got.problems.length) {
+    lines.push('problem ' + got.problem + (got.problems[got.problem] ? " '" + got.problems[got.problem] + "'" : ''));
+  }
   const c = card(key, title(got.text), lines.concat(got.notes.map((n) => 'note: ' + n)), img, async () => got.text);
   c.classList.add('dropped');
   if (got.problems.length > 1) {
-    const sel = el('select', { class: 'problem', title: 'the BurrTools problem to read' },
-      got.problems.map((n, i) => el('option', { value: i, text: i + ': ' + (n || '(unnamed)'), selected: i === got.problem })));
-    sel.addEventListener('change', () => { c.remove(); importFile(file, Number(sel.value)); });
-    c.querySelector('.actions').prepend(sel);
+    const label = (i) => {
+      const p = list[i];
+      if (!p) return i + ': ' + (got.problems[i] || '(unnamed)');
+      return p.error ? i + ': ' + (p.name || '(unnamed)') + ' (does not read: ' + p.error + ')' : p.line;
+    };
+    const sel = el('select', { class: 'problem', 'aria-label': 'the BurrTools problem to open (' + got.problems.length + ' in this file)' },
+      got.problems.map((n, i) => el('option', { value: i, text: label(i), selected: i === got.problem })));
+    // Another problem is another puzzle: the card is read again, and keeps the keyboard's place.
+    sel.addEventListener('change', async () => {
+      const next = await importFile(file, Number(sel.value));
+      if (!next) return;
+      c.remove();
+      const again = next.querySelector('select.problem');
+      if (again) again.focus();
+    });
+    c.querySelector('.actions').before(el('label', { class: 'problem-pick' }, 'problem ', sel));
   }
   $('cards').prepend(c);
+  drawCard(c, img, got.text);
+  return c;
+}
+
+/** A dropped puzzle's card drawing, when the server has drawn it. */
+async function drawCard(c, img, text) {
   try {
-    const resp = await fetch('/api/sheet.svg', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ puzzle: got.text }) });
+    // A plain fetch: the drawing is an SVG text, not JSON.
+    const resp = await fetch('/api/sheet.svg', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ puzzle: text }) });
     const body = await resp.text();
     img.replaceWith(resp.ok ? svgImage(body, 'target and pieces') : el('div', { class: 'nothumb bad', text: 'cannot draw: ' + (JSON.parse(body).error || {}).message }));
   } catch (e) {
@@ -225,6 +378,8 @@ function wireDrop() {
     showTab('library');
     for (const f of files) await importFile(f);
   });
+  // A real button, reachable with Tab, opens the (hidden) file chooser.
+  $('choose-file').addEventListener('click', () => $('file').click());
   $('file').addEventListener('change', async () => {
     for (const f of Array.from($('file').files)) await importFile(f);
     $('file').value = '';
@@ -239,6 +394,7 @@ async function share() {
   box.hidden = false;
   box.value = url;
   box.select();
+  editor.origin = editor.text; // shared: no longer work that only this page holds
   try { await navigator.clipboard.writeText(url); $('share').title = 'copied'; } catch (_) { /* shown to copy by hand */ }
 }
 
@@ -247,13 +403,41 @@ async function fromHash() {
   try {
     text = await fromShareFragment(location.hash);
   } catch (e) {
-    libraryError('the link holds no readable puzzle: ' + e.message);
+    showTab('library');
+    libraryError('This share link holds no puzzle the studio can read: ' + e.message + '.');
+    return false;
   }
   if (text !== null) {
-    open(text, 'editor');
+    if (text === editor.text) { showTab('editor'); return true; }
+    // No question here: a link is opened on purpose, and Undo brings the puzzle before it back.
+    runs.reset();
+    editor.load(text);
+    showTab('editor');
+    remember(text, 'editor', false, true);
     return true;
   }
   return false;
+}
+
+/** The puzzle saved in this browser by the last visit, back in the editor (Library shows). */
+function restore() {
+  let text = null;
+  let edited = true;
+  try {
+    text = localStorage.getItem(SAVED);
+    edited = localStorage.getItem(EDITED) !== '0';
+  } catch (_) { /* storage off */ }
+  if (!text || text === BLANK) return;
+  editor.load(text);
+  editor.past = []; // nothing before it this visit
+  // Work that was the user's own stays so: opening another puzzle asks first.
+  if (edited) editor.origin = '';
+  editor.render();
+  const note = $('restored');
+  note.hidden = false;
+  note.textContent = '';
+  note.append('Your puzzle "' + title(text) + '" from last time is in the editor. ',
+    el('button', { type: 'button', class: 'link', id: 'restored-open', text: 'Go on editing it', onclick: () => { note.hidden = true; showTab('editor'); } }));
 }
 
 // ---- start -----------------------------------------------------------------------------------
@@ -262,7 +446,10 @@ for (const t of TABS) $('tab-' + t).onclick = () => showTab(t);
 $('share').onclick = share;
 wireDrop();
 showTab('library');
+restore();
 library();
-fromHash();
+fromHash().then((opened) => { if (!opened) remember(editor.text, 'library', false); });
 window.addEventListener('hashchange', fromHash);
+// The page's tab as the entry's, so that Back from another puzzle shows the tab it was on.
+for (const t of TABS) $('tab-' + t).addEventListener('click', () => remember(editor.text, t, false));
 window.cubesatStudio = { editor, runs, showTab };

@@ -1,7 +1,9 @@
 // cubesat studio: the puzzle editor. The puzzle is its file text (cubesat JSON); the target's
-// containers and each piece are edited as layers of cells (clicked, or typed as layer art),
-// every change is one step of undo/redo, and the server checks each version with the
-// library's own reader, whose one-line errors are shown at the piece, layer and row they name.
+// containers and each piece are edited as layers of cells (clicked, typed as layer art, or
+// stepped through with the arrow keys), on the puzzle's grid (cubes, or balls in the layer
+// frame of docs/grids.md); every change, opening another puzzle included, is one step of
+// undo/redo, and the server checks each version with the library's own reader, whose one-line
+// errors are shown at the piece, layer and row they name.
 
 import { $, api, el, pretty } from './api.js';
 
@@ -120,11 +122,41 @@ function sameItem(a, b) {
   return a && b && a.kind === b.kind && a.index === b.index;
 }
 
+/** A CSS colour named by a piece's name ("red", "darkgreen", "light blue"), or null: pieces
+ *  named after their colour (IQ Puzzler Pro's) are drawn in it. */
+export function nameColour(name) {
+  const c = String(name || '').toLowerCase().replace(/[\s_-]+/g, '');
+  if (!/^[a-z]{3,20}$/.test(c) || ['transparent', 'inherit', 'initial', 'unset', 'currentcolor', 'revert'].includes(c)) return null;
+  return typeof CSS !== 'undefined' && CSS.supports('color', c) ? c : null;
+}
+
+const inks = new Map(); // CSS colour -> the ink that reads on it, worked out once
+
+/** Black or white, whichever reads on this CSS colour. */
+function inkOn(colour) {
+  if (!inks.has(colour)) inks.set(colour, inkFor(colour));
+  return inks.get(colour);
+}
+
+function inkFor(colour) {
+  const probe = document.createElement('i');
+  probe.style.color = colour;
+  document.body.appendChild(probe);
+  const m = /(\d+), (\d+), (\d+)/.exec(getComputedStyle(probe).color);
+  probe.remove();
+  if (!m) return '#000';
+  const [r, g, b] = m.slice(1).map(Number);
+  return 0.299 * r + 0.587 * g + 0.114 * b > 140 ? '#000' : '#fff';
+}
+
 export class Editor {
   /** `onChange(text)` hears every new version of the puzzle text. */
   constructor(onChange) {
     this.onChange = onChange || (() => {});
     this.text = BLANK;
+    this.origin = BLANK; // the text as last opened: work differs from it
+    this.grids = []; // [{name, label, noun}] the grid menu offers (the server's, when it says)
+    this.focusCell = null; // the grid cell the keyboard is on, kept across redraws
     this.past = [];
     this.future = [];
     this.item = { kind: 'target', index: 0 };
@@ -141,14 +173,48 @@ export class Editor {
 
   // ---- history -----------------------------------------------------------------------
 
-  /** Replaces the puzzle (a library puzzle, a dropped file): a new history. */
+  /** Replaces the puzzle (a library puzzle, a dropped file, Back): one step of undo, so that
+   *  the puzzle it replaced is never lost. */
   load(text) {
+    if (text !== this.text) {
+      this.past.push(this.text);
+      if (this.past.length > HISTORY) this.past.shift();
+      this.future = [];
+    }
+    clearTimeout(this.artTimer);
+    this.pendingArt = null; // art typed for the puzzle being replaced
     this.text = text;
-    this.past = [];
-    this.future = [];
+    this.origin = text;
     this.item = { kind: 'target', index: 0 };
     this.hint = null;
+    this.focusCell = null;
     this.render({ art: true, json: true });
+  }
+
+  /** Opens a puzzle as the user asked for it (New): the page puts a prompt and a history entry
+   *  around it (app.js). */
+  requestLoad(text) {
+    this.load(text);
+  }
+
+  /** Work that opening another puzzle would replace: edits since this one was opened. */
+  unsaved() {
+    return this.text !== this.origin && this.text !== BLANK;
+  }
+
+  /** The puzzle's grid: its `grid` key (none means cubes). */
+  gridName(m) {
+    return (m && typeof m.grid === 'string' && m.grid) || 'cubes';
+  }
+
+  /** Whether the grid's cells are balls: the server's word for it when its check said, else
+   *  the puzzle's grid key. */
+  balls(m) {
+    const info = this.checked && this.checked.ok && this.checked.info;
+    if (info && info.cell_noun) return info.cell_noun === 'ball';
+    const g = this.grids.find((x) => x.name === this.gridName(m));
+    if (g && g.noun) return g.noun === 'ball';
+    return this.gridName(m) === 'spheres';
   }
 
   /** One edit: the new text becomes the current version. */
@@ -185,8 +251,17 @@ export class Editor {
     }
   }
 
+  /** Layer art still waiting to be applied, applied now to the item it was typed for (before
+   *  another edit or selection changes what the art box shows). */
+  flushArt() {
+    if (!this.pendingArt) return;
+    clearTimeout(this.artTimer);
+    this.pendingArt();
+  }
+
   /** Applies `f` to a copy of the model and commits the result. */
   edit(f, keep) {
+    this.flushArt();
     const m = this.model();
     if (!m) return;
     f(m);
@@ -217,15 +292,18 @@ export class Editor {
     return { grid };
   }
 
-  /** Writes the selected item's layers. */
-  setLayers(m, layers) {
-    if (this.item.kind === 'piece') {
-      const p = m.pieces[this.item.index];
+  /** Writes the layers of `item` (the selected one by default). */
+  setLayers(m, layers, item) {
+    item = item || this.item;
+    if (item.kind === 'piece') {
+      const p = m.pieces[item.index];
+      if (!p) return;
       delete p.cells;
       p.layers = layers;
     } else {
       const specs = containersOf(m.target);
-      specs[this.item.index] = { layers };
+      if (item.index >= specs.length) return;
+      specs[item.index] = { layers };
       m.target = targetOf(specs);
     }
   }
@@ -248,14 +326,17 @@ export class Editor {
     this.edit((mm) => this.setLayers(mm, layersOfGrid(grid)));
   }
 
-  typedArt(text) {
+  /** Layer art typed for `item`: the item it was typed for, even when another one has been
+   *  selected since (the art is applied a moment after the last key). */
+  typedArt(text, item) {
     const layers = text.replace(/\n+$/, '').split(/\n[ \t]*\n/).map((b) => b.split('\n'));
-    this.edit((m) => this.setLayers(m, layers), { json: true });
+    this.edit((m) => this.setLayers(m, layers, item), { json: true });
   }
 
   // ---- items -------------------------------------------------------------------------
 
   select(item) {
+    this.flushArt();
     this.item = item;
     this.hint = null;
     this.render({ art: true });
@@ -459,47 +540,99 @@ export class Editor {
 
   renderSettings(m) {
     const on = !!m;
-    for (const id of ['p-name', 'p-mirror', 'p-counting', 'p-holes']) $(id).disabled = !on;
+    for (const id of ['p-name', 'p-grid', 'p-mirror', 'p-counting', 'p-holes']) $(id).disabled = !on;
     if (!m) return;
+    this.renderGridMenu(m);
     if (document.activeElement !== $('p-name')) $('p-name').value = m.name || '';
     $('p-mirror').checked = !!m.mirror;
     $('p-counting').value = m.counting || '';
     if (document.activeElement !== $('p-holes')) $('p-holes').value = m.max_holes === undefined ? '' : m.max_holes;
   }
 
+  /** The list of the target's containers and the pieces. Its buttons are updated in place,
+   *  never rebuilt: a field committed on blur (the name) redraws the list between the
+   *  mousedown and the click of the button pressed next, and a rebuilt button lost that click. */
+  /** The grid menu: the grids the server knows (or the library uses), and this puzzle's. */
+  renderGridMenu(m) {
+    const sel = $('p-grid');
+    const name = this.gridName(m);
+    const grids = this.grids.length ? this.grids.slice() : [{ name: 'cubes', label: 'cubes' }];
+    if (!grids.some((g) => g.name === name)) grids.push({ name, label: name });
+    const key = grids.map((g) => g.name + '=' + g.label).join('|');
+    if (sel.dataset.key !== key) {
+      sel.textContent = '';
+      for (const g of grids) sel.appendChild(el('option', { value: g.name, text: g.label }));
+      sel.dataset.key = key;
+    }
+    sel.value = name;
+  }
+
+  /** The grids to offer: [{name, label, noun}] (from the server's grid list or the library). */
+  setGrids(grids) {
+    this.grids = grids;
+    this.renderGridMenu(this.model());
+  }
+
   renderItems(m) {
     const box = $('items');
-    box.textContent = '';
-    if (!m) return;
+    const want = [];
+    if (m) {
+      const info = this.checked && this.checked.ok && this.checked.info;
+      const obstacles = (this.checked && this.checked.obstacles) || [];
+      const errItem = this.errorAt && this.errorAt.item;
+      const specs = containersOf(m.target);
+      specs.forEach((_, k) => {
+        const item = { kind: 'target', index: k };
+        const sub = info ? (k === 0 ? info.must + ' must-fill, ' + info.optional + ' optional cells' : info.containers[k] || '') : '';
+        want.push({
+          key: 'target-' + k,
+          cls: 'item' + (sameItem(item, this.item) ? ' sel' : '') + (sameItem(item, errItem) ? ' err' : ''),
+          label: specs.length > 1 ? 'Container ' + (k + 1) : 'Target',
+          sub,
+        });
+      });
+      (m.pieces || []).forEach((p, i) => {
+        const item = { kind: 'piece', index: i };
+        const pi = info && info.pieces[i];
+        const name = p && typeof p.name === 'string' ? p.name : '?';
+        const count = Array.isArray(p && p.count) ? p.count.join('..') : (p && p.count) || 1;
+        const stuck = obstacles.some((o) => o.startsWith("piece '" + name + "' "));
+        want.push({
+          key: 'piece-' + i,
+          cls: 'item' + (sameItem(item, this.item) ? ' sel' : '') + (sameItem(item, errItem) ? ' err' : '') + (stuck ? ' stuck' : ''),
+          label: name + (count !== 1 ? ' \u00d7' + count : ''),
+          sub: stuck ? 'fits nowhere in the target' : pi ? pi.cells + ' ' + this.noun(m, pi.cells) + ', ' + pi.orientations + ' orientations, ' + pi.placements + ' placements' : '',
+          colour: nameColour(name),
+        });
+      });
+    }
+    const have = new Map(Array.from(box.querySelectorAll('button.item')).map((b) => [b.dataset.item, b]));
+    let at = box.firstChild;
+    for (const w of want) {
+      let b = have.get(w.key);
+      if (!b) b = el('button', { type: 'button', 'data-item': w.key }, el('b'), el('small'));
+      have.delete(w.key);
+      b.className = w.cls;
+      b.setAttribute('aria-pressed', String(w.cls.includes(' sel')));
+      if (b.firstChild.textContent !== w.label) b.firstChild.textContent = w.label;
+      if (b.lastChild.textContent !== w.sub) b.lastChild.textContent = w.sub;
+      b.firstChild.style.borderLeft = w.colour ? '12px solid ' + w.colour : '';
+      b.firstChild.style.paddingLeft = w.colour ? '5px' : '';
+      if (b !== at) box.insertBefore(b, at); else at = at.nextSibling;
+    }
+    for (const b of have.values()) b.remove();
+    if (!$('add-piece')) {
+      box.appendChild(el('button', { type: 'button', id: 'add-piece', class: 'add', text: '+ piece', onclick: () => this.addPiece() }));
+      box.appendChild(el('button', { type: 'button', id: 'add-container', class: 'add', text: '+ container', onclick: () => this.addContainer() }));
+    }
+    $('add-piece').hidden = $('add-container').hidden = !m;
+  }
+
+  /** "cube"/"cubes" or "ball"/"balls": the grid's cells in words. */
+  noun(m, n) {
     const info = this.checked && this.checked.ok && this.checked.info;
-    const obstacles = (this.checked && this.checked.obstacles) || [];
-    const errItem = this.errorAt && this.errorAt.item;
-    const specs = containersOf(m.target);
-    specs.forEach((_, k) => {
-      const item = { kind: 'target', index: k };
-      const label = specs.length > 1 ? 'Container ' + (k + 1) : 'Target';
-      const sub = info ? (k === 0 ? info.must + ' must-fill, ' + info.optional + ' optional cells' : info.containers[k] || '') : '';
-      box.appendChild(el('button', {
-        class: 'item' + (sameItem(item, this.item) ? ' sel' : '') + (sameItem(item, errItem) ? ' err' : ''),
-        'data-item': 'target-' + k,
-        onclick: () => this.select(item),
-      }, el('b', { text: label }), el('small', { text: sub })));
-    });
-    (m.pieces || []).forEach((p, i) => {
-      const item = { kind: 'piece', index: i };
-      const pi = info && info.pieces[i];
-      const name = p && typeof p.name === 'string' ? p.name : '?';
-      const count = Array.isArray(p && p.count) ? p.count.join('..') : (p && p.count) || 1;
-      const stuck = obstacles.some((o) => o.startsWith("piece '" + name + "' "));
-      const sub = pi ? pi.cells + ' cells, ' + pi.orientations + ' orientations, ' + pi.placements + ' placements' : '';
-      box.appendChild(el('button', {
-        class: 'item' + (sameItem(item, this.item) ? ' sel' : '') + (sameItem(item, errItem) ? ' err' : '') + (stuck ? ' stuck' : ''),
-        'data-item': 'piece-' + i,
-        onclick: () => this.select(item),
-      }, el('b', { text: name + (count !== 1 ? ' \u00d7' + count : '') }), el('small', { text: stuck ? 'fits nowhere in the target' : sub })));
-    });
-    box.appendChild(el('button', { id: 'add-piece', class: 'add', text: '+ piece', onclick: () => this.addPiece() }));
-    box.appendChild(el('button', { id: 'add-container', class: 'add', text: '+ container', onclick: () => this.addContainer() }));
+    const one = (info && info.cell_noun) || (this.balls(m) ? 'ball' : 'cube');
+    return n === 1 ? one : one + 's';
   }
 
   renderProps(m) {
@@ -565,6 +698,7 @@ export class Editor {
 
   renderGrid(m) {
     const box = $('grid');
+    const hadFocus = box.contains(document.activeElement);
     box.textContent = '';
     const { grid, why, readonly } = this.itemGrid(m);
     $('tools').hidden = !grid || !!readonly;
@@ -576,15 +710,26 @@ export class Editor {
     }
     $('art').disabled = !!readonly;
     if (readonly) box.appendChild(el('p', { class: 'note', text: readonly }));
+    const balls = this.balls(m);
+    box.classList.toggle('balls', balls);
+    $('tools-noun').textContent = this.noun(m, 1);
     const hints = this.hintCells(m);
     const [w, h, d] = extent(grid);
     const err = this.errorAt && sameItem(this.errorAt.item, this.item) ? this.errorAt : null;
+    const piece = this.item.kind === 'piece' ? (m.pieces || [])[this.item.index] : null;
+    const colour = piece && nameColour(piece.name);
     // One more row, column and layer than the item uses, to grow it by clicking.
     const grow = readonly ? 0 : 1;
     const W = Math.max(w, 1) + grow, H = Math.max(h, 1) + grow;
     const D = Math.min(Math.max(d, 1) + grow, DRAW_LIMIT);
+    // The keyboard's cell: one cell of the grid takes Tab, the arrow keys move it (roving focus).
+    let f = this.focusCell;
+    if (!f || f.x >= W || f.y >= H || f.z >= D) f = this.focusCell = { x: 0, y: 0, z: 0 };
+    const what = (ch) => ch === '#' ? this.noun(m, 1) : ch === '+' ? 'optional' : EMPTY.has(ch) ? 'empty' : "'" + ch + "' (not a cell character)";
+    let focusTd = null;
     for (let z = 0; z < D; z++) {
-      const table = el('table', { class: 'layer' + (err && err.z === z ? ' err' : ''), 'data-z': z });
+      const name = 'layer z = ' + z + (z >= d ? ' (new)' : '');
+      const table = el('table', { class: 'layer' + (err && err.z === z ? ' err' : ''), 'data-z': z, role: 'grid', 'aria-label': name });
       for (let y = 0; y < H; y++) {
         const tr = el('tr', { class: err && err.z === z && err.y === y ? 'err' : '' });
         for (let x = 0; x < W; x++) {
@@ -594,13 +739,42 @@ export class Editor {
           if (x >= w || y >= h || z >= d) cls += ' grow';
           if (hints.has(k)) cls += ' hinted';
           if (this.hint && this.hint.cells.has(k)) cls += ' pick';
-          const td = el('td', { class: cls, 'data-x': x, 'data-y': y, 'data-z': z, title: '(' + k + ')' }, hints.get(k) || (cls.includes('bad') ? ch : ''));
-          td.addEventListener('click', () => this.clickCell(x, y, z));
+          const here = f.x === x && f.y === y && f.z === z;
+          const td = el('td', {
+            class: cls, 'data-x': x, 'data-y': y, 'data-z': z, title: '(' + k + ')', role: 'gridcell',
+            tabindex: here ? 0 : -1,
+            'aria-label': 'column ' + x + ', row ' + y + ': ' + what(ch) + (hints.has(k) ? ', hint ' + hints.get(k) : '') + (this.hint && this.hint.cells.has(k) ? ', picked for the hint' : ''),
+          }, hints.get(k) || (cls.includes('bad') ? ch : ''));
+          if (colour && ch === '#') { td.style.background = colour; td.style.color = inkOn(colour); }
+          if (here) focusTd = td;
           tr.appendChild(td);
         }
         table.appendChild(tr);
       }
-      box.appendChild(el('div', { class: 'layerbox' }, el('div', { class: 'zlabel', text: 'z = ' + z + (z >= d ? ' (new)' : '') }), table));
+      const label = z > 0 && balls ? name + ': its balls sit in the hollows of layer ' + (z - 1) : name;
+      box.appendChild(el('div', { class: 'layerbox' }, el('div', { class: 'zlabel', text: label }), table));
+    }
+    if (hadFocus && focusTd) focusTd.focus();
+  }
+
+  /** The arrow keys and Enter or Space on a grid cell (roving focus, as a WAI-ARIA grid). */
+  gridKey(e) {
+    const td = e.target.closest('td[data-x]');
+    if (!td) return;
+    const x = +td.dataset.x, y = +td.dataset.y, z = +td.dataset.z;
+    const step = { ArrowLeft: [-1, 0, 0], ArrowRight: [1, 0, 0], ArrowUp: [0, -1, 0], ArrowDown: [0, 1, 0], PageUp: [0, 0, -1], PageDown: [0, 0, 1] }[e.key];
+    if (step) {
+      e.preventDefault();
+      const next = $('grid').querySelector(`td[data-x="${x + step[0]}"][data-y="${y + step[1]}"][data-z="${z + step[2]}"]`);
+      if (!next) return;
+      td.tabIndex = -1;
+      next.tabIndex = 0;
+      next.focus();
+      this.focusCell = { x: x + step[0], y: y + step[1], z: z + step[2] };
+    } else if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      this.focusCell = { x, y, z };
+      this.clickCell(x, y, z);
     }
   }
 
@@ -662,18 +836,38 @@ export class Editor {
   // ---- events ------------------------------------------------------------------------
 
   wire() {
+    $('items').addEventListener('click', (e) => {
+      const b = e.target.closest('button.item');
+      if (!b) return;
+      const [kind, i] = b.dataset.item.split('-');
+      this.select({ kind, index: Number(i) });
+    });
+    $('grid').addEventListener('click', (e) => {
+      const td = e.target.closest('td[data-x]');
+      if (!td) return;
+      this.focusCell = { x: +td.dataset.x, y: +td.dataset.y, z: +td.dataset.z };
+      this.clickCell(+td.dataset.x, +td.dataset.y, +td.dataset.z);
+    });
+    $('grid').addEventListener('keydown', (e) => this.gridKey(e));
+    $('p-grid').addEventListener('change', (e) => this.edit((m) => {
+      // The default grid is written as no key at all, as the bundled cube puzzles are.
+      if (e.target.value === 'cubes') delete m.grid; else m.grid = e.target.value;
+    }));
     $('undo').onclick = () => this.undo();
     $('redo').onclick = () => this.redo();
-    $('new-puzzle').onclick = () => { this.commit(BLANK); this.select({ kind: 'target', index: 0 }); };
+    $('new-puzzle').onclick = () => this.requestLoad(BLANK);
     $('mode-grid').onclick = () => this.setView('grid');
     $('mode-json').onclick = () => this.setView('json');
     for (const t of document.querySelectorAll('input[name=tool]')) {
       t.addEventListener('change', () => { this.tool = t.value; });
     }
-    let artTimer = null;
+    this.artTimer = null;
     $('art').addEventListener('input', () => {
-      clearTimeout(artTimer);
-      artTimer = setTimeout(() => this.typedArt($('art').value), 400);
+      clearTimeout(this.artTimer);
+      const item = this.item;
+      const text = () => $('art').value;
+      this.pendingArt = () => { this.pendingArt = null; this.typedArt(text(), item); };
+      this.artTimer = setTimeout(() => this.pendingArt && this.pendingArt(), 400);
     });
     let jsonTimer = null;
     $('json').addEventListener('input', () => {

@@ -1,7 +1,8 @@
 //! The disassembly stream: a run's assemblies listed, analysed in batches as they come, and the solutions that come apart (at the plan's level or above) handed on; a typed error for the bound an analysis hits.
 //!
 //! [`stream`] hands every solution that comes apart, in the order found, to a callback that
-//! can stop the run; [`collect`] keeps them in the plan's order. Both also stop on the plan's
+//! can stop the run; [`collect`] keeps them in the plan's order; [`stream_every`] hands on
+//! every assembly analysed, whether it comes apart or not (a browser that lists them all). Both also stop on the plan's
 //! progress interrupt ([`DisassemblyPlan::with_progress`]: Ctrl-C, a stop button), and then
 //! report what was analysed so far. Every front end's disassembly runs on them.
 
@@ -115,10 +116,32 @@ pub fn stream(
     plan: &DisassemblyPlan,
     keep: impl FnMut(Found) -> bool,
 ) -> Result<Streamed, StreamError> {
+    run_stream(inst, plan, keep, false)
+}
+
+/// [`stream`], handing `keep` every assembly analysed in the order listed: one that does not
+/// come apart (or comes apart below the plan's `min_level`) with an analysis that has no
+/// tree. The plan's [`stop_after`](DisassemblyPlan::stop_after) still counts only the
+/// solutions that come apart at its level.
+pub fn stream_every(
+    inst: &Instance,
+    plan: &DisassemblyPlan,
+    keep: impl FnMut(Found) -> bool,
+) -> Result<Streamed, StreamError> {
+    run_stream(inst, plan, keep, true)
+}
+
+fn run_stream(
+    inst: &Instance,
+    plan: &DisassemblyPlan,
+    keep: impl FnMut(Found) -> bool,
+    every: bool,
+) -> Result<Streamed, StreamError> {
     let mut s = Streaming {
         inst,
         plan,
         keep,
+        every,
         pending: Vec::new(),
         tally: Tally::default(),
         found: 0,
@@ -167,6 +190,8 @@ struct Streaming<'a, K> {
     inst: &'a Instance,
     plan: &'a DisassemblyPlan,
     keep: K,
+    /// Hand on every assembly, not only those that come apart.
+    every: bool,
     /// Assemblies listed and not analysed yet.
     pending: Vec<Solution>,
     tally: Tally,
@@ -209,16 +234,23 @@ impl<K: FnMut(Found) -> bool> Streaming<'_, K> {
         self.tally.interrupted |= done.interrupted;
         let mut go_on = !done.interrupted;
         let pending = std::mem::take(&mut self.pending);
-        for (solution, analysis) in pending.into_iter().zip(done.analyses) {
+        for (solution, mut analysis) in pending.into_iter().zip(done.analyses) {
             self.tally.assemblies += 1;
             self.tally.states += analysis.states;
-            let Some(tree) = &analysis.tree else {
-                continue;
+            let below = match &analysis.tree {
+                Some(tree) => {
+                    self.tally.apart += 1;
+                    (self.plan.min_level.as_ref()).is_some_and(|m| tree.level_numbers() < *m)
+                }
+                None => true,
             };
-            self.tally.apart += 1;
-            let below = (self.plan.min_level.as_ref()).is_some_and(|m| tree.level_numbers() < *m);
             if go_on && !below {
                 go_on = self.hand_on(Found { solution, analysis });
+            } else if go_on && self.every {
+                // Below the plan's level counts as not coming apart here.
+                analysis.tree = None;
+                analysis.steps.clear();
+                go_on = (self.keep)(Found { solution, analysis });
             }
         }
         self.stopped |= !go_on;
@@ -290,6 +322,36 @@ mod tests {
         .unwrap();
         assert_eq!((seen, s.found, s.limited), (1, 1, false));
         assert!(!s.tally.interrupted);
+    }
+
+    #[test]
+    fn every_assembly_is_handed_on_when_asked() {
+        let inst = soma();
+        // A level no soma solution reaches: every assembly is handed on as not coming apart
+        // at it, and none counts as found.
+        let d = DisassemblySettings {
+            min_level: Some("99".parse().unwrap()),
+            ..DisassemblySettings::default()
+        };
+        let mut seen = Vec::new();
+        let s = stream_every(&inst, &plan(&inst, None, d), |f| {
+            seen.push(f.analysis.tree.is_some());
+            true
+        })
+        .unwrap();
+        assert_eq!(seen.len() as u64, s.tally.assemblies);
+        assert!(seen.iter().all(|apart| !apart) && s.found == 0);
+        let mut apart = 0;
+        let s = stream_every(
+            &inst,
+            &plan(&inst, None, DisassemblySettings::default()),
+            |f| {
+                apart += u64::from(f.analysis.tree.is_some());
+                true
+            },
+        )
+        .unwrap();
+        assert_eq!((apart, s.found), (s.tally.apart, s.tally.apart));
     }
 
     #[test]

@@ -17,6 +17,7 @@ use cubesat::{Puzzle, UpTo};
 use cubesat_xc::encoding::AtMostOne;
 use serde_json::Value;
 
+use super::runs::Attached;
 use super::views::sheet;
 use super::{Failure, editable_text, millimetres, number, parse, parse_up_to, setting};
 
@@ -44,7 +45,7 @@ pub struct Download {
 
 /// A file-name-safe version of a name, as the command line makes them, cut to 64 characters
 /// for a download's name (and "puzzle" for a puzzle without one).
-fn file_part(name: &str) -> String {
+pub(super) fn file_part(name: &str) -> String {
     let s: String = cubesat::render::mesh::file_part(name)
         .chars()
         .take(64)
@@ -247,6 +248,15 @@ pub fn solutions_jsonl(
         contents: Contents::Stream(write),
         file_name,
         mime: "application/jsonl",
+    }
+}
+
+/// A file a finished job offers ([`Attached`]: an estimate's shard scripts).
+pub fn attached_download(a: &Attached) -> Download {
+    Download {
+        contents: Contents::Bytes(a.text.clone().into_bytes()),
+        file_name: a.file_name.clone(),
+        mime: "text/x-shellscript; charset=utf-8",
     }
 }
 

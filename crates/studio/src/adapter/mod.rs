@@ -12,14 +12,20 @@
 //! piece or layer.
 //!
 //! Here: reading puzzles (the editor's text, the bundled ones, dropped files); `views`: the
-//! editor's check, the drawings and the catalog; `files`: the downloads; `runs`: solve, count, generate.
+//! editor's check, the drawings and the catalog; `files`: the downloads; `runs`: solve, count,
+//! generate; `disassemble` and `estimate`: those jobs.
 
+mod disassemble;
+mod estimate;
 mod files;
 mod runs;
 mod views;
 
-pub use files::{Contents, Download, Writer, download, solution_download, solutions_jsonl};
-pub use runs::{Action, Finished, Keep, RunRequest, run, run_request};
+pub use disassemble::{Taken, view as disassembly_view};
+pub use files::{
+    Contents, Download, Writer, attached_download, download, solution_download, solutions_jsonl,
+};
+pub use runs::{Action, Attached, Finished, Keep, RunRequest, precheck, run, run_request};
 pub use views::{View, catalog, check, sheet_svg, solution_view};
 
 use std::path::Path;
@@ -145,6 +151,60 @@ pub struct Imported {
     pub problem: usize,
     /// What the reader noticed and ignored.
     pub notes: Vec<String>,
+    /// For a BurrTools file: each problem as `cubesat info` lists it, with what BurrTools'
+    /// settings mean for its count.
+    pub problem_list: Vec<Value>,
+    /// For a BurrTools file: `BurrTools file (version 2), 3 problems`, as `cubesat info` says.
+    pub burrtools: Option<String>,
+}
+
+/// The problems whose count's meaning an import works out (each needs the problem's
+/// placements); past them it is left out.
+pub const MAX_DESCRIBED_PROBLEMS: usize = 32;
+
+/// A BurrTools file's problems for the page to pick from: index, name, pieces, grid, the line
+/// `cubesat info` gives it, and what BurrTools' settings mean for its count (the words of
+/// `cubesat info`'s `symmetry burrtools:` line).
+fn problem_list(file: &burrtools::BurrFile) -> Vec<Value> {
+    let lines = file.describe_problems();
+    let mut lines = lines.lines();
+    (0..file.problems.len())
+        .map(|i| {
+            let line = lines.next().unwrap_or_default().trim().to_string();
+            let (counting, pieces, copies, error) = match file.puzzle(i) {
+                Ok(p) => {
+                    let counting = (i < MAX_DESCRIBED_PROBLEMS)
+                        .then(|| burrtools_counting(p.clone()))
+                        .flatten();
+                    let copies: u64 = p.pieces.iter().map(|x| x.count as u64).sum();
+                    (counting, p.pieces.len(), copies, None)
+                }
+                Err(e) => (None, 0, 0, Some(Failure::from(e).message)),
+            };
+            json!({
+                "index": i,
+                "name": file.problems[i].name,
+                "pieces": pieces,
+                "copies": copies,
+                "grid": file.grid.name(),
+                "line": line,
+                "counting": counting,
+                "error": error,
+            })
+        })
+        .collect()
+}
+
+/// What counting a BurrTools problem in BurrTools' convention means, as `cubesat info` says
+/// it; `None` when the problem cannot be counted so.
+fn burrtools_counting(p: Puzzle) -> Option<String> {
+    let mode = p.default_up_to?;
+    let inst = cubesat::run::Instance::new(p).ok()?;
+    let words = match inst.reducer(mode, false) {
+        Ok(r) => r.describe(&inst.puzzle),
+        Err(e) => format!("not defined ({})", Failure::from(e).message),
+    };
+    Some(format!("{}: {words}", mode.phrase()))
 }
 
 /// Reads a dropped file: BurrTools (by name or content) or cubesat JSON. A JSON file is kept
@@ -160,6 +220,12 @@ pub fn import(bytes: &[u8], file_name: &str, problem: Option<&str>) -> Result<Im
             problems: file.problems.iter().map(|p| p.name.clone()).collect(),
             problem: index,
             notes: puzzle.notes.clone(),
+            problem_list: problem_list(&file),
+            burrtools: Some(format!(
+                "BurrTools file (version {}), {}",
+                file.version,
+                cubesat::report::plural(file.problems.len() as u64, "problem")
+            )),
         });
     }
     if problem.is_some() {
@@ -174,6 +240,8 @@ pub fn import(bytes: &[u8], file_name: &str, problem: Option<&str>) -> Result<Im
         problems: Vec::new(),
         problem: 0,
         notes: Vec::new(),
+        problem_list: Vec::new(),
+        burrtools: None,
     })
 }
 

@@ -1,10 +1,11 @@
 //! The runs behind the studio's jobs: a request's settings read and checked, resolved by
 //! the library's run plan ([`cubesat::plan`]), run with live counters, and
-//! summarised for the page as `cubesat solve` and `cubesat generate` report them.
+//! summarised for the page as `cubesat solve` and `cubesat generate` report them (the
+//! disassemblies and estimates: `disassemble` and `estimate` beside this file).
 
 use std::sync::Arc;
 
-use cubesat::plan::{Settings, Task};
+use cubesat::plan::{DisassemblySettings, EstimateSettings, Settings, Task};
 use cubesat::puzzle::json as puzzle_json;
 use cubesat::report;
 use cubesat::run::{self, EngineChoice, Instance, RunOptions, RunReport};
@@ -14,6 +15,8 @@ use cubesat_xc::Progress;
 use cubesat_xc::encoding::AtMostOne;
 use serde_json::{Value, json};
 
+use super::disassemble::{self, Taken};
+use super::estimate;
 use super::{Failure, MAX_LISTED, number, parse, parse_up_to, setting};
 
 /// What a job does.
@@ -25,6 +28,10 @@ pub enum Action {
     Count,
     /// Generate a puzzle with hint pieces.
     Generate,
+    /// Take the solutions apart (`cubesat solve --disassemble`), keeping every one analysed.
+    Disassemble,
+    /// Estimate what a count will cost, with a shard plan (`cubesat estimate`).
+    Estimate,
 }
 
 impl Action {
@@ -34,7 +41,15 @@ impl Action {
             Action::Solve => "solve",
             Action::Count => "count",
             Action::Generate => "generate",
+            Action::Disassemble => "disassemble",
+            Action::Estimate => "estimate",
         }
+    }
+
+    /// Whether its progress is a search tree's (a count or listing: the fraction done and the
+    /// time left mean something).
+    pub fn searches_a_tree(self) -> bool {
+        matches!(self, Action::Solve | Action::Count | Action::Disassemble)
     }
 }
 
@@ -59,18 +74,25 @@ pub struct RunRequest {
     pub exact_budget: Option<u64>,
     /// Generate: hint pieces, seed, uniqueness.
     pub generate: cubesat::generate::GenerateOptions,
+    /// Disassemble: the rule and the states one assembly may visit.
+    pub disassembly: DisassemblySettings,
+    /// Estimate: probes, time, seed, and the wall time and cores of a shard plan.
+    pub estimate: EstimateSettings,
 }
 
 /// Reads a run request's settings: `action`, `up_to` (`default` or a mode), `engine`,
-/// `threads`, `limit`, `amo`, `cubes`, `exact_budget`, `hints`, `seed`, `unique`.
+/// `threads`, `limit`, `amo`, `cubes`, `exact_budget`, `hints`, `seed`, `unique`, and the
+/// disassembly's and the estimate's (see there).
 pub fn run_request(v: &Value) -> Result<RunRequest, Failure> {
     let action = match setting(v, "action", "count")? {
         "solve" => Action::Solve,
         "count" => Action::Count,
         "generate" => Action::Generate,
+        "disassemble" => Action::Disassemble,
+        "estimate" => Action::Estimate,
         other => {
             return Err(Failure::new(format!(
-                "unknown action '{other}' (solve, count or generate)"
+                "unknown action '{other}' (solve, count, generate, disassemble or estimate)"
             )));
         }
     };
@@ -106,6 +128,16 @@ pub fn run_request(v: &Value) -> Result<RunRequest, Failure> {
             unique,
             ..Default::default()
         },
+        disassembly: if action == Action::Disassemble {
+            disassemble::settings(v)?
+        } else {
+            DisassemblySettings::default()
+        },
+        estimate: if action == Action::Estimate {
+            estimate::settings(v)?
+        } else {
+            EstimateSettings::default()
+        },
     })
 }
 
@@ -115,6 +147,22 @@ pub trait Keep {
     fn instance(&mut self, inst: Arc<Instance>);
     /// One solution (placement indices); returns false to stop the run.
     fn solution(&mut self, placements: &[u32]) -> bool;
+    /// One assembly of a disassembly run and how it comes apart; returns false to stop.
+    fn analysed(&mut self, placements: &[u32], taken: Taken) -> bool {
+        let _ = taken;
+        self.solution(placements)
+    }
+}
+
+/// A file a finished run offers for download (an estimate's shard scripts).
+#[derive(Clone, Debug)]
+pub struct Attached {
+    /// What the page asks for (`sbatch`, `shards`).
+    pub format: &'static str,
+    /// Its file name.
+    pub file_name: String,
+    /// Its text.
+    pub text: String,
 }
 
 /// A finished run: the page's summary, and what the downloads of its solutions need.
@@ -125,11 +173,13 @@ pub struct Finished {
     pub report: Option<RunReport>,
     /// The counting mode the run used.
     pub up_to: UpTo,
+    /// Files it offers for download.
+    pub attached: Vec<Attached>,
 }
 
 /// The request's settings for the library's run plan, which decides the counting mode, the
 /// threads and the limit as it does for `cubesat solve`.
-fn settings(req: &RunRequest) -> Settings {
+pub(super) fn settings(req: &RunRequest) -> Settings {
     Settings {
         task: if req.action == Action::Count {
             Task::Count
@@ -144,6 +194,17 @@ fn settings(req: &RunRequest) -> Settings {
         sat_cubes: req.cubes,
         sat_exact_budget: req.exact_budget,
         ..Settings::default()
+    }
+}
+
+/// The refusals a job's plan makes before it runs, so that the page gets them as the
+/// answer to its request rather than as a failed job: a disassembly of a grid that cannot be
+/// taken apart, an estimate's settings the plan refuses.
+pub fn precheck(text: &str, req: &RunRequest) -> Result<(), Failure> {
+    match req.action {
+        Action::Disassemble => disassemble::precheck(&parse(text)?, req),
+        Action::Estimate => estimate::precheck(&parse(text)?, req),
+        Action::Solve | Action::Count | Action::Generate => Ok(()),
     }
 }
 
@@ -167,8 +228,11 @@ fn run_kept(
     most: u64,
 ) -> Result<Finished, Failure> {
     let puzzle = parse(text)?;
-    if req.action == Action::Generate {
-        return generate(puzzle, req, keep);
+    match req.action {
+        Action::Generate => return generate(puzzle, req, keep, progress),
+        Action::Disassemble => return disassemble::run(puzzle, req, progress, keep, most),
+        Action::Estimate => return estimate::run(puzzle, req),
+        Action::Solve | Action::Count => {}
     }
     let plan = settings(req)
         .resolve(&puzzle)
@@ -201,6 +265,7 @@ fn run_kept(
         summary,
         report: Some(report),
         up_to: opts.up_to,
+        attached: Vec::new(),
     })
 }
 
@@ -237,10 +302,29 @@ fn summary(inst: &Instance, opts: &RunOptions, report: &RunReport, counted: bool
 }
 
 /// `cubesat generate`: the generated puzzle (text for the editor), its report, and its
-/// solution kept as the job's one solution.
-fn generate(puzzle: Puzzle, req: &RunRequest, keep: &mut dyn Keep) -> Result<Finished, Failure> {
+/// solution kept as the job's one solution. The progress's interrupt stops it within its
+/// current search.
+fn generate(
+    puzzle: Puzzle,
+    req: &RunRequest,
+    keep: &mut dyn Keep,
+    progress: Arc<Progress>,
+) -> Result<Finished, Failure> {
     let opts = &req.generate;
-    let outcome = cubesat::generate::generate(puzzle, opts)?;
+    let outcome = match cubesat::generate::generate_with(puzzle, opts, Some(progress)) {
+        Err(cubesat::Error::Interrupted) => {
+            return Ok(Finished {
+                summary: json!({
+                    "line": "no puzzle: stopped before one was made",
+                    "interrupted": true,
+                }),
+                report: None,
+                up_to: UpTo::None,
+                attached: Vec::new(),
+            });
+        }
+        outcome => outcome?,
+    };
     let summary = match outcome {
         Ok(g) => {
             let text = puzzle_json::to_file_string(&g.instance.puzzle);
@@ -268,6 +352,7 @@ fn generate(puzzle: Puzzle, req: &RunRequest, keep: &mut dyn Keep) -> Result<Fin
         summary,
         report: None,
         up_to: UpTo::None,
+        attached: Vec::new(),
     })
 }
 
