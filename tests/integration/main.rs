@@ -6,6 +6,7 @@
 mod common;
 
 mod burrtools;
+mod burrtools_grids;
 mod catalog;
 mod cli;
 mod cuts;
@@ -30,10 +31,13 @@ mod malformed;
 mod messages;
 mod outputs;
 mod pinned_output;
+mod prisms;
 mod render_assembly;
 mod render_browser;
 mod render_html;
+mod render_prisms;
 mod render_svg;
+mod render_tetra;
 mod render_text;
 mod sat_counts;
 mod sat_engine;

@@ -259,10 +259,10 @@ fn one_line(r: &Run, what: &[&str]) {
 #[test]
 fn sphere_inputs_are_refused_with_one_line() {
     let dir = Dir::new();
-    dir.write("g.json", &PYRAMID.replace("\"spheres\"", "\"hexagons\""));
+    dir.write("g.json", &PYRAMID.replace("\"spheres\"", "\"octagons\""));
     one_line(
         &dir.run(&["solve", "g.json"]),
-        &["g.json", "grid", "hexagons"],
+        &["g.json", "grid", "octagons"],
     );
     dir.write(
         "d.json",
@@ -278,14 +278,16 @@ fn sphere_inputs_are_refused_with_one_line() {
     dir.write("odd.xml", odd);
     one_line(
         &dir.run(&["solve", "odd.xml"]),
-        &["odd.xml", "<voxel> (shape 0)", "x + y + z is odd"],
+        &["odd.xml", "<voxel> (shape 0)", "x + y + z is even"],
     );
+    // On the tetrahedra-octahedra grid voxel [0, 0, 0] is no cell either, for its own reason.
     dir.write("tetra.xml", &odd.replace("type=\"2\"/>", "type=\"4\"/>"));
     one_line(
         &dir.run(&["info", "tetra.xml"]),
         &[
-            "<gridType>",
-            "grid 4 (tetrahedra-octahedra) is not supported",
+            "<voxel> (shape 0)",
+            "no cell of the tetrahedra-octahedra grid",
+            "centre of a block of 3x3x3 voxels",
         ],
     );
     // BurrTools also takes apart only cube-grid assemblies.

@@ -168,17 +168,22 @@ impl<'p> Enumeration<'p> {
         let target = self.target;
         let anchor = shape.cells()[0];
         let size = shape.size();
-        // Where the shape's cells start: the origin, except for a sphere-grid shape
-        // whose corner is not a ball (it starts one column right, see
-        // `Grid::normal_offset`).
+        // Where the shape's cells start: the origin, or a little past it where the grid's
+        // translations do not reach the corner (see `Grid::normal_offset`).
         let lo = crate::geometry::min_corner(shape.cells()).unwrap_or([0; 3]);
         if let Some((gsize, _)) = self.dense {
             self.steps.clear();
             self.steps
                 .extend(shape.cells().iter().map(|&c| linear(gsize, sub(c, anchor))));
         }
+        let grid = self.puzzle.grid;
         for tc in anchor_runs(target, anchor, lo, size).map(|&t| &target.cells()[t as usize]) {
             let offset = sub(tc.pos, anchor);
+            // A move, not a turn: on the prism grid an upward triangle may not land on a
+            // downward one (the turned shape is an orientation of its own).
+            if !grid.is_translation(offset) {
+                continue;
+            }
             // The shape's box (normalised, from the origin) must lie in the container's:
             // most candidates of a large piece fail here without a lookup.
             let c = &target.containers()[tc.container as usize];
@@ -577,7 +582,7 @@ impl PlacementTable {
             .map(|c| {
                 let mut n: Vec<u32> = puzzle
                     .grid
-                    .neighbour_offsets()
+                    .neighbour_offsets_of(c.pos)
                     .iter()
                     .filter_map(|&o| target.cell_at(crate::geometry::add(c.pos, o)))
                     .collect();

@@ -17,7 +17,7 @@ use crate::puzzle::json::to_value;
 use crate::run::RunReport;
 use crate::solution::Solution;
 
-pub use crate::echo::{plural, plural_word};
+pub use crate::echo::{human_seconds, plural, plural_word, sig};
 
 /// One solution as a JSON object (`index` counts from 1).
 pub fn solution_json(
@@ -332,6 +332,42 @@ pub fn target_art(puzzle: &Puzzle, table: &PlacementTable, hints: &[u32], title:
     out
 }
 
+/// A container's size as people type it: its box on a grid typed in its own coordinates
+/// ([`Frame::Lattice`]); in a frame of layers, the box its cells span in that frame, as
+/// [`target_art`] draws it (a ball board typed as 11x5 is `[11, 5, 1]`, not the 15x15x1 box
+/// its cells span in the grid's own coordinates).
+pub fn typed_size(t: &crate::puzzle::Target, c: &crate::puzzle::Container) -> [i32; 3] {
+    match t.grid().frame() {
+        Frame::Lattice => c.size,
+        Frame::Layers => typed_span(t, c).map_or([0; 3], |(lo, hi)| {
+            std::array::from_fn(|a| hi[a] - lo[a] + 1)
+        }),
+    }
+}
+
+/// The lowest and highest corners of the box a container's cells span in the frame people
+/// type them in ([`crate::geometry::Grid::to_user`]), the lowest taken a typed step below
+/// their least coordinates so that each cell reads as it is typed; `None` without cells.
+fn typed_span(
+    t: &crate::puzzle::Target,
+    c: &crate::puzzle::Container,
+) -> Option<([i32; 3], [i32; 3])> {
+    let grid = t.grid();
+    let mut typed = c
+        .cells
+        .iter()
+        .map(|&i| grid.to_user(t.cells()[i as usize].pos));
+    let first = typed.next()?;
+    let (mut lo, mut hi) = (first, first);
+    for l in typed {
+        for a in 0..3 {
+            lo[a] = lo[a].min(l[a]);
+            hi[a] = hi[a].max(l[a]);
+        }
+    }
+    Some((grid.typed_step_below(lo), hi))
+}
+
 /// One container of a target typed in a frame of layers ([`Frame::Layers`], the sphere
 /// grid's) as [`target_art`] draws it: in that frame ([`crate::geometry::Grid::to_user`]),
 /// where the grid's files write their art, layer k as `z=k` (counted from the container's
@@ -343,21 +379,14 @@ fn layers_art(
     hinted: &std::collections::HashMap<u32, char>,
 ) -> String {
     let grid = t.grid();
+    let Some((lo, hi)) = typed_span(t, c) else {
+        return String::new();
+    };
     let layer: Vec<(u32, [i32; 3])> = c
         .cells
         .iter()
         .map(|&i| (i, grid.to_user(t.cells()[i as usize].pos)))
         .collect();
-    let Some(&(_, first)) = layer.first() else {
-        return String::new();
-    };
-    let (mut lo, mut hi) = (first, first);
-    for (_, l) in &layer {
-        for a in 0..3 {
-            lo[a] = lo[a].min(l[a]);
-            hi[a] = hi[a].max(l[a]);
-        }
-    }
     let [sx, sy, sz] = std::array::from_fn(|a| hi[a] - lo[a] + 1);
     if !crate::puzzle::fits_art([sx, sy, sz]) {
         let list = |optional: bool| -> String {
@@ -516,10 +545,11 @@ fn layers_sheet(
     };
     let target = puzzle.target.cells().iter().map(|c| c.pos);
     let (t_lo, t_hi) = span(&mut target.into_iter()).unwrap_or(([0; 3], [0; 3]));
-    const GAP: i32 = 2;
+    // Two cells apart: as many typed columns as two cells are wide.
+    let gap = 2 * grid.typed_columns_per_cell();
     const ROW_GAP: i32 = 3;
-    let start = t_hi[0] + 1 + GAP;
-    let row_width = (t_hi[0] - t_lo[0] + 1).max(12);
+    let start = t_hi[0] + 1 + gap;
+    let row_width = (t_hi[0] - t_lo[0] + 1).max(6 * gap);
     let (mut i, mut j, mut row_depth) = (start, t_lo[1], 0);
     for (k, left) in pieces_to_place(puzzle, table, placements) {
         let shape = puzzle.pieces[k].shape.cells();
@@ -530,12 +560,14 @@ fn layers_sheet(
         if i > start && i + width > start + row_width {
             (i, j, row_depth) = (start, j + row_depth + ROW_GAP, 0);
         }
-        // Move the piece's layer-frame corner to (i, j, target's lowest layer).
-        let shift = [i - lo[0], j - lo[1], t_lo[2] - lo[2]];
-        let origin = grid.from_user(shift);
+        // Move the piece's layer-frame corner to (i, j, target's lowest layer), or one
+        // column left where the grid's typed steps need it.
+        let want = [i - lo[0], j - lo[1], t_lo[2] - lo[2]];
+        let shift = grid.typed_step_below(want);
+        let origin = grid.typed_translation(shift);
         add_piece(s, puzzle, k, left, origin);
         row_depth = row_depth.max(hi[1] - lo[1] + 1);
-        i += width + GAP;
+        i += width + gap;
     }
 }
 
@@ -771,23 +803,6 @@ fn solution_from_json(
     Ok(placements)
 }
 
-/// `x` with `digits` significant digits, in plain or scientific notation by size.
-pub fn sig(x: f64, digits: usize) -> String {
-    if !x.is_finite() {
-        return "unbounded".to_string();
-    }
-    if x == 0.0 {
-        return "0".to_string();
-    }
-    let mag = x.abs().log10().floor() as i32;
-    if (0..=9).contains(&mag) {
-        let decimals = (digits as i32 - 1 - mag).max(0) as usize;
-        format!("{x:.decimals$}")
-    } else {
-        format!("{x:.*e}", digits.saturating_sub(1))
-    }
-}
-
 /// A catalog estimate in words, as `cubesat info` and the studio give it: "open, estimated up
 /// to rotation: 1.313e28 nodes (95% interval 1.068e5 to 3.683e28), ... CPU on the machine
 /// measured".
@@ -802,26 +817,6 @@ pub fn estimate_words(e: &crate::puzzle::Estimate) -> String {
         e.low,
         human_seconds(e.cpu_seconds),
     )
-}
-
-/// A duration in the largest unit that keeps it readable: seconds to years.
-pub fn human_seconds(s: f64) -> String {
-    if !s.is_finite() {
-        return "unbounded".to_string();
-    }
-    const UNITS: [(f64, &str); 5] = [
-        (365.25 * 86_400.0, "years"),
-        (86_400.0, "days"),
-        (3600.0, "hours"),
-        (60.0, "minutes"),
-        (1.0, "seconds"),
-    ];
-    for (size, unit) in UNITS {
-        if s >= size * 1.5 || size == 1.0 {
-            return format!("{} {unit}", sig(s / size, 2));
-        }
-    }
-    unreachable!("the last unit takes every time")
 }
 
 #[cfg(test)]

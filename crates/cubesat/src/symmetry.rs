@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use crate::error::{Error, Request, Result};
 
-use crate::geometry::{Cell, Transform, add, min_corner, sub};
+use crate::geometry::{Cell, Transform, add, sub};
 use crate::placements::PlacementTable;
 use crate::puzzle::{Puzzle, Target};
 
@@ -39,8 +39,8 @@ struct ContainerMaps {
 fn container_maps(target: &Target, reflections: bool) -> ContainerMaps {
     let conts = target.containers();
     let grid = target.grid();
-    // Each container's cells, normalised to its own minimum corner, and that corner (the
-    // target's index finds a container's cell from its normalised position and the corner).
+    // Each container's cells, normalised as a shape's are, and the translation that did it
+    // (the target's index finds a container's cell from its normalised position and that).
     let norm: Vec<(Vec<Cell>, Cell)> = conts
         .iter()
         .map(|c| {
@@ -49,7 +49,7 @@ fn container_maps(target: &Target, reflections: bool) -> ContainerMaps {
                 .iter()
                 .map(|&i| target.cells()[i as usize].pos)
                 .collect();
-            let min = min_corner(&cells).unwrap_or([0; 3]);
+            let min = grid.normal_offset(&cells).unwrap_or([0; 3]);
             let local: Vec<Cell> = cells.iter().map(|&p| sub(p, min)).collect();
             (local, min)
         })
@@ -68,7 +68,7 @@ fn container_maps(target: &Target, reflections: bool) -> ContainerMaps {
                 let Some(mapped) = grid.transform_cells(t, cells_i) else {
                     continue;
                 };
-                let min = min_corner(&mapped).unwrap_or([0; 3]);
+                let min = grid.normal_offset(&mapped).unwrap_or([0; 3]);
                 let mut map = Vec::with_capacity(mapped.len());
                 for (k, &m) in mapped.iter().enumerate() {
                     let optional = target.cells()[conts[i].cells[k] as usize].optional;

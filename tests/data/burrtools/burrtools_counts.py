@@ -10,6 +10,13 @@ Per file F and problem N (each run under `nice` and `timeout -k 5 300`):
                              file burrTxt2 writes (COPYttt). Its stdin is an open pipe that never
                              delivers data: burrTxt2 stops as soon as stdin is readable.
 Prints: file problem default c cm cr cmr
+
+With --disassemble first (cubes and prisms only: burrTxt's disassembler aborts on other grids):
+  burrTxt -d -o N F          "<a> assemblies and <s> solutions ...", one "level: L" line per solution
+                             (burrTxt prints the level lines only without -q, so the puzzle's print-out
+                             before them is skipped)
+Prints: file problem assemblies solutions levels, where levels is every distinct level string L with
+its number of solutions n as L*n, sorted by L (as text), or - when there is none.
 """
 import os, re, shutil, subprocess, sys, tempfile
 
@@ -52,6 +59,25 @@ def txt2_count(path, n, flags):
         tags = re.findall(rb'<problem(?:\s[^>]*)?>', raw)
         m = re.search(rb'assemblies="(\d+)"', tags[n]) if n < len(tags) else None
         return m.group(1).decode() if m else '?'
+
+def disassembly(path, n):
+    out = subprocess.run(['timeout', '-k', '5', LIMIT, 'nice', TXT, '-d', '-o', str(n), path],
+                         capture_output=True, text=True).stdout
+    m = re.search(r'(\d+) assemblies and (\d+) solutions found', out)
+    if not m:
+        return '?', '?', '?'
+    levels = {}
+    for lv in re.findall(r'^level: (\S+)$', out, re.M):
+        levels[lv] = levels.get(lv, 0) + 1
+    text = ' '.join('%s*%d' % (lv, levels[lv]) for lv in sorted(levels)) or '-'
+    return m.group(1), m.group(2), text
+
+
+if sys.argv[1:2] == ['--disassemble']:
+    for f in sys.argv[2:]:
+        for n in range(problems(f)):
+            print(os.path.basename(f), n, *disassembly(f, n), flush=True)
+    sys.exit(0)
 
 for f in sys.argv[1:]:
     for n in range(problems(f)):

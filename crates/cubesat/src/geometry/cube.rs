@@ -32,8 +32,8 @@ impl GridKind for Cubes {
     fn name(&self) -> &'static str {
         "cubes"
     }
-    fn burrtools_type(&self) -> u32 {
-        0
+    fn burrtools_type(&self) -> Option<u32> {
+        Some(0)
     }
     fn title(&self) -> &'static str {
         "the cube grid"
@@ -60,6 +60,13 @@ impl GridKind for Cubes {
     fn is_cell(&self, _: Cell) -> bool {
         true
     }
+    #[inline]
+    fn is_translation(&self, _: Cell) -> bool {
+        true
+    }
+    fn translation_below(&self, corner: Cell) -> Cell {
+        corner
+    }
     fn neighbour_offsets(&self) -> &'static [Cell] {
         &NEIGHBOURS
     }
@@ -76,6 +83,9 @@ impl GridKind for Cubes {
     #[inline]
     fn typed_cell(&self, c: Cell) -> Cell {
         c
+    }
+    fn typed_translation(&self, d: Cell) -> Cell {
+        d
     }
 }
 

@@ -6,22 +6,39 @@
 //! new module, one variant and one arm of [`Grid::kind`].
 
 use super::cube::Cubes;
+use super::hexagon::Hexagons;
 use super::kind::{CellShape, Frame, GridKind};
+use super::prism::Prisms;
 use super::sphere::Spheres;
+use super::tetra::{Rhombic, TetraOcta};
 use super::{BOX_MIN_CELLS, Cell, Transform, add, box_order, min_corner, sub};
 
 /// The lattice a puzzle lives on: what a cell is, which cells touch, and where a cell sits in
-/// space. Cells are integer triples on every grid, as in BurrTools' files: the sphere grid
-/// uses the cube grid's coordinates and holds a ball only where `x + y + z` is even.
+/// space. Cells are integer triples on every grid: the sphere grid uses the cube grid's
+/// coordinates (as BurrTools' files do) and holds a ball only where `x + y + z` is even; the
+/// prism grid numbers its triangles by their centroids (see its module).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Grid {
     /// Unit cubes; cells touch across their six faces (BurrTools' grid 0).
     #[default]
     Cube,
+    /// Triangular prisms of side 1 and height 1 in layers (BurrTools' grid 1): triangle
+    /// centroids at `(u / 2, v √3 / 6)`, upward where `v ≡ 1 (mod 3)`, downward where
+    /// `v ≡ 2`; prisms touch across their three sides and the layers above and below.
+    Prism,
     /// Balls in face-centred cubic packing (BurrTools' grid 2): a ball at every `[x, y, z]`
     /// with `x + y + z` even; each ball touches the twelve at `(±1, ±1, 0)` and its
     /// permutations, at distance `√2` in these coordinates.
     Sphere,
+    /// BurrTools' grid 3: each cube cut into 24 tetrahedra (48 of them make a rhombic
+    /// dodecahedron), cells at their centroids in cubes of side 8.
+    Rhombic,
+    /// BurrTools' grid 4: the tetrahedral-octahedral honeycomb, each octahedron cut into
+    /// eight corner tetrahedra, cells at their centroids in cubes of side 4.
+    TetraOcta,
+    /// Hexagonal prisms in layers (no BurrTools grid): hexagon centres at `(u / 2, v √3 / 2)`
+    /// with `u ≡ v (mod 2)`; one layer is a polyhex board.
+    Hexagon,
 }
 
 /// `$g.method(..)` on the grid's own implementation, dispatched statically so that the
@@ -33,8 +50,24 @@ macro_rules! ask {
                 let $g = &Cubes;
                 $e
             }
+            Grid::Prism => {
+                let $g = &Prisms;
+                $e
+            }
             Grid::Sphere => {
                 let $g = &Spheres;
+                $e
+            }
+            Grid::Rhombic => {
+                let $g = &Rhombic;
+                $e
+            }
+            Grid::TetraOcta => {
+                let $g = &TetraOcta;
+                $e
+            }
+            Grid::Hexagon => {
+                let $g = &Hexagons;
                 $e
             }
         }
@@ -52,7 +85,14 @@ fn listed(items: impl IntoIterator<Item = String>, last: &str) -> String {
 
 impl Grid {
     /// Every grid, in the order of BurrTools' grid numbers.
-    pub const ALL: [Grid; 2] = [Grid::Cube, Grid::Sphere];
+    pub const ALL: [Grid; 6] = [
+        Grid::Cube,
+        Grid::Prism,
+        Grid::Sphere,
+        Grid::Rhombic,
+        Grid::TetraOcta,
+        Grid::Hexagon,
+    ];
 
     /// The grid's implementation, for code that wants it whole.
     #[cfg(test)]
@@ -76,13 +116,15 @@ impl Grid {
     }
 
     /// BurrTools' `gridType` number.
-    pub fn burrtools_type(self) -> u32 {
+    pub fn burrtools_type(self) -> Option<u32> {
         ask!(self, g => g.burrtools_type())
     }
 
     /// The grid of BurrTools' `gridType` number `n`, if cubesat has it.
     pub fn from_burrtools_type(n: u32) -> Option<Grid> {
-        Grid::ALL.into_iter().find(|g| g.burrtools_type() == n)
+        Grid::ALL
+            .into_iter()
+            .find(|g| g.burrtools_type() == Some(n))
     }
 
     /// True for the grid a puzzle file means when it names none (cubes).
@@ -95,11 +137,14 @@ impl Grid {
         ask!(self, g => g.title())
     }
 
-    /// Every grid in prose with its BurrTools number, for messages: "the cube grid (type 0)
-    /// and the sphere grid (type 2)".
+    /// Every grid BurrTools has, in prose with its BurrTools number, for messages: "the cube
+    /// grid (type 0), the prism grid (type 1) and the sphere grid (type 2)".
     pub fn titles() -> String {
         listed(
-            Grid::ALL.map(|g| format!("{} (type {})", g.title(), g.burrtools_type())),
+            Grid::ALL.into_iter().filter_map(|g| {
+                g.burrtools_type()
+                    .map(|t| format!("{} (type {t})", g.title()))
+            }),
             "and",
         )
     }
@@ -193,10 +238,10 @@ impl Grid {
         ask!(self, g => g.typed_cell(c))
     }
 
-    /// The frame offset that starts typed `cells` at 0 in every coordinate people type:
-    /// `[0, 0, 0]` where people type the grid's own coordinates ([`Frame::Lattice`]); in a
-    /// frame of layers, the cell typed as minus the least typed coordinates (the frame is
-    /// linear, so adding it to every cell moves each typed coordinate's least value to 0).
+    /// The frame offset that starts typed `cells` at 0 in every coordinate people type (or
+    /// just below, where the grid's typed steps do not reach 0): `[0, 0, 0]` where people
+    /// type the grid's own coordinates ([`Frame::Lattice`]); in a frame of layers, the move
+    /// by minus the least typed coordinates ([`Grid::typed_step_below`]).
     pub fn layer_origin(self, cells: impl IntoIterator<Item = Cell>) -> Cell {
         match self.frame() {
             Frame::Lattice => [0; 3],
@@ -209,12 +254,32 @@ impl Grid {
                         m[a] = m[a].min(l[a]);
                     }
                 }
-                m.map_or([0; 3], |m| self.from_user(m.map(|v| -v)))
+                m.map_or([0; 3], |m| {
+                    self.typed_translation(self.typed_step_below(m).map(|v| -v))
+                })
             }
         }
     }
 
-    /// The proper rotations of the grid, identity first (24 or 120).
+    /// How many typed columns one cell is wide in a picture (a triangle spans two).
+    pub fn typed_columns_per_cell(self) -> i32 {
+        ask!(self, g => g.typed_columns_per_cell())
+    }
+
+    /// The move of cells that adds `d` to their typed coordinates, for a `d` that
+    /// [`Grid::typed_step_below`] gives.
+    pub fn typed_translation(self, d: Cell) -> Cell {
+        ask!(self, g => g.typed_translation(d))
+    }
+
+    /// The typed step nearest below `corner` that moves cells without turning them (each
+    /// coordinate at most `corner`'s): typed pictures and files start there, so a cell reads
+    /// the same wherever it is drawn (on the prism grid, an even column plus row).
+    pub fn typed_step_below(self, corner: Cell) -> Cell {
+        ask!(self, g => g.typed_step_below(corner))
+    }
+
+    /// The proper rotations: the first half of [`Grid::transforms`].
     pub fn rotations(self) -> &'static [Transform] {
         let all = self.transforms();
         &all[..all.len() / 2]
@@ -229,23 +294,77 @@ impl Grid {
         }
     }
 
-    /// The translation that normalises `cells` ([`super::Shape::new_on`]): minus the component-wise
-    /// minimum, except on the sphere grid when that minimum is not a ball: then one less along
-    /// x (as BurrTools' `minimizePiece`), so balls stay balls. `None` for no cells.
+    /// The translation that normalises `cells` ([`super::Shape::new_on`]): the grid's
+    /// translation nearest below their component-wise minimum (the minimum itself on the cube
+    /// grid; on the sphere grid one less along x where the minimum is no ball, as BurrTools'
+    /// `minimizePiece`; on the prism grid a step that keeps each triangle's direction).
+    /// `None` for no cells.
     pub fn normal_offset(self, cells: &[Cell]) -> Option<Cell> {
-        let mut m = min_corner(cells)?;
-        if !self.is_cell(m) {
-            m[0] -= 1;
-        }
-        Some(m)
+        Some(self.translation_below(min_corner(cells)?))
     }
 
-    /// The images of `cells` under an integral `t`, normalised and sorted as
-    /// [`super::Shape::new_on`] leaves them, each with the index of the cell it is the image of
-    /// (for what travels with the cells, colours): one pass to bound them, one to place them
-    /// in their box, one to read it, without the lists and the sort of transforming and
-    /// normalising apart. `None` for a transform with denominator 3, distinct cells that
-    /// are not, few cells or a sparse box ([`zyx_order`]): then transform and normalise.
+    /// The translation that moves a set whose bounding box starts at `corner` to the origin,
+    /// or as close to it as the grid's translations go (each coordinate at most `corner`'s).
+    pub fn translation_below(self, corner: Cell) -> Cell {
+        ask!(self, g => g.translation_below(corner))
+    }
+
+    /// True when moving by `d` maps every cell onto a cell of the same kind: placements are
+    /// a piece's orientations moved by these.
+    #[inline]
+    pub fn is_translation(self, d: Cell) -> bool {
+        ask!(self, g => g.is_translation(d))
+    }
+
+    /// The corners of a tetrahedral cell in space; `None` on a grid of other cells.
+    pub fn tetrahedron(self, c: Cell) -> Option<[[f64; 3]; 4]> {
+        ask!(self, g => g.tetrahedron(c))
+    }
+
+    /// The offsets from `c` to exactly the cells it touches.
+    #[inline]
+    pub fn neighbour_offsets_of(self, c: Cell) -> &'static [Cell] {
+        ask!(self, g => g.neighbour_offsets_of(c))
+    }
+
+    /// Which of BurrTools' voxels are cells, in words.
+    pub fn voxel_rule(self) -> &'static str {
+        ask!(self, g => g.voxel_rule())
+    }
+
+    /// The corners of a prism cell's polygon (a triangle or a hexagon) in the plane,
+    /// counterclockwise; `None` on a grid whose cells are not prisms.
+    pub fn polygon(self, c: Cell) -> Option<Vec<[f64; 2]>> {
+        ask!(self, g => g.polygon(c))
+    }
+
+    /// The cell of BurrTools' voxel `v` of a shape's box, or `None` where the grid has no
+    /// cell (BurrTools' sphere grid has balls only where x + y + z is even).
+    pub fn from_burrtools(self, v: Cell) -> Option<Cell> {
+        ask!(self, g => g.voxel_cell(v))
+    }
+
+    /// BurrTools' voxels of `cells`, moved into a box from the origin as BurrTools may move
+    /// a shape, and the box's size.
+    pub fn to_burrtools(self, cells: impl IntoIterator<Item = Cell>) -> (Vec<Cell>, [i32; 3]) {
+        let voxels: Vec<Cell> = cells
+            .into_iter()
+            .map(|c| ask!(self, g => g.cell_voxel(c)))
+            .collect();
+        let Some(min) = min_corner(&voxels) else {
+            return (voxels, [0; 3]);
+        };
+        let step = ask!(self, g => g.burrtools_step_below(min));
+        let voxels: Vec<Cell> = voxels.iter().map(|&v| sub(v, step)).collect();
+        let mut size = [0; 3];
+        for v in &voxels {
+            for a in 0..3 {
+                size[a] = size[a].max(v[a] + 1);
+            }
+        }
+        (voxels, size)
+    }
+
     pub(crate) fn normalised_image(
         self,
         t: &Transform,
@@ -268,9 +387,7 @@ impl Grid {
             }
         }
         // As `Grid::normal_offset`.
-        if !self.is_cell(min) {
-            min[0] -= 1;
-        }
+        min = self.translation_below(min);
         let side = |a: usize| u64::try_from(i64::from(max[a]) - i64::from(min[a]) + 1).ok();
         let (sx, sy, sz) = (side(0)?, side(1)?, side(2)?);
         let volume = sx.checked_mul(sy)?.checked_mul(sz)?;
@@ -288,9 +405,9 @@ impl Grid {
         (out.len() == cells.len()).then_some((out, from))
     }
 
-    /// The images of `cells` under `t`, taken relative to the first cell, or `None` when some
-    /// image is not a cell of the grid (a transform that does not fit the shape; never on
-    /// the cube grid).
+    /// The images of `cells` (normalised) under `t`, or `None` when `t` does not fit them
+    /// (never on the cube and prism grids; on the sphere grid BurrTools' rule, see
+    /// where a transform applies to a shape taken relative to its first ball).
     pub fn transform_cells(self, t: &Transform, cells: &[Cell]) -> Option<Vec<Cell>> {
         if t.is_integral() {
             // A signed permutation: each image coordinate is one coordinate, perhaps negated
@@ -303,11 +420,7 @@ impl Grid {
                     .collect(),
             );
         }
-        let first = *cells.first()?;
-        cells
-            .iter()
-            .map(|&c| t.apply(sub(c, first)).filter(|&p| self.is_cell(p)))
-            .collect()
+        ask!(self, g => g.images(t, cells))
     }
 
     /// True when `cells` form one connected group under [`Grid::neighbour_offsets`] (an empty
@@ -326,7 +439,7 @@ impl Grid {
         let mut stack = vec![0usize];
         let mut reached = 1;
         while let Some(k) = stack.pop() {
-            for &o in self.neighbour_offsets() {
+            for &o in self.neighbour_offsets_of(all[k]) {
                 if let Ok(j) = all.binary_search(&add(all[k], o))
                     && !seen[j]
                 {

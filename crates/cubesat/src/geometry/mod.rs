@@ -1,14 +1,17 @@
-//! Lattice geometry: the grids, cells, their transforms (the cube's 48, the sphere grid's 240; proper rotations first), shapes and their distinct orientations.
+//! Lattice geometry: the grids, cells, their transforms (the cube's 48, the prism grid's 24, the sphere grid's 240; proper rotations first), shapes and their distinct orientations.
 //!
-//! Coordinates are `[x, y, z]` integers. A [`Shape`] is a set of cells normalised so that its
-//! bounding box starts at the origin, kept sorted, so two shapes are equal exactly when they are
-//! translates of each other. Each grid is a module of its own, behind [`Grid`].
+//! Coordinates are `[x, y, z]` integers. A [`Shape`] is a set of cells normalised by the grid's
+//! translation nearest below its bounding box's corner, kept sorted, so two shapes are equal
+//! exactly when they are translates of each other. Each grid is a module of its own, behind [`Grid`].
 
 mod cube;
 mod grid;
+mod hexagon;
 mod kind;
+mod prism;
 mod shape;
 pub mod sphere;
+mod tetra;
 mod transform;
 
 pub(crate) use cube::AXIS_ORDERS;

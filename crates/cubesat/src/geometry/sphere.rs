@@ -29,8 +29,8 @@ impl GridKind for Spheres {
     fn name(&self) -> &'static str {
         "spheres"
     }
-    fn burrtools_type(&self) -> u32 {
-        2
+    fn burrtools_type(&self) -> Option<u32> {
+        Some(2)
     }
     fn title(&self) -> &'static str {
         "the sphere grid"
@@ -60,6 +60,17 @@ impl GridKind for Spheres {
     fn is_cell(&self, c: Cell) -> bool {
         (c[0] + c[1] + c[2]).rem_euclid(2) == 0
     }
+    #[inline]
+    fn is_translation(&self, d: Cell) -> bool {
+        // The balls are a lattice: its vectors are its moves.
+        self.is_cell(d)
+    }
+    fn translation_below(&self, mut corner: Cell) -> Cell {
+        if !self.is_cell(corner) {
+            corner[0] -= 1;
+        }
+        corner
+    }
     fn neighbour_offsets(&self) -> &'static [Cell] {
         &NEIGHBOURS
     }
@@ -77,6 +88,13 @@ impl GridKind for Spheres {
     #[inline]
     fn typed_cell(&self, c: Cell) -> Cell {
         from_layer(c)
+    }
+    fn voxel_rule(&self) -> &'static str {
+        "a ball only where x + y + z is even"
+    }
+    fn typed_translation(&self, d: Cell) -> Cell {
+        // The layer frame is a linear map of the ball lattice.
+        from_layer(d)
     }
 }
 

@@ -229,21 +229,40 @@ mod grids {
     use super::*;
 
     /// Every grid answers for itself: names and BurrTools numbers round-trip, its transforms
-    /// start with the identity and pair each rotation with its mirror image, its contacts are
-    /// cells one unit apart, and its typed frame round-trips.
+    /// start with the identity and pair each rotation with its mirror image, map cells onto
+    /// cells and translations onto translations, its contacts join cells at one distance per
+    /// direction kind, and its typed frame and BurrTools voxels round-trip.
     #[test]
     fn every_grid_answers_for_itself() {
-        assert_eq!(Grid::names(), "\"cubes\" or \"spheres\"");
-        assert_eq!(Grid::from_name("prisms"), None);
+        assert_eq!(
+            Grid::names(),
+            "\"cubes\", \"prisms\", \"spheres\", \"rhombic\", \"tetra-octa\" or \"hexagons\""
+        );
+        assert_eq!(Grid::from_name("octagons"), None);
         assert_eq!(
             Grid::titles(),
-            "the cube grid (type 0) and the sphere grid (type 2)"
+            "the cube grid (type 0), the prism grid (type 1), the sphere grid (type 2), the rhombic grid (type 3) and the tetrahedra-octahedra grid (type 4)"
         );
-        assert_eq!(Grid::from_burrtools_type(1), None);
+        assert_eq!(Grid::from_burrtools_type(5), None);
+        let box_cells = |g: Grid| -> Vec<Cell> {
+            let mut v = Vec::new();
+            for z in -3..4 {
+                for y in -7..8 {
+                    for x in -7..8 {
+                        if g.is_cell([x, y, z]) {
+                            v.push([x, y, z]);
+                        }
+                    }
+                }
+            }
+            v
+        };
         for g in Grid::ALL {
             assert_eq!(g.kind().name(), g.name());
             assert_eq!(Grid::from_name(g.name()), Some(g));
-            assert_eq!(Grid::from_burrtools_type(g.burrtools_type()), Some(g));
+            if let Some(t) = g.burrtools_type() {
+                assert_eq!(Grid::from_burrtools_type(t), Some(g));
+            }
             assert_eq!(g.is_default(), g == Grid::Cube);
             let all = g.transforms();
             assert_eq!(all[0], Transform::IDENTITY);
@@ -252,19 +271,135 @@ mod grids {
                 assert!(r.is_proper() && !m.is_proper());
                 assert_eq!(r.compose(&Transform::MIRROR_X), *m);
             }
-            for &o in g.neighbour_offsets() {
-                assert!(g.is_cell(o));
-                let c = g.centre(o);
-                let z = g.centre([0, 0, 0]);
-                let d: f64 = (0..3).map(|a| (c[a] - z[a]).powi(2)).sum::<f64>().sqrt();
-                assert!((d - 1.0).abs() < 1e-12, "{}: {o:?} is {d} away", g.name());
+            let cells = box_cells(g);
+            // Every contact of a cell is a cell, contact is symmetric, and touching cells
+            // meet as their shapes say: balls and cubes one unit apart, prisms along a side
+            // of their polygons (or stacked), tetrahedra across a face.
+            let same = |p: &[f64], q: &[f64]| p.iter().zip(q).all(|(a, b)| (a - b).abs() < 1e-9);
+            for &c in &cells {
+                for &o in g.neighbour_offsets_of(c) {
+                    let n = add(c, o);
+                    assert!(g.is_cell(n), "{}: {c:?} + {o:?}", g.name());
+                    assert!(g.neighbour_offsets_of(n).contains(&sub(c, n)));
+                    assert!(g.neighbour_offsets().contains(&o));
+                    let shared = match g.cell_shape() {
+                        CellShape::Cube | CellShape::Ball => {
+                            let (a, b) = (g.centre(c), g.centre(n));
+                            let d: f64 = (0..3).map(|k| (a[k] - b[k]).powi(2)).sum::<f64>().sqrt();
+                            assert!((d - 1.0).abs() < 1e-12, "{}: {o:?} is {d} away", g.name());
+                            continue;
+                        }
+                        CellShape::Prism if o[2] != 0 => {
+                            assert_eq!(g.polygon(c), g.polygon(n));
+                            continue;
+                        }
+                        CellShape::Prism => {
+                            let (p, q) = (g.polygon(c).unwrap(), g.polygon(n).unwrap());
+                            (
+                                p.iter()
+                                    .filter(|a| q.iter().any(|b| same(&a[..], &b[..])))
+                                    .count(),
+                                2,
+                            )
+                        }
+                        CellShape::Tetrahedron => {
+                            let (p, q) = (g.tetrahedron(c).unwrap(), g.tetrahedron(n).unwrap());
+                            (
+                                p.iter()
+                                    .filter(|a| q.iter().any(|b| same(&a[..], &b[..])))
+                                    .count(),
+                                3,
+                            )
+                        }
+                    };
+                    assert_eq!(shared.0, shared.1, "{}: {c:?} and {n:?}", g.name());
+                }
+                assert_eq!(g.to_user(g.from_user(g.to_user(c))), g.to_user(c));
+                assert_eq!(g.from_user(g.to_user(c)), c);
+                assert_eq!(g.from_burrtools(g.kind().cell_voxel(c)), Some(c));
+            }
+            // The symmetries fitting a cell map it onto a cell (relative to another cell,
+            // BurrTools' rule, where the grid's transforms fit only some shapes).
+            let probe = [cells[0], cells[cells.len() / 2], cells[cells.len() - 1]];
+            for t in all {
+                if let Some(img) = g.transform_cells(t, &probe) {
+                    assert!(img.iter().all(|&c| g.is_cell(c)), "{}: {t:?}", g.name());
+                }
             }
             for c in [[0, 0, 0], [2, 1, 3], [-1, 4, -2]] {
                 assert_eq!(g.to_user(g.from_user(c)), c);
+                let step = g.typed_step_below(c);
+                assert!((0..3).all(|a| step[a] <= c[a]));
+                // A typed step moves every typed cell by itself.
+                let t = g.typed_translation(step);
+                assert!(g.is_translation(t));
+                assert_eq!(g.to_user(add(g.from_user(c), t)), add(c, step));
+                let below = g.translation_below(c);
+                assert!(g.is_translation(below) && (0..3).all(|a| below[a] <= c[a]));
             }
         }
         assert!(Grid::Cube.permutes_axes() && !Grid::Sphere.permutes_axes());
+        assert!(!Grid::Prism.permutes_axes() && !Grid::Hexagon.permutes_axes());
+        assert!(Grid::Rhombic.permutes_axes() && Grid::TetraOcta.permutes_axes());
         assert!(Grid::Cube.symmetries_compose() && !Grid::Sphere.symmetries_compose());
+        for g in [Grid::Prism, Grid::Rhombic, Grid::TetraOcta, Grid::Hexagon] {
+            assert!(g.symmetries_compose());
+        }
+    }
+
+    /// The prism grid: BurrTools' voxels are triangles pointing up where x + y is even, its
+    /// 12 rotations and 12 reflections are a group that maps cells onto cells, moves keep a
+    /// triangle's direction, and the typed frame's rows run downward.
+    #[test]
+    fn prisms_follow_burrtools_grid_1() {
+        let g = Grid::Prism;
+        // Pointing up: one corner above the centroid (the apex), two below.
+        let up = |c: Cell| {
+            let y = g.centre(c)[1];
+            g.polygon(c).unwrap().iter().filter(|p| p[1] > y).count() == 1
+        };
+        for y in -3..4 {
+            for x in -3..4 {
+                let c = g.from_burrtools([x, y, 0]).unwrap();
+                assert!(g.is_cell(c));
+                assert_eq!(up(c), (x + y).rem_euclid(2) == 0, "voxel [{x}, {y}]");
+                // BurrTools' face neighbours: x ± 1, and y - 1 (up) or y + 1 (down).
+                let t = if (x + y).rem_euclid(2) == 0 { -1 } else { 1 };
+                for n in [[x - 1, y, 0], [x + 1, y, 0], [x, y + t, 0], [x, y, 1]] {
+                    let d = sub(g.from_burrtools(n).unwrap(), c);
+                    assert!(g.neighbour_offsets().contains(&d), "{n:?} from [{x}, {y}]");
+                }
+                // Typed rows run down the page: typed [x, j] is voxel [x, -j].
+                assert_eq!(g.to_user(c), [x, -y, 0]);
+            }
+        }
+        let all = g.transforms();
+        assert_eq!(all.len(), 24);
+        let set: std::collections::HashSet<Transform> = all.iter().copied().collect();
+        assert_eq!(set.len(), 24);
+        for a in all {
+            for b in all {
+                assert!(set.contains(&a.compose(b)), "{a:?} * {b:?}");
+            }
+        }
+        // A single triangle has two orientations (up and down), a rhombus of two triangles
+        // three, the straight tetriamond six (flat parallelograms slanting either way, turned
+        // over being a rotation), as many with mirror images; a column stays upright.
+        let shape = |typed: &[Cell]| Shape::new_on(g, typed.iter().map(|&c| g.from_user(c)));
+        assert_eq!(shape(&[[0, 0, 0]]).orientations(false).len(), 2);
+        assert_eq!(shape(&[[0, 0, 0], [1, 0, 0]]).orientations(false).len(), 3);
+        let bar = shape(&[[0, 0, 0], [1, 0, 0], [2, 0, 0], [3, 0, 0]]);
+        assert_eq!(bar.orientations(false).len(), 6);
+        assert_eq!(bar.orientations(true).len(), 6);
+        let column = shape(&[[0, 0, 0], [0, 0, 1]]);
+        assert_eq!(column.orientations(false).len(), 2);
+        // Moving keeps direction: an upward triangle moved by a translation stays upward.
+        let c = g.from_user([0, 0, 0]);
+        for d in [[2, 0, 0], [1, 3, 0], [-1, 3, 5], [0, -6, 0]] {
+            assert!(g.is_translation(d));
+            assert!(up(add(c, d)));
+        }
+        assert!(!g.is_translation([1, 1, 0]) && !g.is_translation([1, 0, 0]));
     }
 
     /// The frame offset starts typed cells at 0: none on the cube grid; on the sphere grid

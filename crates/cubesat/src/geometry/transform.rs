@@ -2,13 +2,16 @@
 
 use super::Cell;
 
-/// A linear map of the lattice fixing the origin: an orthogonal matrix `m / den` with integer
-/// `m` and `den` 1 (the 48 signed permutation matrices, the symmetries of the cube) or 3 (the
-/// sphere grid's other 192, whose entries are ±1/3 and ±2/3).
+/// A linear map of space fixing the origin, a symmetry of a grid written in that grid's
+/// coordinates: the matrix `m / den` with integer `m`. On the cube grid `den` is 1 (the 48
+/// signed permutation matrices); on the sphere grid 1 or 3 (the other 192 are orthogonal with
+/// entries ±1/3 and ±2/3); on the prism grid 1 or 2 (its coordinates are not orthonormal, so
+/// neither are its sixth turns).
 ///
-/// A transform with `den` 3 maps only some cells to cells: it is used for a shape exactly
-/// when it maps every ball of the shape, taken relative to the shape's first ball, onto a
-/// ball again (BurrTools' rule for its sphere grid). Proper rotations have determinant +1.
+/// A sphere-grid transform with `den` 3 maps only some balls to balls: it is used for a shape
+/// exactly when it maps every ball of the shape, taken relative to the shape's first ball,
+/// onto a ball again (BurrTools' rule for its sphere grid). Proper rotations have a positive
+/// determinant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Transform {
     pub(super) m: [[i8; 3]; 3],
@@ -57,7 +60,7 @@ impl Transform {
         }
     }
 
-    /// The determinant: +1 for a proper rotation, -1 for a reflection.
+    /// The determinant's sign: +1 for a proper rotation, -1 for a reflection.
     pub(crate) fn determinant(&self) -> i32 {
         let m = self.m.map(|r| r.map(i32::from));
         let det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
@@ -80,9 +83,36 @@ impl Transform {
         })
     }
 
-    /// True for the 48 transforms that map every cell to a cell (the cube's symmetries).
+    /// True for the signed permutation matrices (the cube's 48 symmetries, and those among
+    /// the other grids' transforms): each image coordinate is one coordinate, perhaps negated.
     pub fn is_integral(&self) -> bool {
         self.den == 1
+            && self.m.iter().all(|r| {
+                r.iter().filter(|&&v| v != 0).count() == 1 && r.iter().all(|v| v.abs() <= 1)
+            })
+    }
+
+    /// The 24 symmetries of a hexagonal prism whose axis is z, given its sixth turn about z
+    /// in a grid's coordinates: the six turns and those followed by the half turn about the
+    /// x axis (the twelve proper ones, identity first), then each composed with
+    /// [`Transform::MIRROR_X`] in the same order.
+    pub(super) fn hexagonal_prism_group(sixth: Transform) -> Vec<Transform> {
+        let flip = Transform::signed_permutation([0, 1, 2], [1, -1, -1]);
+        let mut turns = vec![Transform::IDENTITY];
+        for _ in 1..6 {
+            let last = turns[turns.len() - 1];
+            turns.push(sixth.compose(&last));
+        }
+        let proper: Vec<Transform> = turns
+            .iter()
+            .copied()
+            .chain(turns.iter().map(|t| t.compose(&flip)))
+            .collect();
+        let improper: Vec<Transform> = proper
+            .iter()
+            .map(|r| r.compose(&Transform::MIRROR_X))
+            .collect();
+        proper.into_iter().chain(improper).collect()
     }
 
     /// `self ∘ other`: apply `other` first, then `self`.

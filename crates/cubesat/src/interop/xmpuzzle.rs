@@ -1,4 +1,4 @@
-//! Writes a puzzle as a BurrTools `.xmpuzzle` file (gzip-compressed XML, the cube or the sphere grid): one shape per piece, the target as the result shape, counts or ranges, colours and `maxHoles`.
+//! Writes a puzzle as a BurrTools `.xmpuzzle` file (gzip-compressed XML, on any grid BurrTools has that cubesat reads): one shape per piece, the target as the result shape, counts or ranges, colours and `maxHoles`.
 //!
 //! The file says the same thing as the puzzle: every piece becomes a part in the same order
 //! (so BurrTools' mirror pairing, which depends on part order, sees the same sequence), the
@@ -11,6 +11,7 @@ use std::io::Write;
 
 use crate::error::{Result, bail};
 
+use crate::geometry::{Cell, Grid};
 use crate::interop::format::{Format, Writer};
 use crate::puzzle::burrtools::{MAX_VOXELS, MAX_XML_BYTES};
 use crate::puzzle::{Piece, Puzzle, Target};
@@ -59,10 +60,14 @@ pub fn to_xml(puzzle: &Puzzle) -> Result<String> {
     check_expressible(puzzle)?;
     check_shape_sizes(puzzle)?;
     let mut x = String::from("<?xml version=\"1.0\"?>\n<puzzle version=\"2\">\n");
-    x.push_str(&format!(
-        "  <gridType type=\"{}\"/>\n",
-        puzzle.grid.burrtools_type()
-    ));
+    let Some(grid_type) = puzzle.grid.burrtools_type() else {
+        bail!(
+            "BurrTools has no grid of {}s ({}); write .json instead",
+            puzzle.grid.cell_noun(),
+            puzzle.grid.title()
+        );
+    };
+    x.push_str(&format!("  <gridType type=\"{grid_type}\"/>\n"));
     write_colours(&mut x, puzzle);
     write_shapes(&mut x, puzzle);
     x.push_str("  <problems>\n");
@@ -96,13 +101,17 @@ fn check_expressible(puzzle: &Puzzle) -> Result<()> {
 /// Refuses shapes whose voxel strings cubesat's reader would refuse: one box over
 /// [`MAX_VOXELS`], or all boxes together over [`MAX_XML_BYTES`].
 fn check_shape_sizes(puzzle: &Puzzle) -> Result<()> {
+    let grid = puzzle.grid;
     let boxes = puzzle
         .pieces
         .iter()
-        .map(|p| (format!("piece '{}'", p.name), p.shape.size()))
+        .map(|p| {
+            let (_, size) = grid.to_burrtools(p.shape.cells().iter().copied());
+            (format!("piece '{}'", p.name), size)
+        })
         .chain(std::iter::once((
             "the target".to_string(),
-            puzzle.target.containers()[0].size,
+            result_cells(&puzzle.target).1,
         )));
     let mut total: u64 = 0;
     for (what, size) in boxes {
@@ -163,19 +172,18 @@ fn write_colours(x: &mut String, puzzle: &Puzzle) {
 fn write_shapes(x: &mut String, puzzle: &Puzzle) {
     x.push_str("  <shapes>\n");
     for p in &puzzle.pieces {
-        x.push_str(&piece_voxel(p));
+        x.push_str(&piece_voxel(puzzle.grid, p));
     }
     x.push_str(&result_voxel(&puzzle.target));
     x.push_str("  </shapes>\n");
 }
 
 /// A piece's `<voxel>` element: `#` cells with their colours, and its weight unless 1.
-fn piece_voxel(p: &Piece) -> String {
-    let size = p.shape.size();
+fn piece_voxel(grid: Grid, p: &Piece) -> String {
     let cells = p.coloured_cells();
-    let s = voxel_string(size, |c| {
-        cells.iter().find(|(d, _)| *d == c).map(|&(_, k)| ('#', k))
-    });
+    let (voxels, size) = grid.to_burrtools(cells.iter().map(|&(c, _)| c));
+    let at: HashMap<Cell, u8> = voxels.into_iter().zip(cells.iter().map(|c| c.1)).collect();
+    let s = voxel_string(size, |c| at.get(&c).map(|&k| ('#', k)));
     let weight = if p.weight != 1 {
         format!(" weight=\"{}\"", p.weight)
     } else {
@@ -190,24 +198,40 @@ fn piece_voxel(p: &Piece) -> String {
     )
 }
 
+/// The target's single container as BurrTools voxels: each voxel's state (`#` must fill, `+`
+/// optional) and colour, and the box's size.
+fn result_cells(t: &Target) -> (HashMap<Cell, (char, u8)>, [i32; 3]) {
+    let c0 = &t.containers()[0];
+    let states: Vec<(Cell, (char, u8))> = c0
+        .cells
+        .iter()
+        .map(|&i| {
+            let st = if t.cells()[i as usize].optional {
+                '+'
+            } else {
+                '#'
+            };
+            (t.cells()[i as usize].pos, (st, t.colour(i)))
+        })
+        .collect();
+    let (voxels, size) = t.grid().to_burrtools(states.iter().map(|s| s.0));
+    (
+        voxels
+            .into_iter()
+            .zip(states.into_iter().map(|s| s.1))
+            .collect(),
+        size,
+    )
+}
+
 /// The target's single container as the `result` `<voxel>` element: must-fill cells `#`,
 /// optional cells `+`, each with its colour.
 fn result_voxel(t: &Target) -> String {
-    let c0 = &t.containers()[0];
-    let mut local = HashMap::new();
-    for &i in &c0.cells {
-        let (_, l) = t.local(i);
-        let st = if t.cells()[i as usize].optional {
-            '+'
-        } else {
-            '#'
-        };
-        local.insert(l, (st, t.colour(i)));
-    }
-    let rs = voxel_string(c0.size, |c| local.get(&c).copied());
+    let (local, size) = result_cells(t);
+    let rs = voxel_string(size, |c| local.get(&c).copied());
     format!(
         "    <voxel x=\"{}\" y=\"{}\" z=\"{}\" name=\"result\" type=\"0\">{rs}</voxel>\n",
-        c0.size[0], c0.size[1], c0.size[2]
+        size[0], size[1], size[2]
     )
 }
 

@@ -44,6 +44,11 @@ pub(super) fn layer_counts(shape: &Shape) -> (usize, Vec<Vec<u32>>) {
         }
     }
     for l in &mut layers {
+        // A normalised shape may start a little past the origin (a grid whose translations
+        // do not reach every corner): the empty layers before and after say nothing.
+        let first = l.iter().position(|&n| n != 0).unwrap_or(l.len());
+        let last = l.iter().rposition(|&n| n != 0).map_or(first, |p| p + 1);
+        *l = l[first..last].to_vec();
         let reversed: Vec<u32> = l.iter().rev().copied().collect();
         if reversed < *l {
             *l = reversed;
@@ -61,10 +66,8 @@ fn normalise_coloured(grid: Grid, mut v: ColouredCells) -> ColouredCells {
         }
     }
     if !v.is_empty() {
-        // As `Grid::normal_offset`: one less along x where the corner is no ball.
-        if !grid.is_cell(min) {
-            min[0] -= 1;
-        }
+        // As `Grid::normal_offset`.
+        let min = grid.translation_below(min);
         for (c, _) in &mut v {
             *c = sub(*c, min);
         }

@@ -129,8 +129,9 @@ impl Target {
 
     /// Lays the containers out side by side along x and indexes their cells (container, then
     /// z, y, x). Cells must be distinct, non-negative and cells of `grid` within each
-    /// container (the caller checks and reports positions). On the sphere grid each container
-    /// starts at an even x, so a ball stays a ball when moved into place.
+    /// container (the caller checks and reports positions). Each container starts at a
+    /// translation of the grid (an even x on the sphere and prism grids), so its cells stay
+    /// cells of the same kind when moved into place.
     pub fn new_on(grid: Grid, specs: &[ContainerSpec]) -> Target {
         let mut cells = Vec::new();
         let mut containers = Vec::new();
@@ -148,7 +149,7 @@ impl Target {
                 .unwrap_or_else(|| grid.layer_origin(spec.cells.iter().map(|(c, _)| *c)));
             let origin = [next_x, 0, 0];
             next_x += size[0] + 1;
-            if !grid.is_cell([next_x, 0, 0]) {
+            while !grid.is_translation([next_x, 0, 0]) {
                 next_x += 1;
             }
             let mut local: Vec<(Cell, bool)> = spec.cells.clone();

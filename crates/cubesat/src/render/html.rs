@@ -4,8 +4,10 @@
 //!
 //! The viewer draws each piece's cubes in its palette colour with directional shading and dark
 //! edges (light edges for hints), or on the sphere grid its balls (unit diameter, at
-//! [`crate::geometry::Grid::centre`], a light ring round a hint's, layers the balls' z); mouse or touch drag rotates, the wheel zooms; a layer slider
-//! shows only z ≤ k, an explode slider pulls pieces apart from their container's centre, and
+//! [`crate::geometry::Grid::centre`], a light ring round a hint's, layers the balls' z), or on
+//! the prism and hexagon grids their prisms (faces two of its prisms share left out, each face
+//! outlined), or on the tetrahedral grids its tetrahedra (likewise); mouse or touch drag
+//! rotates, the wheel zooms; a layer slider shows only z ≤ k, an explode slider pulls pieces apart from their container's centre, and
 //! prev / play / next step through the slide-in assembly order computed here by
 //! [`assembly_order`] (with a message when no full order exists), or, for a scene with a
 //! disassembly plan ([`html_with_plans`]), through the plan played backwards, each move slid
@@ -24,11 +26,13 @@
 //! solutions: `{"legend": [[name, mark, hint, "#rrggbb"], ...], "scenes": [{"t": title,
 //! "c": [[ox, oy, oz, sx, sy, sz], ...], "g": [grid per container], "k": [legend index per
 //! piece], "o": [insertion order], "f": complete, "a": 0 for loose pieces (no assembly to step
-//! through; absent otherwise), "s": 1 for balls (the sphere grid; absent for cubes), "x":
-//! [piece, x, y, z, ...], and with a disassembly plan "p":
-//! [[dx, dy, dz, piece, ...] per move], "pl": [assembly label per move], "pt": plan
-//! title}]}`. A mark is the piece's letter, with its copy number for one of several copies
-//! (`b3`, drawn in a shade of its own). A grid is a
+//! through; absent otherwise), "s": 1 for balls (the sphere grid), 2 for prisms (the prism
+//! and hexagon grids), 3 for tetrahedra (the rhombic and tetra-octa grids; absent for cubes), "x": [piece, x, y, z, ...], and with a disassembly plan "p":
+//! [[dx, dy, dz, piece, ...] per move], "pl": [assembly label per move], "pt": plan title}],
+//! "tr": where prisms are drawn (on a page with prisms only: [`prism_frame`]), "te": where
+//! tetrahedral cells are drawn (on a page with them only, "s" 3: [`tetra_frame`])}`. A mark is the
+//! piece's letter, with its copy number for one of several copies (`b3`, drawn in a shade of
+//! its own). A grid is a
 //! string with one character per cell of its container, index `x + sx·(y + sy·z)`: `' '`
 //! outside the target, `'.'` empty, otherwise the character with code 48 + piece index. A
 //! container too large to draw cell by cell ([`super::drawn_cell_by_cell`]: a sparse shape in
@@ -37,6 +41,7 @@
 //! (which a well-formed scene does not have) go to `"x"`, in the same form.
 
 use super::{Container, Occupant, Scene, ScenePlan, assembly_order};
+use crate::geometry::{CellShape, Grid};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 
@@ -61,7 +66,22 @@ pub fn html_with_plans(scenes: &[Scene], plans: &[Option<ScenePlan>]) -> String 
             scene_json(scene, keys, plans.get(i).and_then(Option::as_ref))
         })
         .collect();
-    let data = json!({ "legend": legend.entries, "scenes": out_scenes });
+    let mut data = json!({ "legend": legend.entries, "scenes": out_scenes });
+    // A page shows one puzzle, so one grid of prisms: the first scene's of them.
+    if let Some(s) = scenes
+        .iter()
+        .find(|s| s.grid.cell_shape() == CellShape::Prism)
+    {
+        data["tr"] = prism_frame(s.grid);
+    }
+    let tetra_grids: Vec<Grid> = Grid::ALL
+        .into_iter()
+        .filter(|&g| g.cell_shape() == CellShape::Tetrahedron)
+        .filter(|&g| scenes.iter().any(|s| s.grid == g))
+        .collect();
+    if !tetra_grids.is_empty() {
+        data["te"] = tetra_frame(&tetra_grids);
+    }
     // Inside <script>, "</script>" or "<!--" in a string would end or confuse the element.
     let data = data.to_string().replace('<', "\\u003c");
     page(scenes, &data)
@@ -143,13 +163,125 @@ fn scene_json(scene: &Scene, keys: Vec<usize>, plan: Option<&ScenePlan>) -> Valu
     }
     match scene.grid.cell_shape() {
         // The viewer draws cubes unless told otherwise.
-        crate::geometry::CellShape::Cube => {}
-        crate::geometry::CellShape::Ball => s["s"] = json!(1),
+        CellShape::Cube => {}
+        CellShape::Ball => s["s"] = json!(1),
+        // Where prisms are drawn comes once per page ("tr", [`prism_frame`]).
+        CellShape::Prism => s["s"] = json!(2),
+        CellShape::Tetrahedron => s["s"] = json!(3),
     }
     if let Some(plan) = plan {
         add_plan(&mut s, plan);
     }
     s
+}
+
+/// Where the viewer draws a prism of `grid`, given once per page (the page's `"tr"`):
+/// `[[ax, ay], [pu, pv], t0, t1, ...]`, cell `[u, v, z]`'s polygon having its centre at
+/// `(u·ax, v·ay)` and its corners at the centre plus `t` number `(u mod pu)·pv + v mod pv`
+/// (flat `[x, y, x, y, ...]`, counter-clockwise; empty for a class that holds no cell), its
+/// layer `z` to `z + 1`. Read off [`Grid::centre`] and [`Grid::polygon`], so the page knows
+/// no geometry of its own: a cell's polygon depends only on its class ([`polygon_period`]):
+/// on the prism grid `[1, 3]` (an upward triangle for `v mod 3 = 1`, a downward one for 2),
+/// on the hexagon grid `[1, 1]` (one hexagon).
+fn prism_frame(grid: Grid) -> Value {
+    let origin = grid.centre([0, 0, 0]);
+    let scale = [
+        grid.centre([1, 0, 0])[0] - origin[0],
+        grid.centre([0, 1, 0])[1] - origin[1],
+    ];
+    let period = polygon_period(grid);
+    let mut frame = vec![json!(scale), json!(period)];
+    for a in 0..period[0] {
+        for b in 0..period[1] {
+            let corners: Vec<f64> = (0..PERIOD_PATCH)
+                .flat_map(|j| {
+                    (0..PERIOD_PATCH).map(move |i| [a + period[0] * i, b + period[1] * j, 0])
+                })
+                .find(|&c| grid.is_cell(c))
+                .map(|c| corner_offsets(grid, c).into_iter().flatten().collect())
+                .unwrap_or_default();
+            frame.push(json!(corners));
+        }
+    }
+    json!(frame)
+}
+
+/// How many cells along each of `u` and `v` [`polygon_period`] compares.
+const PERIOD_PATCH: i32 = 12;
+
+/// A cell's polygon about its centre ([`Grid::polygon`] less [`Grid::centre`]).
+fn corner_offsets(grid: Grid, c: [i32; 3]) -> Vec<[f64; 2]> {
+    let centre = grid.centre(c);
+    grid.polygon(c)
+        .expect("a prism cell has a polygon")
+        .iter()
+        .map(|p| [p[0] - centre[0], p[1] - centre[1]])
+        .collect()
+}
+
+/// The least `[pu, pv]` (by `pu·pv`, then `pu`) such that the cells of `grid` whose `u`
+/// agree mod `pu` and `v` mod `pv` have the same polygon about their centres, over a patch
+/// of cells; the viewer tells a cell's polygon by that class.
+fn polygon_period(grid: Grid) -> [i32; 2] {
+    let cells: Vec<[i32; 3]> = (0..PERIOD_PATCH)
+        .flat_map(|u| (0..PERIOD_PATCH).map(move |v| [u, v, 0]))
+        .filter(|&c| grid.is_cell(c))
+        .collect();
+    let shapes: Vec<Vec<[f64; 2]>> = cells.iter().map(|&c| corner_offsets(grid, c)).collect();
+    let same = |p: &[[f64; 2]], q: &[[f64; 2]]| {
+        p.len() == q.len()
+            && p.iter()
+                .zip(q)
+                .all(|(a, b)| (a[0] - b[0]).abs() < 1e-9 && (a[1] - b[1]).abs() < 1e-9)
+    };
+    let mut candidates: Vec<[i32; 2]> = (1..=6)
+        .flat_map(|pu| (1..=6).map(move |pv| [pu, pv]))
+        .collect();
+    candidates.sort_by_key(|&[pu, pv]| (pu * pv, pu));
+    candidates
+        .into_iter()
+        .find(|&[pu, pv]| {
+            let mut first: HashMap<[i32; 2], usize> = HashMap::new();
+            cells.iter().enumerate().all(|(k, c)| {
+                let class = [c[0].rem_euclid(pu), c[1].rem_euclid(pv)];
+                let f = *first.entry(class).or_insert(k);
+                same(&shapes[f], &shapes[k])
+            })
+        })
+        .expect("a grid of prisms repeats its polygons")
+}
+
+/// Where the viewer draws a tetrahedral cell, given once per page (the page's `"te"`, on a
+/// page with such cells only): `{"x,y,z": [n, dx0, dy0, dz0, ..., dz3]}` for every kind of
+/// cell of `grids`, keyed by the cell's coordinates mod 8: its four corners are at
+/// `(cell + d) / n` in cube units, `n` its grid's cells per cube. Both grids repeat every 8
+/// cells along each axis (the rhombic grid every cube of 8, the tetra-octa grid every two
+/// cubes of 4), and their keys do not collide (a rhombic cell has a coordinate 4 mod 8, a
+/// tetra-octa cell none), so one table serves a page of both. Read off [`Grid::centre`] and
+/// [`Grid::tetrahedron`], so the page knows no geometry of its own.
+fn tetra_frame(grids: &[Grid]) -> Value {
+    let mut frame = serde_json::Map::new();
+    for &grid in grids {
+        let n = (1.0 / grid.centre([1, 0, 0])[0]).round();
+        for x in 0..8 {
+            for y in 0..8 {
+                for z in 0..8 {
+                    let c = [x, y, z];
+                    let Some(t) = grid.tetrahedron(c) else {
+                        continue;
+                    };
+                    let mut entry = vec![n as i64];
+                    for p in t {
+                        for a in 0..3 {
+                            entry.push((p[a] * n).round() as i64 - i64::from(c[a]));
+                        }
+                    }
+                    frame.insert(format!("{x},{y},{z}"), json!(entry));
+                }
+            }
+        }
+    }
+    Value::Object(frame)
 }
 
 /// A disassembly plan's keys in a scene's entry: its moves, their labels, its title.
@@ -327,5 +459,57 @@ mod tests {
             3,
             "head script, data, viewer"
         );
+    }
+
+    #[test]
+    fn prism_frame_gives_every_cell_its_polygon() {
+        // The viewer's rule, over cells on both sides of the origin: the centre (u·ax, v·ay)
+        // plus the corners of class (u mod pu)·pv + v mod pv are the grid's polygon.
+        for (grid, period, corners) in [(Grid::Prism, [1, 3], 3), (Grid::Hexagon, [1, 1], 6)] {
+            let frame = prism_frame(grid);
+            let f = |v: &Value| v.as_f64().unwrap();
+            assert_eq!(frame[1], json!(period), "{grid:?}");
+            let (ax, ay) = (f(&frame[0][0]), f(&frame[0][1]));
+            for u in -7..7 {
+                for v in -7..7 {
+                    let c = [u, v, 2];
+                    let Some(poly) = grid.polygon(c).filter(|_| grid.is_cell(c)) else {
+                        continue;
+                    };
+                    let class = u.rem_euclid(period[0]) * period[1] + v.rem_euclid(period[1]);
+                    let t = frame[2 + class as usize].as_array().unwrap();
+                    assert_eq!(t.len(), 2 * corners, "{grid:?} {c:?}");
+                    for (i, p) in poly.iter().enumerate() {
+                        let x = f64::from(u) * ax + f(&t[2 * i]);
+                        let y = f64::from(v) * ay + f(&t[2 * i + 1]);
+                        assert!((x - p[0]).abs() < 1e-12 && (y - p[1]).abs() < 1e-12);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn tetra_frame_has_every_kind_of_cell_once() {
+        // 24 kinds of the rhombic grid (a cube of 8), 40 of the tetra-octa grid (eight cubes
+        // of 4, five cells each), keys apart; each entry the corners as the grid has them.
+        let frame = tetra_frame(&[Grid::Rhombic, Grid::TetraOcta]);
+        let map = frame.as_object().unwrap();
+        assert_eq!(map.len(), 24 + 40);
+        for (grid, c) in [(Grid::Rhombic, [9, -6, 12]), (Grid::TetraOcta, [-1, 5, 9])] {
+            assert!(grid.is_cell(c), "{c:?}");
+            let k = c.map(|v| v.rem_euclid(8));
+            let e = map[&format!("{},{},{}", k[0], k[1], k[2])]
+                .as_array()
+                .unwrap();
+            let n = e[0].as_f64().unwrap();
+            let t = grid.tetrahedron(c).unwrap();
+            for (i, p) in t.iter().enumerate() {
+                for a in 0..3 {
+                    let d = e[1 + 3 * i + a].as_f64().unwrap();
+                    assert_eq!((f64::from(c[a]) + d) / n, p[a], "{grid:?} {c:?}");
+                }
+            }
+        }
     }
 }

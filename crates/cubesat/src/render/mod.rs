@@ -13,16 +13,19 @@
 //!
 //! Coordinates: x grows to the right, y grows "north" (away from the viewer in pictures, towards
 //! the top row in text) and z is the layer index (up). Piece colours come from
-//! [`piece_color`] applied to [`ScenePiece::color`].
+//! [`piece_color`] applied to [`ScenePiece::color`], except for a piece named after a CSS
+//! colour ([`named_color`]: IQ Puzzler Pro's `red`, `darkgreen`, ...), drawn in that colour.
 
 pub mod assembly;
 pub mod ballmesh;
 pub mod html;
 pub mod mesh;
 pub mod plan;
+pub mod prismmesh;
 pub mod samples;
 pub mod stl;
 pub mod svg;
+pub mod tetramesh;
 pub mod text;
 
 pub use assembly::{AssemblyOrder, assembly_order, assembly_order_cells};
@@ -80,7 +83,8 @@ pub struct ScenePiece {
     /// The piece's cells in global coordinates.
     pub cells: Vec<[i32; 3]>,
     /// Palette index for [`piece_color`]: the puzzle's piece index, so a piece keeps its
-    /// colour in every solution and in a hints-only view, and identical copies share it.
+    /// colour in every solution and in a hints-only view, and identical copies share it. Not
+    /// used for a piece whose name is a colour ([`named_color`]).
     pub color: usize,
 }
 
@@ -97,8 +101,8 @@ impl Container {
 }
 
 /// The STL mesh of one piece on `grid`, as the grid's cells are meshed: [`stl::polycube`]
-/// for cubes, [`ballmesh::balls`] for balls; `cube` is the cube edge or ball diameter (mm),
-/// `gap` the clearance (mm).
+/// for cubes, [`ballmesh::balls`] for balls, [`prismmesh::prisms`] for prisms; `cube` is the
+/// cube edge, ball diameter or prism edge (mm), `gap` the clearance (mm).
 pub fn piece_mesh(
     grid: Grid,
     cells: &[crate::geometry::Cell],
@@ -108,6 +112,8 @@ pub fn piece_mesh(
     match grid.cell_shape() {
         CellShape::Cube => stl::polycube(cells, cube, gap),
         CellShape::Ball => ballmesh::balls(cells, cube, gap),
+        CellShape::Prism => prismmesh::prisms(grid, cells, cube, gap),
+        CellShape::Tetrahedron => tetramesh::tetrahedra(grid, cells, cube, gap),
     }
 }
 
@@ -163,10 +169,12 @@ impl Scene {
             .collect()
     }
 
-    /// The colour piece `i` is drawn in: its palette colour, or for one of several copies
-    /// ([`Scene::copies`]) a shade of it, from darker (the first copy) to lighter (the last).
+    /// The colour piece `i` is drawn in: the colour its name names ([`named_color`]), else its
+    /// palette colour; for one of several copies ([`Scene::copies`]) a shade of it, from
+    /// darker (the first copy) to lighter (the last).
     pub fn colour(&self, i: usize, copy: Option<(u32, u32)>) -> Rgb {
-        let base = piece_color(self.pieces[i].color);
+        let piece = &self.pieces[i];
+        let base = named_color(&piece.name).unwrap_or_else(|| piece_color(piece.color));
         match copy {
             Some((k, n)) if n > 1 => {
                 let t = -0.4 + 0.8 * (k - 1) as f64 / (n - 1) as f64;
@@ -328,6 +336,177 @@ pub fn piece_color(index: usize) -> Rgb {
     }
 }
 
+/// The colour a piece's name names, if it is a CSS named colour (`red`, `darkgreen`; case,
+/// spaces, `-` and `_` aside, so `Dark Green` too): puzzles whose pieces are told apart by
+/// their colours (IQ Puzzler Pro, Kanoodle) name them so, and their pictures should match the
+/// pieces in the box and the studio's editor, which colours a piece by its name the same way.
+pub fn named_color(name: &str) -> Option<Rgb> {
+    if name.len() > 40 {
+        return None;
+    }
+    let key: String = name
+        .chars()
+        .filter(|c| !c.is_whitespace() && !matches!(c, '-' | '_'))
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    CSS_COLORS
+        .binary_search_by(|(n, _)| (*n).cmp(key.as_str()))
+        .ok()
+        .map(|k| CSS_COLORS[k].1)
+}
+
+/// The CSS named colours (CSS Color Module Level 4), sorted by name for [`named_color`].
+const CSS_COLORS: [(&str, Rgb); 148] = [
+    ("aliceblue", rgb(0xf0f8ff)),
+    ("antiquewhite", rgb(0xfaebd7)),
+    ("aqua", rgb(0x00ffff)),
+    ("aquamarine", rgb(0x7fffd4)),
+    ("azure", rgb(0xf0ffff)),
+    ("beige", rgb(0xf5f5dc)),
+    ("bisque", rgb(0xffe4c4)),
+    ("black", rgb(0x000000)),
+    ("blanchedalmond", rgb(0xffebcd)),
+    ("blue", rgb(0x0000ff)),
+    ("blueviolet", rgb(0x8a2be2)),
+    ("brown", rgb(0xa52a2a)),
+    ("burlywood", rgb(0xdeb887)),
+    ("cadetblue", rgb(0x5f9ea0)),
+    ("chartreuse", rgb(0x7fff00)),
+    ("chocolate", rgb(0xd2691e)),
+    ("coral", rgb(0xff7f50)),
+    ("cornflowerblue", rgb(0x6495ed)),
+    ("cornsilk", rgb(0xfff8dc)),
+    ("crimson", rgb(0xdc143c)),
+    ("cyan", rgb(0x00ffff)),
+    ("darkblue", rgb(0x00008b)),
+    ("darkcyan", rgb(0x008b8b)),
+    ("darkgoldenrod", rgb(0xb8860b)),
+    ("darkgray", rgb(0xa9a9a9)),
+    ("darkgreen", rgb(0x006400)),
+    ("darkgrey", rgb(0xa9a9a9)),
+    ("darkkhaki", rgb(0xbdb76b)),
+    ("darkmagenta", rgb(0x8b008b)),
+    ("darkolivegreen", rgb(0x556b2f)),
+    ("darkorange", rgb(0xff8c00)),
+    ("darkorchid", rgb(0x9932cc)),
+    ("darkred", rgb(0x8b0000)),
+    ("darksalmon", rgb(0xe9967a)),
+    ("darkseagreen", rgb(0x8fbc8f)),
+    ("darkslateblue", rgb(0x483d8b)),
+    ("darkslategray", rgb(0x2f4f4f)),
+    ("darkslategrey", rgb(0x2f4f4f)),
+    ("darkturquoise", rgb(0x00ced1)),
+    ("darkviolet", rgb(0x9400d3)),
+    ("deeppink", rgb(0xff1493)),
+    ("deepskyblue", rgb(0x00bfff)),
+    ("dimgray", rgb(0x696969)),
+    ("dimgrey", rgb(0x696969)),
+    ("dodgerblue", rgb(0x1e90ff)),
+    ("firebrick", rgb(0xb22222)),
+    ("floralwhite", rgb(0xfffaf0)),
+    ("forestgreen", rgb(0x228b22)),
+    ("fuchsia", rgb(0xff00ff)),
+    ("gainsboro", rgb(0xdcdcdc)),
+    ("ghostwhite", rgb(0xf8f8ff)),
+    ("gold", rgb(0xffd700)),
+    ("goldenrod", rgb(0xdaa520)),
+    ("gray", rgb(0x808080)),
+    ("green", rgb(0x008000)),
+    ("greenyellow", rgb(0xadff2f)),
+    ("grey", rgb(0x808080)),
+    ("honeydew", rgb(0xf0fff0)),
+    ("hotpink", rgb(0xff69b4)),
+    ("indianred", rgb(0xcd5c5c)),
+    ("indigo", rgb(0x4b0082)),
+    ("ivory", rgb(0xfffff0)),
+    ("khaki", rgb(0xf0e68c)),
+    ("lavender", rgb(0xe6e6fa)),
+    ("lavenderblush", rgb(0xfff0f5)),
+    ("lawngreen", rgb(0x7cfc00)),
+    ("lemonchiffon", rgb(0xfffacd)),
+    ("lightblue", rgb(0xadd8e6)),
+    ("lightcoral", rgb(0xf08080)),
+    ("lightcyan", rgb(0xe0ffff)),
+    ("lightgoldenrodyellow", rgb(0xfafad2)),
+    ("lightgray", rgb(0xd3d3d3)),
+    ("lightgreen", rgb(0x90ee90)),
+    ("lightgrey", rgb(0xd3d3d3)),
+    ("lightpink", rgb(0xffb6c1)),
+    ("lightsalmon", rgb(0xffa07a)),
+    ("lightseagreen", rgb(0x20b2aa)),
+    ("lightskyblue", rgb(0x87cefa)),
+    ("lightslategray", rgb(0x778899)),
+    ("lightslategrey", rgb(0x778899)),
+    ("lightsteelblue", rgb(0xb0c4de)),
+    ("lightyellow", rgb(0xffffe0)),
+    ("lime", rgb(0x00ff00)),
+    ("limegreen", rgb(0x32cd32)),
+    ("linen", rgb(0xfaf0e6)),
+    ("magenta", rgb(0xff00ff)),
+    ("maroon", rgb(0x800000)),
+    ("mediumaquamarine", rgb(0x66cdaa)),
+    ("mediumblue", rgb(0x0000cd)),
+    ("mediumorchid", rgb(0xba55d3)),
+    ("mediumpurple", rgb(0x9370db)),
+    ("mediumseagreen", rgb(0x3cb371)),
+    ("mediumslateblue", rgb(0x7b68ee)),
+    ("mediumspringgreen", rgb(0x00fa9a)),
+    ("mediumturquoise", rgb(0x48d1cc)),
+    ("mediumvioletred", rgb(0xc71585)),
+    ("midnightblue", rgb(0x191970)),
+    ("mintcream", rgb(0xf5fffa)),
+    ("mistyrose", rgb(0xffe4e1)),
+    ("moccasin", rgb(0xffe4b5)),
+    ("navajowhite", rgb(0xffdead)),
+    ("navy", rgb(0x000080)),
+    ("oldlace", rgb(0xfdf5e6)),
+    ("olive", rgb(0x808000)),
+    ("olivedrab", rgb(0x6b8e23)),
+    ("orange", rgb(0xffa500)),
+    ("orangered", rgb(0xff4500)),
+    ("orchid", rgb(0xda70d6)),
+    ("palegoldenrod", rgb(0xeee8aa)),
+    ("palegreen", rgb(0x98fb98)),
+    ("paleturquoise", rgb(0xafeeee)),
+    ("palevioletred", rgb(0xdb7093)),
+    ("papayawhip", rgb(0xffefd5)),
+    ("peachpuff", rgb(0xffdab9)),
+    ("peru", rgb(0xcd853f)),
+    ("pink", rgb(0xffc0cb)),
+    ("plum", rgb(0xdda0dd)),
+    ("powderblue", rgb(0xb0e0e6)),
+    ("purple", rgb(0x800080)),
+    ("rebeccapurple", rgb(0x663399)),
+    ("red", rgb(0xff0000)),
+    ("rosybrown", rgb(0xbc8f8f)),
+    ("royalblue", rgb(0x4169e1)),
+    ("saddlebrown", rgb(0x8b4513)),
+    ("salmon", rgb(0xfa8072)),
+    ("sandybrown", rgb(0xf4a460)),
+    ("seagreen", rgb(0x2e8b57)),
+    ("seashell", rgb(0xfff5ee)),
+    ("sienna", rgb(0xa0522d)),
+    ("silver", rgb(0xc0c0c0)),
+    ("skyblue", rgb(0x87ceeb)),
+    ("slateblue", rgb(0x6a5acd)),
+    ("slategray", rgb(0x708090)),
+    ("slategrey", rgb(0x708090)),
+    ("snow", rgb(0xfffafa)),
+    ("springgreen", rgb(0x00ff7f)),
+    ("steelblue", rgb(0x4682b4)),
+    ("tan", rgb(0xd2b48c)),
+    ("teal", rgb(0x008080)),
+    ("thistle", rgb(0xd8bfd8)),
+    ("tomato", rgb(0xff6347)),
+    ("turquoise", rgb(0x40e0d0)),
+    ("violet", rgb(0xee82ee)),
+    ("wheat", rgb(0xf5deb3)),
+    ("white", rgb(0xffffff)),
+    ("whitesmoke", rgb(0xf5f5f5)),
+    ("yellow", rgb(0xffff00)),
+    ("yellowgreen", rgb(0x9acd32)),
+];
+
 /// Escape text for XML/HTML element content and attribute values.
 pub(crate) fn xml_escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -358,6 +537,40 @@ mod tests {
             }
         }
         assert_eq!(piece_color(0).hex(), "#e6194b");
+    }
+
+    #[test]
+    fn pieces_named_after_a_colour_are_drawn_in_it() {
+        assert!(CSS_COLORS.windows(2).all(|w| w[0].0 < w[1].0), "sorted");
+        assert_eq!(
+            named_color("orange").map(Rgb::hex).as_deref(),
+            Some("#ffa500")
+        );
+        assert_eq!(
+            named_color("Dark Green").map(Rgb::hex).as_deref(),
+            Some("#006400")
+        );
+        assert_eq!(
+            named_color("light_blue").map(Rgb::hex).as_deref(),
+            Some("#add8e6")
+        );
+        assert_eq!(named_color("L tetracube"), None);
+        assert_eq!(named_color("transparent"), None);
+        let piece = |name: &str, color| ScenePiece {
+            name: name.to_string(),
+            letter: 'A',
+            cells: vec![[0, 0, 0]],
+            color,
+            ..ScenePiece::default()
+        };
+        let scene = Scene {
+            pieces: vec![piece("red", 3), piece("A", 3), piece("red", 3)],
+            ..Scene::default()
+        };
+        assert_eq!(scene.colour(0, None).hex(), "#ff0000");
+        assert_eq!(scene.colour(1, None), piece_color(3));
+        // Copies of a named piece are shades of its colour.
+        assert_eq!(scene.colour(2, Some((1, 2))), rgb(0xff0000).scaled(0.6));
     }
 
     #[test]

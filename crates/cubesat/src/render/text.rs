@@ -272,6 +272,8 @@ impl Frame {
         }
         for (f, s) in frames.iter_mut().zip(span) {
             let (lo, hi) = s.unwrap_or(([0; 3], [-1; 3]));
+            // From a typed step below the corner, so each cell reads as it is typed.
+            let lo = scene.grid.typed_step_below(lo);
             f.shown = Container {
                 origin: lo,
                 size: std::array::from_fn(|a| hi[a] - lo[a] + 1),

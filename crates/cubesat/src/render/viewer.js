@@ -12,6 +12,7 @@
   var FOV = 35 * Math.PI / 180;
   var DROP_MS = 450;
   var PLAY_MS = 700;
+  var PRISM_YAW = -Math.PI / 12, PRISM_PITCH = -0.75;
 
   var st = { scene: 0, step: 0, layer: 0, explode: 0, yaw: -Math.PI / 4, pitch: -0.96, zoom: 1, anim: null, timer: null };
   var frames = 0;
@@ -50,7 +51,37 @@
     if (lo[0] === Infinity) { lo = [0, 0, 0]; hi = [1, 1, 1]; }
     // Layers: the cube z range, or the balls' layers (cube z is the layer on the sphere grid).
     var zlo = lo[2], zhi = hi[2] - 1;
-    if (sc.s) {
+    if (sc.s === 2) {
+      // Prisms: the bounds of their polygons, layer z spanning z..z+1.
+      lo = [Infinity, Infinity, Infinity]; hi = [-Infinity, -Infinity, -Infinity];
+      zlo = Infinity; zhi = -Infinity;
+      pieces.concat([empty]).forEach(function (cells) {
+        cells.forEach(function (c) {
+          prismPoly(c).forEach(function (p) {
+            for (var a = 0; a < 2; a++) { lo[a] = Math.min(lo[a], p[a]); hi[a] = Math.max(hi[a], p[a]); }
+          });
+          lo[2] = Math.min(lo[2], c[2]); hi[2] = Math.max(hi[2], c[2] + 1);
+          zlo = Math.min(zlo, c[2]); zhi = Math.max(zhi, c[2]);
+        });
+      });
+      if (lo[0] === Infinity) { lo = [0, 0, 0]; hi = [1, 1, 1]; zlo = 0; zhi = 0; }
+    } else if (sc.s === 3) {
+      // Tetrahedra: the bounds of their corners (cube units), layers the cells' z; tn is the
+      // grid's cells per cube, to place containers.
+      lo = [Infinity, Infinity, Infinity]; hi = [-Infinity, -Infinity, -Infinity];
+      zlo = Infinity; zhi = -Infinity;
+      var tn = 1;
+      pieces.concat([empty]).forEach(function (cells) {
+        cells.forEach(function (c) {
+          tn = tetraScale(c) || tn;
+          tetraCorners(c).forEach(function (p) {
+            for (var a = 0; a < 3; a++) { lo[a] = Math.min(lo[a], p[a]); hi[a] = Math.max(hi[a], p[a]); }
+          });
+          zlo = Math.min(zlo, c[2]); zhi = Math.max(zhi, c[2]);
+        });
+      });
+      if (lo[0] === Infinity) { lo = [0, 0, 0]; hi = [1, 1, 1]; zlo = 0; zhi = 0; }
+    } else if (sc.s) {
       // Balls: world positions are ball centres (Grid::centre, diameter 1), the bounds those
       // of the balls themselves.
       lo = [Infinity, Infinity, Infinity]; hi = [-Infinity, -Infinity, -Infinity];
@@ -65,9 +96,11 @@
       if (lo[0] === Infinity) { lo = [0, 0, 0]; hi = [1, 1, 1]; zlo = 0; zhi = 0; }
     }
     var sceneCentre = [0, 1, 2].map(function (a) { return (lo[a] + hi[a]) / 2; });
+    var centreAt = sc.s === 2 ? prismAt : ballAt;
+    if (sc.s === 3) centreAt = tetraAt;
     var centroid = sc.s ? pieces.map(function (cells) {
       var s = [0, 0, 0];
-      cells.forEach(function (c) { var w = ballAt(c); s[0] += w[0]; s[1] += w[1]; s[2] += w[2]; });
+      cells.forEach(function (c) { var w = centreAt(c); s[0] += w[0]; s[1] += w[1]; s[2] += w[2]; });
       return cells.length ? s.map(function (v) { return v / cells.length; }) : sceneCentre;
     }) : pieces.map(function (cells) {
       var s = [0, 0, 0];
@@ -77,6 +110,9 @@
     var centre = home.map(function (ci) {
       if (ci < 0) return sceneCentre;
       var c = sc.c[ci];
+      // Tetrahedra: a box's centre, as cells' centroids are, is its cell coordinates over tn.
+      if (sc.s === 3) return [0, 1, 2].map(function (a) { return (c[a] + (c[a + 3] - 1) / 2) / tn; });
+      if (sc.s === 2) return [(c[0] + (c[3] - 1) / 2) * TR[0][0], (c[1] + (c[4] - 1) / 2) * TR[0][1], c[2] + c[5] / 2];
       if (sc.s) return [0, 1, 2].map(function (a) { return (c[a] + (c[a + 3] - 1) / 2) * BALL; });
       return [c[0] + c[3] / 2, c[1] + c[4] / 2, c[2] + c[5] / 2];
     });
@@ -100,7 +136,10 @@
       states.forEach(function (st2) {
         pieces.forEach(function (cells, pi) {
           cells.forEach(function (c) {
-            if (sc.s) {
+            if (sc.s === 2) {
+              var m = [c[0] + st2[pi][0], c[1] + st2[pi][1], c[2] + st2[pi][2]];
+              prismPoly(m).forEach(function (p) { grow([p[0], p[1], m[2]], 0); grow([p[0], p[1], m[2] + 1], 0); });
+            } else if (sc.s) {
               var w = ballAt([c[0] + st2[pi][0], c[1] + st2[pi][1], c[2] + st2[pi][2]]);
               grow([w[0] - 0.5, w[1] - 0.5, w[2] - 0.5], 1);
             } else grow([c[0] + st2[pi][0], c[1] + st2[pi][1], c[2] + st2[pi][2]], 1);
@@ -226,6 +265,86 @@
     }
   }
 
+  // Prisms (the prism and hexagon grids): cell [u, v, z] has its polygon's centre at
+  // (u·ax, v·ay) and its corners at the centre plus tr[2 + (u mod pu)·pv + v mod pv], with
+  // [pu, pv] = tr[1] (the page's "tr", from Grid::centre and Grid::polygon: a triangle by
+  // v mod 3, one hexagon for all), counter-clockwise; its layer spans z..z+1.
+  var TR = data.tr;
+  function prismPoly(c) {
+    var pu = TR[1][0], pv = TR[1][1];
+    var t = TR[2 + (((c[0] % pu) + pu) % pu) * pv + ((c[1] % pv) + pv) % pv], x = c[0] * TR[0][0], y = c[1] * TR[0][1];
+    var out = [];
+    for (var i = 0; i < t.length; i += 2) out.push([x + t[i], y + t[i + 1]]);
+    return out;
+  }
+  function prismAt(c) { return [c[0] * TR[0][0], c[1] * TR[0][1], c[2] + 0.5]; }
+  // The faces of a set of prisms that none of the others shares: tops, bottoms and sides as
+  // [normal, corners], a face keyed by its rounded corners (a face two prisms share appears
+  // twice).
+  function prismFaces(cells) {
+    var faces = [], seen = {};
+    cells.forEach(function (c) {
+      var t = prismPoly(c), n = t.length, z0 = c[2], z1 = c[2] + 1;
+      faces.push([[0, 0, 1], t.map(function (p) { return [p[0], p[1], z1]; })]);
+      // The bottom clockwise from above (counter-clockwise from below), from the same corner.
+      faces.push([[0, 0, -1], [t[0]].concat(t.slice(1).reverse()).map(function (p) { return [p[0], p[1], z0]; })]);
+      for (var i = 0; i < n; i++) {
+        var p = t[i], q = t[(i + 1) % n], dx = q[0] - p[0], dy = q[1] - p[1], l = Math.sqrt(dx * dx + dy * dy);
+        faces.push([[dy / l, -dx / l, 0], [[p[0], p[1], z0], [q[0], q[1], z0], [q[0], q[1], z1], [p[0], p[1], z1]]]);
+      }
+    });
+    var fkey = function (f) {
+      return f[1].map(function (v) { return v.map(function (x) { return Math.round(x * 1e4); }).join(','); }).sort().join(';');
+    };
+    faces.forEach(function (f) { var k = fkey(f); seen[k] = (seen[k] || 0) + 1; });
+    return faces.filter(function (f) { return seen[fkey(f)] === 1; });
+  }
+
+  // Tetrahedra (the rhombic and tetra-octa grids): cell c's kind is c mod 8, whose entry in
+  // the page's "te" (from Grid::tetrahedron) is [n, dx0, dy0, dz0, ..., dz3]: its corners
+  // at (c + d) / n in cube units, its centroid at c / n.
+  var TE = data.te || {};
+  function tetraKind(c) {
+    return TE[c.map(function (v) { return ((v % 8) + 8) % 8; }).join(',')];
+  }
+  function tetraScale(c) { var k = tetraKind(c); return k ? k[0] : 0; }
+  function tetraCorners(c) {
+    var k = tetraKind(c), out = [];
+    if (!k) return out;
+    for (var i = 0; i < 4; i++) {
+      out.push([0, 1, 2].map(function (a) { return (c[a] + k[1 + 3 * i + a]) / k[0]; }));
+    }
+    return out;
+  }
+  function tetraAt(c) { var n = tetraScale(c) || 1; return [c[0] / n, c[1] / n, c[2] / n]; }
+  // The faces of a set of tetrahedra that none of the others shares, as [normal, corners],
+  // wound and facing away from their own tetrahedron's fourth corner; a face is keyed by its
+  // corners in eighths of a cube, on which both grids' corners lie.
+  function tetraFaces(cells) {
+    var faces = [], seen = {};
+    cells.forEach(function (c) {
+      var t = tetraCorners(c);
+      if (t.length !== 4) return;
+      for (var s = 0; s < 4; s++) {
+        var f = [t[(s + 1) % 4], t[(s + 2) % 4], t[(s + 3) % 4]], a = f[0], w = t[s];
+        var u = [0, 1, 2].map(function (i) { return f[1][i] - a[i]; });
+        var v = [0, 1, 2].map(function (i) { return f[2][i] - a[i]; });
+        var n = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
+        if (n[0] * (w[0] - a[0]) + n[1] * (w[1] - a[1]) + n[2] * (w[2] - a[2]) > 0) {
+          f = [f[0], f[2], f[1]];
+          n = [-n[0], -n[1], -n[2]];
+        }
+        var l = Math.sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        faces.push([[n[0] / l, n[1] / l, n[2] / l], f]);
+      }
+    });
+    var fkey = function (f) {
+      return f[1].map(function (p) { return p.map(function (x) { return Math.round(x * 8); }).join(','); }).sort().join(';');
+    };
+    faces.forEach(function (f) { var k = fkey(f); seen[k] = (seen[k] || 0) + 1; });
+    return faces.filter(function (f) { return seen[fkey(f)] === 1; });
+  }
+
   function ballCount(d) {
     if (d.balls === undefined) d.balls = d.pieces.reduce(function (s, cells) { return s + cells.length; }, 0);
     return d.balls;
@@ -254,10 +373,42 @@
       var off = [0, 1, 2].map(function (a) { return e * (d.centroid[pi][a] - d.centre[pi][a]); });
       if (d.plan) {
         var po = planOffset(pi);
-        off = [0, 1, 2].map(function (a) { return off[a] + po[a] * (sc.s ? BALL : 1); });
+        // A plan moves cells on the grid: in space, scaled as cells are placed.
+        var pw = sc.s === 2 ? [po[0] * TR[0][0], po[1] * TR[0][1], po[2]] :
+          po.map(function (v) { return v * (sc.s ? BALL : 1); });
+        off = [0, 1, 2].map(function (a) { return off[a] + pw[a]; });
       } else if (st.anim && st.anim.piece === pi) {
         var t = Math.min(1, (now - st.anim.t0) / DROP_MS);
         off[2] += (1 - t) * (1 - t) * (d.hi[2] - d.lo[2] + 1);
+      }
+      if (sc.s === 3) {
+        // Tetrahedra: the piece's outer faces, each outlined (light lines for a hint).
+        tetraFaces(cells).forEach(function (f) {
+          var nrm = f[0], v = f[1].map(function (q) { return [q[0] + off[0], q[1] + off[1], q[2] + off[2]]; });
+          v.forEach(function (a, i) {
+            var b = v[(i + 1) % 3];
+            tri.push(a[0], a[1], a[2], nrm[0], nrm[1], nrm[2], col[0], col[1], col[2]);
+            lin.push(a[0], a[1], a[2], 0, 0, 0, edge[0], edge[1], edge[2], b[0], b[1], b[2], 0, 0, 0, edge[0], edge[1], edge[2]);
+          });
+        });
+        return;
+      }
+      if (sc.s === 2) {
+        // Prisms: the piece's outer faces, each outlined (light lines for a hint).
+        prismFaces(cells).forEach(function (f) {
+          var nrm = f[0], v = f[1].map(function (q) { return [q[0] + off[0], q[1] + off[1], q[2] + off[2]]; });
+          // A fan from the first corner (every face is convex).
+          for (var k = 1; k + 1 < v.length; k++) {
+            [0, k, k + 1].forEach(function (i) {
+              tri.push(v[i][0], v[i][1], v[i][2], nrm[0], nrm[1], nrm[2], col[0], col[1], col[2]);
+            });
+          }
+          v.forEach(function (a, i) {
+            var b = v[(i + 1) % v.length];
+            lin.push(a[0], a[1], a[2], 0, 0, 0, edge[0], edge[1], edge[2], b[0], b[1], b[2], 0, 0, 0, edge[0], edge[1], edge[2]);
+          });
+        });
+        return;
       }
       if (sc.s) {
         // Balls: a ball mesh per cell at its centre; a hint's balls get a light ring.
@@ -285,6 +436,26 @@
     // Empty target cells: light wireframes.
     d.empty.forEach(function (c) {
       if (c[2] > st.layer) return;
+      if (sc.s === 3) {
+        // A tetrahedron's six edges.
+        var tc = tetraCorners(c);
+        [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]].forEach(function (e) {
+          if (tc.length !== 4) return;
+          var p = tc[e[0]], q = tc[e[1]];
+          lin.push(p[0], p[1], p[2], 0, 0, 0, 0.65, 0.65, 0.7, q[0], q[1], q[2], 0, 0, 0, 0.65, 0.65, 0.7);
+        });
+        return;
+      }
+      if (sc.s === 2) {
+        var t = prismPoly(c);
+        t.forEach(function (p, i) {
+          var q = t[(i + 1) % t.length];
+          [[p, c[2], q, c[2]], [p, c[2] + 1, q, c[2] + 1], [p, c[2], p, c[2] + 1]].forEach(function (s) {
+            lin.push(s[0][0], s[0][1], s[1], 0, 0, 0, 0.65, 0.65, 0.7, s[2][0], s[2][1], s[3], 0, 0, 0, 0.65, 0.65, 0.7);
+          });
+        });
+        return;
+      }
       if (sc.s) { var w = ballAt(c); [0, 1, 2].forEach(function (a) { ring(w, a, [0.65, 0.65, 0.7], lin); }); return; }
       [[0, 0, 0, 1, 0, 0], [0, 1, 0, 1, 1, 0], [0, 0, 1, 1, 0, 1], [0, 1, 1, 1, 1, 1],
         [0, 0, 0, 0, 1, 0], [1, 0, 0, 1, 1, 0], [0, 0, 1, 0, 1, 1], [1, 0, 1, 1, 1, 1],
@@ -412,7 +583,9 @@
       var e = legend[li], row = document.createElement('div'), sw = document.createElement('i');
       sw.style.background = e[3];
       row.appendChild(sw);
-      row.appendChild(document.createTextNode((e[2] ? e[1].toLowerCase() : e[1]) + '  ' + e[0] + (e[2] ? ' (hint)' : '')));
+      // The name only where it says more than the mark (its letter, and a copy's number).
+      var named = e[1].indexOf(e[0]) !== 0 || !/^\d*$/.test(e[1].slice(e[0].length));
+      row.appendChild(document.createTextNode((e[2] ? e[1].toLowerCase() : e[1]) + (named ? '  ' + e[0] : '') + (e[2] ? ' (hint)' : '')));
       if (!shown[p]) row.className = 'off';
       lg.appendChild(row);
     });
@@ -504,7 +677,13 @@
 
   if (scenes.length) {
     // Square layers of balls run along the diagonals of x and y: look at their corner.
-    if (scenes[0].s) st.yaw = 0;
+    if (scenes[0].s === 1) st.yaw = 0;
+    // Prisms: from the south, a little to one side and higher than cubes, so a board reads
+    // as its triangle tiling with the prisms' side faces showing.
+    if (scenes[0].s === 2) { st.yaw = PRISM_YAW; st.pitch = PRISM_PITCH; }
+    // Tetrahedra: off the cube's diagonals, so that no face of the grids' diagonal planes
+    // is seen edge-on.
+    if (scenes[0].s === 3) st.yaw = -0.55;
     showScene(0);
     fromHash();
     draw();

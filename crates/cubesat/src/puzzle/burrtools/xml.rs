@@ -288,17 +288,11 @@ fn grid_type(at: &At, root: roxmltree::Node) -> Result<Grid> {
         grid = match u32::try_from(t).ok().and_then(Grid::from_burrtools_type) {
             Some(grid) => grid,
             None => {
-                let name = match t {
-                    1 => "triangular prisms",
-                    3 => "rhombic dodecahedra",
-                    4 => "tetrahedra-octahedra",
-                    _ => "unknown",
-                };
                 return Err(at.err(
                     g,
                     "<gridType>",
                     format!(
-                        "BurrTools grid {t} ({name}) is not supported; cubesat reads {}",
+                        "BurrTools has no grid {t}; cubesat reads {}",
                         Grid::titles()
                     ),
                 ));
@@ -341,13 +335,18 @@ fn shape(at: &At, v: roxmltree::Node, i: usize, grid: Grid) -> Result<BurrShape>
             ),
         ));
     }
+    // BurrTools writes 0 on every grid; a file that says its grid's number means the same.
     match at.num(v, &what, "type", u32::MAX as u64)? {
         None | Some(0) => {}
+        Some(t) if grid.burrtools_type().map(u64::from) == Some(t) => {}
         Some(t) => {
             return Err(at.err(
                 v,
                 &what,
-                format!("shape type {t} is not a cube-grid shape (type 0)"),
+                format!(
+                    "shape type {t} is not a shape of the file's grid ({})",
+                    grid.title()
+                ),
             ));
         }
     }
@@ -466,13 +465,16 @@ impl VoxelText<'_, '_, '_> {
         // BurrTools' sphere grid has a ball only where x + y + z is even; its code keeps a
         // voxel elsewhere in the identity orientation and drops it in every other, so such
         // a file has no consistent meaning.
-        if !self.grid.is_cell(cell) {
-            return Err(self.err(format!(
-                "'{ch}' at character {pos} is voxel [{}, {}, {}], where x + y + z is odd: the sphere grid has no ball there",
-                cell[0], cell[1], cell[2]
-            )));
-        }
-        Ok(cell)
+        self.grid.from_burrtools(cell).ok_or_else(|| {
+            self.err(format!(
+                "'{ch}' at character {pos} is voxel [{}, {}, {}], no cell of {} ({})",
+                cell[0],
+                cell[1],
+                cell[2],
+                self.grid.title(),
+                self.grid.voxel_rule()
+            ))
+        })
     }
 }
 

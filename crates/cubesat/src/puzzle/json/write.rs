@@ -198,6 +198,13 @@ fn user_container_value(t: &Target, ci: usize) -> Value {
 /// (one copy, no colours, weight 1, no group).
 fn piece_value(p: &Piece, grid: Grid) -> Value {
     let cells: Vec<Cell> = p.shape.cells().iter().map(|&c| grid.to_user(c)).collect();
+    // From 0 where the grid's typed steps allow (a prism piece's first typed column may be
+    // -1 otherwise).
+    let min = grid.typed_step_below(crate::geometry::min_corner(&cells).unwrap_or([0; 3]));
+    let cells: Vec<Cell> = cells
+        .iter()
+        .map(|&c| crate::geometry::sub(c, min))
+        .collect();
     let mut o = json!({ "name": p.name, "letter": p.letter.to_string(), "cells": cells });
     if p.is_ranged() {
         o["count"] = json!([p.min_count, p.count]);
@@ -277,8 +284,8 @@ pub fn to_file_value(puzzle: &Puzzle) -> Value {
     let mut v = to_value(puzzle);
     if let Some(pieces) = v["pieces"].as_array_mut() {
         for (piece, p) in pieces.iter_mut().zip(&puzzle.pieces) {
-            // In the grid's user frame, moved to start at 0 (any integer step is a step of
-            // the lattice in the layer frame).
+            // In the grid's user frame, moved to start at 0 by a typed step that moves cells
+            // without turning them.
             let user: Vec<Cell> = p
                 .shape
                 .cells()
@@ -286,8 +293,16 @@ pub fn to_file_value(puzzle: &Puzzle) -> Value {
                 .map(|&c| puzzle.grid.to_user(c))
                 .collect();
             let min = crate::geometry::min_corner(&user).unwrap_or([0; 3]);
-            let user = Shape::new(user.iter().map(|&c| crate::geometry::sub(c, min)));
-            if !crate::puzzle::fits_art(user.size()) {
+            let min = puzzle.grid.typed_step_below(min);
+            let user: Vec<Cell> = user.iter().map(|&c| crate::geometry::sub(c, min)).collect();
+            let size = Shape::new(user.iter().copied()).size();
+            // One more column where the typed step stopped short of the corner.
+            let size = [
+                size[0] + user.iter().map(|c| c[0]).min().unwrap_or(0),
+                size[1],
+                size[2],
+            ];
+            if !crate::puzzle::fits_art(size) {
                 continue;
             }
             if let Some(o) = piece.as_object_mut() {
@@ -300,20 +315,21 @@ pub fn to_file_value(puzzle: &Puzzle) -> Value {
 }
 
 /// A shape as layer art: one list of row strings per z, `#` a cube, `.` empty.
-fn shape_layers(shape: &Shape) -> Value {
-    let [sx, sy, sz] = shape.size();
+fn shape_layers(cells: &[Cell]) -> Value {
+    let at: std::collections::HashSet<Cell> = cells.iter().copied().collect();
+    let mut size = [0; 3];
+    for c in cells {
+        for a in 0..3 {
+            size[a] = size[a].max(c[a] + 1);
+        }
+    }
+    let [sx, sy, sz] = size;
     let layers: Vec<Value> = (0..sz)
         .map(|z| {
             let rows: Vec<Value> = (0..sy)
                 .map(|y| {
                     let row: String = (0..sx)
-                        .map(|x| {
-                            if shape.cells().contains(&[x, y, z]) {
-                                '#'
-                            } else {
-                                '.'
-                            }
-                        })
+                        .map(|x| if at.contains(&[x, y, z]) { '#' } else { '.' })
                         .collect();
                     Value::String(row)
                 })

@@ -1,16 +1,19 @@
-//! The SVG renderer: an isometric picture of a scene, a title and a legend; optionally exploded. Cubes and balls are drawn apart (`cubes`, `balls`); this module holds the document frame, the legend, the labels and the page layout they share.
+//! The SVG renderer: an isometric picture of a scene, a title and a legend; optionally exploded. Cubes, balls and prisms are drawn apart (`cubes`, `balls`, `prisms`); this module holds the document frame, the legend, the labels and the page layout they share.
 //!
-//! Both views look from (+x, -y, +z) towards the scene and map a point onto lattice
+//! The cube and ball views look from (+x, -y, +z) towards the scene and map a point onto lattice
 //! coordinates `a = x + y`, `b = x - y - 2z` (screen x = a·√3/2·u, screen y = b·u/2 for a cube
 //! edge of u pixels), at depth `x - y + z` towards the viewer; balls are turned 45° about z
-//! first, so that a square pyramid shows two faces. Exploded view: every piece is moved away
-//! from its container's centre by [`EXPLODE_FACTOR`] times its centroid's offset.
+//! first, so that a square pyramid shows two faces; prisms are seen from the south, from
+//! above (see `prisms`), on the same lattice coordinates. Exploded view: every piece is moved
+//! away from its container's centre by [`EXPLODE_FACTOR`] times its centroid's offset.
 //!
 //! The output is deterministic (fixed number formatting, ordered maps) and self-contained: no
 //! external references, generic font family.
 
 mod balls;
 mod cubes;
+mod prisms;
+mod tetrahedra;
 
 use super::{Scene, xml_escape};
 use crate::geometry::CellShape;
@@ -37,6 +40,8 @@ pub fn svg(scene: &Scene, explode: bool) -> String {
     match scene.grid.cell_shape() {
         CellShape::Cube => cubes::svg(scene, explode),
         CellShape::Ball => balls::svg(scene, explode),
+        CellShape::Prism => prisms::svg(scene, explode),
+        CellShape::Tetrahedron => tetrahedra::svg(scene, explode),
     }
 }
 
@@ -51,18 +56,20 @@ struct Label {
 /// Approximate width of a label character, in pixels (12 px sans-serif).
 const LABEL_WIDTH_PER_CHAR: f64 = 6.8;
 
-/// The labels' group (nothing when there are none).
-/// A piece's label: its mark, then its name two spaces on where the two differ.
+/// A piece's label, and its legend row before "(hint)": its mark, then its name two spaces
+/// on, unless the name is the mark or just the piece's letter (Soma's `A`, pentomino `V`),
+/// which would read "A  A" or "b1  b".
 fn label_text(scene: &Scene, i: usize, copy: Option<(u32, u32)>) -> String {
     let mark = scene.mark(i, copy);
-    let name = &scene.pieces[i].name;
-    if *name == mark {
+    let p = &scene.pieces[i];
+    if p.name == mark || p.name.chars().eq(std::iter::once(p.letter)) {
         mark
     } else {
-        format!("{mark}  {name}")
+        format!("{mark}  {}", p.name)
     }
 }
 
+/// The labels' group (nothing when there are none).
 fn write_labels(s: &mut String, labels: &[Label], layout: &Layout) {
     if labels.is_empty() {
         return;
@@ -102,13 +109,8 @@ impl Legend {
             .enumerate()
             .map(|(i, p)| {
                 let hint = if p.hint { " (hint)" } else { "" };
-                let mark = scene.mark(i, copies[i]);
                 (
-                    if p.name.chars().eq(std::iter::once(p.letter)) {
-                        format!("{mark}{hint}")
-                    } else {
-                        format!("{mark}  {}{hint}", p.name)
-                    },
+                    format!("{}{hint}", label_text(scene, i, copies[i])),
                     scene.colour(i, copies[i]),
                 )
             })
