@@ -278,6 +278,60 @@ fn studio_catalog_lists_every_named_puzzle_with_its_counts() {
         .expect(404, "no bundled puzzle 'no-such-puzzle'");
 }
 
+/// What the page learns from the library rather than knowing it: the grids (its grid menu),
+/// the sizes as files type them (a ball board's card), the colours pieces are named after.
+#[test]
+fn studio_gives_the_librarys_grids_typed_sizes_and_named_colours() {
+    use cubesat::geometry::Grid;
+    let s = Studio::start(&["-q"]);
+    let grids = s.get("/api/grids").json();
+    let grids = grids.as_array().unwrap();
+    assert_eq!(grids.len(), Grid::ALL.len(), "{grids:?}");
+    for (g, want) in grids.iter().zip(Grid::ALL) {
+        assert_eq!(g["name"], want.name(), "{g}");
+        assert_eq!(g["title"], want.title(), "{g}");
+        assert_eq!(g["cell_noun"], want.cell_noun(), "{g}");
+        assert_eq!(g["can_disassemble"], want.can_disassemble(), "{g}");
+        assert_eq!(g["burrtools_type"], json!(want.burrtools_type()), "{g}");
+        assert_eq!(g["default"], want.is_default(), "{g}");
+        assert!(g["frame"] == "lattice" || g["frame"] == "layers", "{g}");
+    }
+    // A ball board typed as 11x5 is 11x5x1 on its card and in the check, not its cells' box in
+    // the sphere grid's own coordinates (15x15x1).
+    let catalog = s.get("/api/catalog").json();
+    let card = |key: &str| {
+        catalog
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["key"] == key)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(card("kanoodle-2d")["containers"], json!(["11x5x1"]));
+    assert_eq!(card("soma")["containers"], json!(["3x3x3"]));
+    let text = std::fs::read_to_string(puzzle_file("iq-puzzler-pro-2d")).unwrap();
+    let check = s.post("/api/check", &json!({"puzzle": text})).json();
+    let info = &check["info"];
+    assert_eq!(info["containers"], json!(["11x5x1"]), "{info}");
+    assert_eq!(info["grid"], "spheres", "{info}");
+    assert_eq!(info["frame"], "layers", "{info}");
+    assert_eq!(info["cell_noun"], "ball", "{info}");
+    assert_eq!(info["can_disassemble"], false, "{info}");
+    // IQ Puzzler Pro's piece 'orange' (letter B) is orange in the SVG's legend and the 3D view's.
+    let svg = s.get("/api/library/iq-puzzler-pro-2d/sheet.svg");
+    svg.expect(200, ">B  orange</text>");
+    let legend = &svg.body[svg.body.find("<g id=\"legend\"").unwrap()..];
+    let row = legend.find(">B  orange</text>").unwrap();
+    let swatch = legend[..row].rfind("fill=\"").unwrap();
+    assert_eq!(&legend[swatch..swatch + 14], "fill=\"#ffa500\"");
+    let view = check["view"].as_str().unwrap();
+    assert!(
+        view.contains(r##"["orange","B",false,"#ffa500"]"##),
+        "{view}"
+    );
+}
+
 #[test]
 fn studio_downloads_are_the_files_the_cli_writes() {
     let s = Studio::start(&["-q"]);

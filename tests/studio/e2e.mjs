@@ -240,6 +240,9 @@ await check("the editor shows Soma's pieces, their figures and a 3D preview", as
   assert((await text('[data-item="piece-4"]')).includes('4 cubes, 12 orientations, 96 placements'), 'piece A figures as cubesat info gives them');
   const preview = page.frameLocator('#preview');
   await preview.locator('#title', { hasText: "piece 'A'" }).waitFor();
+  // Piece A is named A: its legend row says so once, not "A  A".
+  const rows = await preview.locator('#legend div').allTextContents();
+  assert(rows.length === 1 && rows[0].trim() === 'A', 'the 3D legend names piece A once: ' + rows.join(' | '));
   assert(await page.locator('#grid td.fill').count() === 4, 'four cubes in the grid');
   assert((await page.inputValue('#art')).includes('#'), 'the layer art');
   await shot('studio-editor.png');
@@ -499,6 +502,14 @@ await check('keep work: opening another puzzle asks and is undoable, Back return
   await page.waitForFunction(() => /bedlam/i.test(document.getElementById('current').textContent));
 });
 
+await check("the editor's grid menu is the library's grids (GET /api/grids)", async () => {
+  const grids = await (await fetch(url + 'api/grids')).json();
+  await page.click('#tab-editor');
+  const names = grids.map((g) => g.name).join(', ');
+  await page.waitForFunction((n) => Array.from(document.querySelectorAll('#p-grid option')).map((o) => o.value).join(', ') === n, names);
+  assert(grids.filter((g) => g.default).length === 1, 'one default grid: ' + JSON.stringify(grids));
+});
+
 await check('draw a 3-layer ball pyramid in the editor, count it, and find it again after a reload', async () => {
   await page.click('#tab-editor');
   await opening(() => page.click('#new-puzzle'));
@@ -595,7 +606,8 @@ await check("the page runs without 'unsafe-inline', its 3D views by their script
   const resp = await fetch(url);
   const csp = resp.headers.get('content-security-policy');
   assert(!/unsafe-inline/.test(csp), 'no unsafe-inline: ' + csp);
-  // Each inline script and style of a 3D view must be allowed by its hash (a changed viewer changes it).
+  // Each inline script and style of a 3D view must be allowed by its hash, which the server
+  // works out at start-up from a page the renderer draws (so a changed viewer changes it too).
   const check = await (await fetch(url + 'api/check', { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: JSON.stringify({ puzzle: readFileSync('crates/cubesat/puzzles/soma.json', 'utf8'), view: null }) })).json();
   const missing = [];
   for (const m of check.view.matchAll(/<(script|style)([^>]*)>([\s\S]*?)<\/\1>/g)) {
@@ -603,7 +615,7 @@ await check("the page runs without 'unsafe-inline', its 3D views by their script
     const h = "'sha256-" + createHash('sha256').update(m[3]).digest('base64') + "'";
     if (!csp.includes(h)) missing.push(m[1] + ' ' + h);
   }
-  assert(!missing.length, 'the CSP does not allow the 3D view\'s inline ' + missing.join(', ') + ': put these hashes in `const CSP` (crates/studio/src/http.rs)');
+  assert(!missing.length, 'the CSP does not allow the 3D view\'s inline ' + missing.join(', ') + ': the server hashes the scripts and styles of one page (csp() in crates/studio/src/http.rs), and this view\'s differ from that page\'s');
   // And in the browser: the preview's viewer ran (it marks its status) with no violation logged.
   await openBundled('soma', 'edit');
   await page.frameLocator('#preview').locator('#status[data-webgl]').waitFor({ state: 'attached' });
@@ -666,6 +678,8 @@ await check('estimate the Tetris Cube, plan its shards and download the sbatch s
   const shPath = join(work, sh.suggestedFilename());
   await sh.saveAs(shPath);
   assert(/--shard 0\//.test(readFileSync(shPath, 'utf8')), 'the shard commands');
+  await page.locator('#est').scrollIntoViewIfNeeded();
+  await shot('studio-estimate.png');
   await axe('estimate');
 });
 
@@ -702,6 +716,13 @@ await check('disassemble a BurrTools burr: its level, its moves, the animation p
   await page.check('#dis-apart');
   await page.waitForFunction(() => Array.from(document.querySelectorAll('#dis-rows tr td:nth-child(2)')).every((td) => td.textContent === 'yes'));
   await page.waitForFunction(() => document.getElementById('dis-view').contentDocument && document.getElementById('dis-view').contentDocument.getElementById('ainfo'));
+  if (shots) {
+    // Half the moves played, for the README: pieces on their way out.
+    for (let k = 0; k < Math.ceil(cli.moves / 2); k++) await page.click('#pl-fwd');
+    await page.waitForTimeout(1500);
+    await page.locator('#player').scrollIntoViewIfNeeded();
+    await shot('studio-disassembly.png');
+  }
   await page.selectOption('#pl-speed', '4');
   await page.click('#pl-play');
   await page.waitForFunction(() => /^apart/.test(document.getElementById('pl-pos').textContent));

@@ -1,7 +1,8 @@
 //! How messages are worded: what a user wrote (a name, a token of a file, a path, a list of
 //! them) echoed with control characters escaped, so that no input can drive the terminal, and
 //! long strings and lists cut, so that a message stays one readable line whatever the input
-//! holds; and counted nouns in the right number ([`plural`]).
+//! holds; counted nouns in the right number ([`plural`]); and numbers and durations as people
+//! read them ([`sig`], [`human_seconds`]).
 //!
 //! Every message that repeats user text goes through [`echo`] (one string) or [`list`] (many),
 //! and the binary passes each whole line it prints on stderr through [`line()`] as well.
@@ -142,6 +143,43 @@ pub fn plural_word(n: u64, word: &str) -> String {
         (Some('h'), Some('c' | 's')) => format!("{word}es"),
         _ => format!("{word}s"),
     }
+}
+
+/// `x` with `digits` significant digits, in plain or scientific notation by size.
+pub fn sig(x: f64, digits: usize) -> String {
+    if !x.is_finite() {
+        return "unbounded".to_string();
+    }
+    if x == 0.0 {
+        return "0".to_string();
+    }
+    let mag = x.abs().log10().floor() as i32;
+    if (0..=9).contains(&mag) {
+        let decimals = (digits as i32 - 1 - mag).max(0) as usize;
+        format!("{x:.decimals$}")
+    } else {
+        format!("{x:.*e}", digits.saturating_sub(1))
+    }
+}
+
+/// A duration in the largest unit that keeps it readable: seconds to years.
+pub fn human_seconds(s: f64) -> String {
+    if !s.is_finite() {
+        return "unbounded".to_string();
+    }
+    const UNITS: [(f64, &str); 5] = [
+        (365.25 * 86_400.0, "years"),
+        (86_400.0, "days"),
+        (3600.0, "hours"),
+        (60.0, "minutes"),
+        (1.0, "seconds"),
+    ];
+    for (size, unit) in UNITS {
+        if s >= size * 1.5 || size == 1.0 {
+            return format!("{} {unit}", sig(s / size, 2));
+        }
+    }
+    unreachable!("the last unit takes every time")
 }
 
 #[cfg(test)]

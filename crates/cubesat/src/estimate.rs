@@ -13,8 +13,8 @@ use cubesat_xc::{MAX_SHARDS, Progress, Shard};
 use serde_json::{Value, json};
 
 use crate::UpTo;
+use crate::echo::{human_seconds, plural, sig};
 use crate::error::{Result, bail};
-use crate::report::{human_seconds, plural, sig};
 use crate::run::{EngineChoice, Instance, RunOptions};
 
 /// The normal quantile of the two-sided 95% interval.

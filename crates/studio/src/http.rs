@@ -4,6 +4,8 @@
 //! GET  /                                  the page (and /static/* its scripts and styles)
 //! GET  /api/library                       the bundled puzzles
 //! GET  /api/catalog                       every bundled and catalog puzzle with its counts
+//! GET  /api/grids                         every grid the library has: name, title, cell noun,
+//!                                         frame, whether it comes apart, BurrTools type
 //! GET  /api/library/{key}                 one bundled or catalog puzzle's file text
 //! GET  /api/library/{key}/sheet.svg       its target and pieces drawn
 //! POST /api/sheet.svg      {puzzle}       the same for any puzzle text (a dropped file)
@@ -31,7 +33,7 @@
 //! [`MAX_BLOCKING`] at a time. Nothing is written to disk: downloads are responses.
 
 use std::convert::Infallible;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use axum::Router;
@@ -42,7 +44,10 @@ use axum::middleware::{self, Next};
 use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use base64::prelude::{BASE64_STANDARD, Engine as _};
+use cubesat::render::{Container, Scene, ScenePiece};
 use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 
 use crate::adapter::{self, Contents, Download, Failure, View};
@@ -81,11 +86,14 @@ impl App {
 
 /// The routes.
 pub fn router(app: Arc<App>) -> Router {
+    // Worked out now rather than on the first request, which it would slow.
+    csp();
     Router::new()
         .route("/", get(index))
         .route("/static/{file}", get(asset))
         .route("/api/library", get(library))
         .route("/api/catalog", get(catalog))
+        .route("/api/grids", get(grids))
         .route("/api/library/{key}", get(bundled))
         .route("/api/library/{key}/sheet.svg", get(bundled_sheet))
         .route("/api/sheet.svg", post(sheet))
@@ -109,8 +117,82 @@ pub fn router(app: Arc<App>) -> Router {
         .with_state(app)
 }
 
-/// The page may load only from this server, talk only to it, and be framed only by itself.
-const CSP: &str = "default-src 'self'; script-src 'self' 'sha256-4EG9duVP+4x4qghs2MmRZf/20yWh/5bVkTExwSXxROg=' 'sha256-CyEDq+14Dekysh+WT64czSojVeaYAk7Tr/q7PQFfQ2g='; style-src 'self' 'sha256-kIARVU+fEluWRrGpEnUknnrhi12oqmtSR0R9ZejRf+E='; img-src 'self' data: blob:; connect-src 'self'; frame-src 'self' blob:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
+/// The Content-Security-Policy of every response: the page may load only from this server,
+/// talk only to it and be framed only by itself, and no inline script or style runs
+/// ('unsafe-inline' is gone) but those of its 3D views. Those views are the library's
+/// self-contained HTML pages ([`cubesat::render::html`]) shown in `<iframe srcdoc>`, and a
+/// srcdoc frame inherits the page's CSP: their inline style, error recorder and viewer script
+/// are allowed by their sha256 hashes. The hashes are worked out once, at start-up, from a page
+/// the renderer draws, so a change to the viewer (render/viewer.js) or to the page's head
+/// changes them with it: none is written by hand.
+fn csp() -> &'static HeaderValue {
+    static CSP: OnceLock<HeaderValue> = OnceLock::new();
+    CSP.get_or_init(|| {
+        let (scripts, styles) = inline_hashes(&cubesat::render::html(&[csp_scene()]));
+        let policy = format!(
+            "default-src 'self'; script-src 'self' {}; style-src 'self' {}; img-src 'self' data: blob:; connect-src 'self'; frame-src 'self' blob:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'",
+            scripts.join(" "),
+            styles.join(" ")
+        );
+        HeaderValue::from_str(&policy).expect("a CSP of ASCII words and base64 hashes")
+    })
+}
+
+/// The scene whose 3D page gives the CSP's hashes: one cube. A page's inline scripts and
+/// styles do not depend on its scenes (those are in its JSON data block, which never runs).
+fn csp_scene() -> Scene {
+    Scene {
+        title: "cubesat".to_string(),
+        containers: vec![Container {
+            origin: [0; 3],
+            size: [1; 3],
+        }],
+        pieces: vec![ScenePiece {
+            name: "A".to_string(),
+            letter: 'A',
+            cells: vec![[0; 3]],
+            ..ScenePiece::default()
+        }],
+        ..Scene::default()
+    }
+}
+
+/// The CSP sources (`'sha256-...'`) of a page's inline `<script>`s and `<style>`s, each
+/// listed once: the text between the tags, as the browser hashes it. A
+/// `<script type="application/json">` is data the browser never runs, so it needs none.
+fn inline_hashes(page: &str) -> (Vec<String>, Vec<String>) {
+    let of = |tag: &str| {
+        let (open, close) = (format!("<{tag}"), format!("</{tag}>"));
+        let mut out: Vec<String> = Vec::new();
+        let mut rest = page;
+        while let Some(i) = rest.find(&open) {
+            let after = &rest[i + open.len()..];
+            // `<styles>` or `<scripts-x>` would be other elements.
+            if !after.starts_with(['>', ' ', '\t', '\n']) {
+                rest = after;
+                continue;
+            }
+            let Some(head_end) = after.find('>') else {
+                break;
+            };
+            let attributes = &after[..head_end];
+            let body = &after[head_end + 1..];
+            let Some(body_end) = body.find(&close) else {
+                break;
+            };
+            if !attributes.contains("application/json") {
+                let digest = Sha256::digest(&body.as_bytes()[..body_end]);
+                let source = format!("'sha256-{}'", BASE64_STANDARD.encode(digest));
+                if !out.contains(&source) {
+                    out.push(source);
+                }
+            }
+            rest = &body[body_end + close.len()..];
+        }
+        out
+    };
+    (of("script"), of("style"))
+}
 
 /// Refuses what [`guard::check`] refuses and bodies over the bound, and sets the security
 /// headers of every response.
@@ -128,10 +210,7 @@ async fn checked(State(app): State<Arc<App>>, req: Request, next: Next) -> Respo
     }
     let mut resp = next.run(req).await;
     let h = resp.headers_mut();
-    h.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(CSP),
-    );
+    h.insert(header::CONTENT_SECURITY_POLICY, csp().clone());
     h.insert(
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),
@@ -377,6 +456,16 @@ async fn catalog(State(app): State<Arc<App>>) -> Answer {
     let text = blocking(&app, adapter::catalog).await?;
     let mut resp = ([(header::CONTENT_TYPE, "application/json")], text).into_response();
     // Built into the binary: the list never changes while the server runs.
+    resp.headers_mut().insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("private, max-age=3600"),
+    );
+    Ok(resp)
+}
+
+async fn grids() -> Answer {
+    let mut resp = json_body(&adapter::grids());
+    // The library's grids never change while the server runs.
     resp.headers_mut().insert(
         header::CACHE_CONTROL,
         HeaderValue::from_static("private, max-age=3600"),
@@ -661,6 +750,45 @@ mod tests {
         Body::from_stream(futures_util::stream::iter(
             (0..n).map(move |_| Ok::<_, Infallible>(chunk.clone())),
         ))
+    }
+
+    #[test]
+    fn inline_scripts_and_styles_are_hashed_as_the_browser_hashes_them() {
+        let page = "<style>a{}</style><styles>no</styles><script id=\"data\" type=\"application/json\">{}</script>\n<script>x=1</script><script>x=1</script>";
+        let (scripts, styles) = inline_hashes(page);
+        assert_eq!(
+            scripts,
+            ["'sha256-HyBrEcI+KMwlDe1/wAmNOCOoRnpUNA8axOU1y4VEST8='"]
+        );
+        assert_eq!(
+            styles,
+            ["'sha256-X1RutGBrXCt9KkSaXMK7tHftWiRscFHOhxsS8tv8hBk='"]
+        );
+    }
+
+    /// The hashes come from one scene's page: every 3D view the studio shows (a sheet of
+    /// cubes, of balls, a piece, a solution) must have the same inline scripts and styles.
+    #[test]
+    fn the_csp_allows_the_inline_scripts_and_styles_of_every_3d_view() {
+        let policy = csp().to_str().unwrap();
+        assert!(!policy.contains("unsafe-inline"), "{policy}");
+        for (key, view) in [
+            ("soma", View::Sheet),
+            ("iq-puzzler-pro-2d", View::Sheet),
+            ("tetris-cube", View::Piece(0)),
+        ] {
+            let text = adapter::bundled_text(key).unwrap();
+            let page = adapter::check(&text, view)["view"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            let (scripts, styles) = inline_hashes(&page);
+            // The error recorder and the viewer; the page's style.
+            assert_eq!((scripts.len(), styles.len()), (2, 1), "{key}");
+            for h in scripts.iter().chain(&styles) {
+                assert!(policy.contains(h.as_str()), "{key}: {h} not in {policy}");
+            }
+        }
     }
 
     #[test]

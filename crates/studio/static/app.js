@@ -59,10 +59,10 @@ editor.showCheck = () => {
   const a = editor.checked;
   if (a && a.ok) runs.pieces(a.info.pieces.map((p) => p.name));
   $('run-valid').textContent = a && !a.ok ? 'the puzzle has an error: ' + a.error.message : '';
-  // Only some grids' assemblies come apart by sliding: the server's word when its check gives
-  // it, else whether the cells are balls (which neither cubesat nor BurrTools takes apart).
+  // Only some grids' assemblies come apart by sliding: the check's word, else the grid list's.
   const info = a && a.ok ? a.info : null;
-  const can = info && typeof info.can_disassemble === 'boolean' ? info.can_disassemble : !editor.balls(editor.model());
+  const grid = editor.grid(editor.model());
+  const can = info ? info.can_disassemble : !!grid && grid.can_disassemble;
   runs.allowDisassembly(can, editor.noun(editor.model(), 2));
 };
 
@@ -162,9 +162,8 @@ function source(label, s) {
 
 /** The lines of one catalog entry: published counts, cubesat's counts, source, estimate. */
 function entryLines(p) {
-  // The size as typed in the file (a ball board's layer frame) when the server gives it.
-  const into = p.user_containers || p.containers;
-  const lines = [el('p', { class: 'meta', text: p.family + ' · ' + p.grid + ' · ' + p.copies + ' pieces into ' + into.join(' + ') + ' · ' + p.status })];
+  // The sizes are as the file types them (a ball board's in its layer frame): the server's.
+  const lines = [el('p', { class: 'meta', text: p.family + ' · ' + p.grid + ' · ' + p.copies + ' pieces into ' + p.containers.join(' + ') + ' · ' + p.status })];
   if (!p.published.length) lines.push(el('p', { class: 'published', text: 'published: no published count found' }));
   for (const x of p.published) {
     lines.push(el('p', { class: 'published', text: 'published: ' + num(x.count) + ' ' + x.phrase + ' (' + x.verdict + ')' }));
@@ -188,33 +187,6 @@ function entryLines(p) {
 }
 
 let catalogItems = [];
-const gridDefault = 'cubes'; // the grid of a file with no "grid" key
-
-/** The target's size as its file types it ("11x5x1" for a ball board in the layer frame),
- *  in place of the server's internal frame on a card, until the catalog gives it. */
-async function typedSize(p, node) {
-  let m;
-  try {
-    m = JSON.parse((await api('/api/library/' + encodeURIComponent(p.key))).text);
-  } catch (_) {
-    return;
-  }
-  const specs = m.target && Array.isArray(m.target.containers) ? m.target.containers : [m.target];
-  const sizes = specs.map((t) => {
-    if (!t) return null;
-    if (Array.isArray(t.box)) return t.box.join('x');
-    const e = [0, 0, 0];
-    const cell = (x, y, z) => { e[0] = Math.max(e[0], x + 1); e[1] = Math.max(e[1], y + 1); e[2] = Math.max(e[2], z + 1); };
-    if (Array.isArray(t.layers)) {
-      t.layers.forEach((l, z) => (Array.isArray(l) ? l : []).forEach((row, y) => Array.from(String(row)).forEach((ch, x) => { if (ch !== '.' && ch !== ' ') cell(x, y, z); })));
-    }
-    for (const c of (t.cells || []).concat(t.optional || [])) if (Array.isArray(c)) cell(c[0], c[1], c[2]);
-    return e[2] ? e.join('x') : null;
-  });
-  if (sizes.some((x) => !x)) return;
-  const meta = node.querySelector('p.meta');
-  meta.textContent = meta.textContent.replace(' into ' + p.containers.join(' + '), ' into ' + sizes.join(' + '));
-}
 
 /** Shows the entries the search and filters match, and the families that keep one. */
 function filterCatalog() {
@@ -266,7 +238,6 @@ async function library() {
       const node = card(p.key, p.name, [], img, async () => (await api('/api/library/' + encodeURIComponent(p.key))).text);
       node.querySelector('h3').after(...entryLines(p));
       node.dataset.status = p.status;
-      if (!p.user_containers && p.grid !== gridDefault) typedSize(p, node);
       grid.appendChild(node);
       catalogItems.push({ p, node, hay: [p.key, p.name, p.family, p.description].join('\n').toLowerCase() });
     }
@@ -276,7 +247,6 @@ async function library() {
   for (const g of gridNames) {
     $('lib-grid').appendChild(el('option', { value: g, text: g }));
   }
-  grids(gridNames);
   for (const id of ['lib-search', 'lib-family', 'lib-grid', 'lib-status']) {
     $(id).addEventListener(id === 'lib-search' ? 'input' : 'change', filterCatalog);
   }
@@ -285,10 +255,14 @@ async function library() {
   box.dataset.loaded = String(items.length);
 }
 
-/** The grid menu of the editor: the grids the library's puzzles use, as the server names them
- *  (no list of grids is hard-coded here; a new grid appears once a puzzle uses it). */
-function grids(names) {
-  editor.setGrids(names.map((name) => ({ name, label: name })));
+/** The grid menu of the editor: the library's grids, as the server lists them (no grid is
+ *  named here; a new grid appears once the library has it). */
+async function grids() {
+  try {
+    editor.setGrids(await api('/api/grids'));
+  } catch (e) {
+    libraryError(e.message);
+  }
 }
 
 function libraryError(message) {
@@ -447,6 +421,7 @@ $('share').onclick = share;
 wireDrop();
 showTab('library');
 restore();
+grids();
 library();
 fromHash().then((opened) => { if (!opened) remember(editor.text, 'library', false); });
 window.addEventListener('hashchange', fromHash);

@@ -155,7 +155,7 @@ export class Editor {
     this.onChange = onChange || (() => {});
     this.text = BLANK;
     this.origin = BLANK; // the text as last opened: work differs from it
-    this.grids = []; // [{name, label, noun}] the grid menu offers (the server's, when it says)
+    this.grids = []; // the library's grids (GET /api/grids): [{name, title, cell_noun, frame, default, ...}]
     this.focusCell = null; // the grid cell the keyboard is on, kept across redraws
     this.past = [];
     this.future = [];
@@ -202,19 +202,30 @@ export class Editor {
     return this.text !== this.origin && this.text !== BLANK;
   }
 
-  /** The puzzle's grid: its `grid` key (none means cubes). */
+  /** The puzzle's grid: its `grid` key, or the library's default grid (what a file with no
+   *  `grid` key means; '' until the grid list has come). */
   gridName(m) {
-    return (m && typeof m.grid === 'string' && m.grid) || 'cubes';
+    return (m && typeof m.grid === 'string' && m.grid) || this.defaultGrid();
+  }
+
+  /** The name of the grid a file with no `grid` key means, from the server's grid list. */
+  defaultGrid() {
+    const d = this.grids.find((g) => g.default);
+    return d ? d.name : '';
+  }
+
+  /** The puzzle's grid as the server describes it, or null (an unknown name, or no list yet). */
+  grid(m) {
+    return this.grids.find((g) => g.name === this.gridName(m)) || null;
   }
 
   /** Whether the grid's cells are balls: the server's word for it when its check said, else
-   *  the puzzle's grid key. */
+   *  the grid list's. */
   balls(m) {
     const info = this.checked && this.checked.ok && this.checked.info;
     if (info && info.cell_noun) return info.cell_noun === 'ball';
-    const g = this.grids.find((x) => x.name === this.gridName(m));
-    if (g && g.noun) return g.noun === 'ball';
-    return this.gridName(m) === 'spheres';
+    const g = this.grid(m);
+    return !!g && g.cell_noun === 'ball';
   }
 
   /** One edit: the new text becomes the current version. */
@@ -552,25 +563,31 @@ export class Editor {
   /** The list of the target's containers and the pieces. Its buttons are updated in place,
    *  never rebuilt: a field committed on blur (the name) redraws the list between the
    *  mousedown and the click of the button pressed next, and a rebuilt button lost that click. */
-  /** The grid menu: the grids the server knows (or the library uses), and this puzzle's. */
+  /** The grid menu: the library's grids (the server's list), and this puzzle's if it names
+   *  another (the check then says what is wrong with it). */
   renderGridMenu(m) {
     const sel = $('p-grid');
     const name = this.gridName(m);
-    const grids = this.grids.length ? this.grids.slice() : [{ name: 'cubes', label: 'cubes' }];
-    if (!grids.some((g) => g.name === name)) grids.push({ name, label: name });
-    const key = grids.map((g) => g.name + '=' + g.label).join('|');
+    const grids = this.grids.slice();
+    if (name && !grids.some((g) => g.name === name)) grids.push({ name, title: 'not a grid the studio knows' });
+    const key = grids.map((g) => g.name).join('|');
     if (sel.dataset.key !== key) {
       sel.textContent = '';
-      for (const g of grids) sel.appendChild(el('option', { value: g.name, text: g.label }));
+      for (const g of grids) sel.appendChild(el('option', { value: g.name, text: g.name, title: g.title }));
       sel.dataset.key = key;
     }
     sel.value = name;
   }
 
-  /** The grids to offer: [{name, label, noun}] (from the server's grid list or the library). */
+  /** The grids to offer: the server's list (GET /api/grids). */
   setGrids(grids) {
     this.grids = grids;
-    this.renderGridMenu(this.model());
+    const m = this.model();
+    if (!m) return;
+    // The menu, and the cells' nouns and drawing, which the grid list may tell for the first time.
+    this.renderGridMenu(m);
+    this.renderItems(m);
+    this.renderGrid(m);
   }
 
   renderItems(m) {
@@ -631,7 +648,8 @@ export class Editor {
   /** "cube"/"cubes" or "ball"/"balls": the grid's cells in words. */
   noun(m, n) {
     const info = this.checked && this.checked.ok && this.checked.info;
-    const one = (info && info.cell_noun) || (this.balls(m) ? 'ball' : 'cube');
+    const grid = this.grid(m);
+    const one = (info && info.cell_noun) || (grid && grid.cell_noun) || 'cell';
     return n === 1 ? one : one + 's';
   }
 
@@ -851,7 +869,7 @@ export class Editor {
     $('grid').addEventListener('keydown', (e) => this.gridKey(e));
     $('p-grid').addEventListener('change', (e) => this.edit((m) => {
       // The default grid is written as no key at all, as the bundled cube puzzles are.
-      if (e.target.value === 'cubes') delete m.grid; else m.grid = e.target.value;
+      if (e.target.value === this.defaultGrid()) delete m.grid; else m.grid = e.target.value;
     }));
     $('undo').onclick = () => this.undo();
     $('redo').onclick = () => this.redo();

@@ -20,22 +20,11 @@ use cubesat::solution::Solution;
 use cubesat_xc::Progress;
 use serde_json::{Value, json};
 
-use super::runs::{Finished, Keep, RunRequest, settings as run_settings};
+use super::request::{Finished, Keep, RunRequest, Taken, settings as run_settings};
 use super::{Failure, number, setting};
 
 /// The most states the analysis of one assembly may be given (as `--max-states`).
 pub const MAX_STATES: u64 = 1_000_000_000;
-
-/// How one assembly came apart, as a disassembly job keeps it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Taken {
-    /// BurrTools' level string (`4.9.3`); `None` when it does not come apart.
-    pub level: Option<String>,
-    /// The level as numbers, for sorting (empty when it does not come apart).
-    pub rank: Level,
-    /// Moves of the whole plan.
-    pub moves: usize,
-}
 
 impl Taken {
     fn of(a: &Analysis) -> Taken {

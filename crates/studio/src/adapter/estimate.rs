@@ -10,7 +10,7 @@ use cubesat::plan::{EstimatePlan, EstimateSettings, Settings};
 use cubesat::run::Instance;
 use serde_json::{Value, json};
 
-use super::runs::{Attached, Finished, RunRequest};
+use super::request::{Attached, Finished, RunRequest};
 use super::{Failure, number};
 
 /// The longest a studio estimate's probes run. Its probes do not stop on the job's Stop (the
@@ -61,7 +61,7 @@ pub fn settings(v: &Value) -> Result<EstimateSettings, Failure> {
 /// The puzzle as the shard commands name it: the file name the puzzle's JSON download gets
 /// (`./` before one that would read as a flag).
 fn puzzle_file(p: &Puzzle) -> String {
-    let name = format!("{}.json", super::files::file_part(&p.name));
+    let name = format!("{}.json", super::request::file_part(&p.name));
     if name.starts_with('-') {
         format!("./{name}")
     } else {

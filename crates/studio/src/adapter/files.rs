@@ -17,7 +17,7 @@ use cubesat::{Puzzle, UpTo};
 use cubesat_xc::encoding::AtMostOne;
 use serde_json::Value;
 
-use super::runs::Attached;
+use super::request::{Attached, file_part};
 use super::views::sheet;
 use super::{Failure, editable_text, millimetres, number, parse, parse_up_to, setting};
 
@@ -41,16 +41,6 @@ pub struct Download {
     pub file_name: String,
     /// Its media type.
     pub mime: &'static str,
-}
-
-/// A file-name-safe version of a name, as the command line makes them, cut to 64 characters
-/// for a download's name (and "puzzle" for a puzzle without one).
-pub(super) fn file_part(name: &str) -> String {
-    let s: String = cubesat::render::mesh::file_part(name)
-        .chars()
-        .take(64)
-        .collect();
-    if s.is_empty() { "puzzle".into() } else { s }
 }
 
 /// The puzzle's downloads: `json`, every export format (`xmpuzzle`, `dimacs`, `dlx`, `asp`,

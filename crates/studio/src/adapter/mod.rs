@@ -12,21 +12,24 @@
 //! piece or layer.
 //!
 //! Here: reading puzzles (the editor's text, the bundled ones, dropped files); `views`: the
-//! editor's check, the drawings and the catalog; `files`: the downloads; `runs`: solve, count,
-//! generate; `disassemble` and `estimate`: those jobs.
+//! editor's check, the drawings and the catalog; `files`: the downloads; `request`: what a
+//! job is asked and leaves; `runs`: solve, count, generate; `disassemble` and `estimate`:
+//! those jobs.
 
 mod disassemble;
 mod estimate;
 mod files;
+mod request;
 mod runs;
 mod views;
 
-pub use disassemble::{Taken, view as disassembly_view};
+pub use disassemble::view as disassembly_view;
 pub use files::{
     Contents, Download, Writer, attached_download, download, solution_download, solutions_jsonl,
 };
-pub use runs::{Action, Attached, Finished, Keep, RunRequest, precheck, run, run_request};
-pub use views::{View, catalog, check, sheet_svg, solution_view};
+pub use request::{Action, Attached, Finished, Keep, RunRequest, Taken};
+pub use runs::{precheck, run, run_request};
+pub use views::{View, catalog, check, grids, sheet_svg, solution_view};
 
 use std::path::Path;
 
@@ -124,12 +127,16 @@ pub fn library() -> Value {
     Value::Array(items)
 }
 
-/// The containers' sizes, `4x4x4`.
+/// The containers' sizes as the puzzle's file types them, `4x4x4` (a ball board typed as 11x5
+/// is `11x5x1`, not the box its balls span in the grid's own coordinates).
 fn sizes(p: &Puzzle) -> Vec<String> {
     p.target
         .containers()
         .iter()
-        .map(|c| format!("{}x{}x{}", c.size[0], c.size[1], c.size[2]))
+        .map(|c| {
+            let [x, y, z] = cubesat::report::typed_size(&p.target, c);
+            format!("{x}x{y}x{z}")
+        })
         .collect()
 }
 

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use cubesat::plan::{DisassemblySettings, EstimateSettings, Settings, Task};
+use cubesat::plan::{DisassemblySettings, EstimateSettings};
 use cubesat::puzzle::json as puzzle_json;
 use cubesat::report;
 use cubesat::run::{self, EngineChoice, Instance, RunOptions, RunReport};
@@ -15,70 +15,10 @@ use cubesat_xc::Progress;
 use cubesat_xc::encoding::AtMostOne;
 use serde_json::{Value, json};
 
-use super::disassemble::{self, Taken};
+use super::disassemble;
 use super::estimate;
+use super::request::{Action, Finished, Keep, RunRequest, settings};
 use super::{Failure, MAX_LISTED, number, parse, parse_up_to, setting};
-
-/// What a job does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Action {
-    /// List solutions (up to a limit, or all), keeping them for the browser.
-    Solve,
-    /// Count solutions.
-    Count,
-    /// Generate a puzzle with hint pieces.
-    Generate,
-    /// Take the solutions apart (`cubesat solve --disassemble`), keeping every one analysed.
-    Disassemble,
-    /// Estimate what a count will cost, with a shard plan (`cubesat estimate`).
-    Estimate,
-}
-
-impl Action {
-    /// The action's name in requests.
-    pub fn name(self) -> &'static str {
-        match self {
-            Action::Solve => "solve",
-            Action::Count => "count",
-            Action::Generate => "generate",
-            Action::Disassemble => "disassemble",
-            Action::Estimate => "estimate",
-        }
-    }
-
-    /// Whether its progress is a search tree's (a count or listing: the fraction done and the
-    /// time left mean something).
-    pub fn searches_a_tree(self) -> bool {
-        matches!(self, Action::Solve | Action::Count | Action::Disassemble)
-    }
-}
-
-/// A run as the page asks for it, settings checked but not yet resolved into a plan.
-#[derive(Clone, Debug)]
-pub struct RunRequest {
-    /// What to do.
-    pub action: Action,
-    /// The counting mode asked for (`None`: the puzzle's or the default).
-    pub up_to: Option<UpTo>,
-    /// The engine.
-    pub engine: EngineChoice,
-    /// Threads asked for (0 = one per core).
-    pub threads: usize,
-    /// At most this many solutions (listing or counting); `None` = all.
-    pub limit: Option<u64>,
-    /// The SAT engine's at-most-one encoding.
-    pub amo: AtMostOne,
-    /// The SAT engine's cubes.
-    pub cubes: Option<usize>,
-    /// The SAT engine's exact budget.
-    pub exact_budget: Option<u64>,
-    /// Generate: hint pieces, seed, uniqueness.
-    pub generate: cubesat::generate::GenerateOptions,
-    /// Disassemble: the rule and the states one assembly may visit.
-    pub disassembly: DisassemblySettings,
-    /// Estimate: probes, time, seed, and the wall time and cores of a shard plan.
-    pub estimate: EstimateSettings,
-}
 
 /// Reads a run request's settings: `action`, `up_to` (`default` or a mode), `engine`,
 /// `threads`, `limit`, `amo`, `cubes`, `exact_budget`, `hints`, `seed`, `unique`, and the
@@ -139,62 +79,6 @@ pub fn run_request(v: &Value) -> Result<RunRequest, Failure> {
             EstimateSettings::default()
         },
     })
-}
-
-/// Where a run's solutions go while it runs.
-pub trait Keep {
-    /// The instance the solutions belong to, once it is built.
-    fn instance(&mut self, inst: Arc<Instance>);
-    /// One solution (placement indices); returns false to stop the run.
-    fn solution(&mut self, placements: &[u32]) -> bool;
-    /// One assembly of a disassembly run and how it comes apart; returns false to stop.
-    fn analysed(&mut self, placements: &[u32], taken: Taken) -> bool {
-        let _ = taken;
-        self.solution(placements)
-    }
-}
-
-/// A file a finished run offers for download (an estimate's shard scripts).
-#[derive(Clone, Debug)]
-pub struct Attached {
-    /// What the page asks for (`sbatch`, `shards`).
-    pub format: &'static str,
-    /// Its file name.
-    pub file_name: String,
-    /// Its text.
-    pub text: String,
-}
-
-/// A finished run: the page's summary, and what the downloads of its solutions need.
-pub struct Finished {
-    /// For the page: the count line, the statistics, the report's figures.
-    pub summary: Value,
-    /// The run's report (none for a generation).
-    pub report: Option<RunReport>,
-    /// The counting mode the run used.
-    pub up_to: UpTo,
-    /// Files it offers for download.
-    pub attached: Vec<Attached>,
-}
-
-/// The request's settings for the library's run plan, which decides the counting mode, the
-/// threads and the limit as it does for `cubesat solve`.
-pub(super) fn settings(req: &RunRequest) -> Settings {
-    Settings {
-        task: if req.action == Action::Count {
-            Task::Count
-        } else {
-            Task::List
-        },
-        limit: req.limit,
-        up_to: req.up_to,
-        engine: req.engine,
-        threads: req.threads,
-        amo: req.amo,
-        sat_cubes: req.cubes,
-        sat_exact_budget: req.exact_budget,
-        ..Settings::default()
-    }
 }
 
 /// The refusals a job's plan makes before it runs, so that the page gets them as the

@@ -4,6 +4,7 @@
 
 use std::sync::OnceLock;
 
+use cubesat::geometry::{Frame, Grid};
 use cubesat::puzzle::{self, Catalog, CatalogCounts, ModeCount, Verdict};
 use cubesat::render::{self, Scene};
 use cubesat::report::{estimate_words, human_seconds, piece_scene, scene, sheet_scene};
@@ -93,6 +94,37 @@ fn same_shape_warnings(p: &Puzzle) -> Vec<String> {
         .collect()
 }
 
+/// Every grid the library has ([`Grid::ALL`]), as the editor's grid menu offers them: each
+/// grid's facts (name, title, cell noun, frame, whether it comes apart, BurrTools number), so that the page names no grid of its own.
+pub fn grids() -> Value {
+    Value::Array(Grid::ALL.into_iter().map(grid_json).collect())
+}
+
+/// What the page needs to know of a grid: its name in puzzle files, its title in prose, a
+/// cell in words, how its cells are typed (`lattice`: the grid's own coordinates; `layers`: a
+/// frame of square layers), whether its assemblies can be taken apart, its BurrTools
+/// `gridType` (null where BurrTools has none), and whether it is the grid a file with no
+/// `"grid"` key means.
+fn grid_json(g: Grid) -> Value {
+    json!({
+        "name": g.name(),
+        "title": g.title(),
+        "cell_noun": g.cell_noun(),
+        "frame": frame_name(g.frame()),
+        "can_disassemble": g.can_disassemble(),
+        "burrtools_type": g.burrtools_type(),
+        "default": g.is_default(),
+    })
+}
+
+/// A frame's word in the API.
+fn frame_name(f: Frame) -> &'static str {
+    match f {
+        Frame::Lattice => "lattice",
+        Frame::Layers => "layers",
+    }
+}
+
 /// The figures `cubesat info` shows, as JSON.
 fn info(inst: &Instance) -> Value {
     let p = &inst.puzzle;
@@ -144,6 +176,10 @@ fn info(inst: &Instance) -> Value {
     json!({
         "name": p.name,
         "description": p.description,
+        "grid": p.grid.name(),
+        "frame": frame_name(p.grid.frame()),
+        "cell_noun": p.grid.cell_noun(),
+        "can_disassemble": p.grid.can_disassemble(),
         "cells": t.cells().len(),
         "must": t.must_count(),
         "optional": t.optional_count(),
