@@ -375,8 +375,9 @@ pub fn shard_script(p: &ShardPlan, up_to: UpTo, puzzle: &str) -> String {
     out
 }
 
-/// The Slurm script of `examples/slurm/count.sbatch`, which the plan's line names.
-const COUNT_SBATCH: &str = include_str!("../../../examples/slurm/count.sbatch");
+/// The Slurm script of `examples/slurm/count.sbatch`, which the plan's line names (kept in
+/// the crate, so the package builds alone; the example is a link to it).
+const COUNT_SBATCH: &str = include_str!("shard/count.sbatch");
 
 /// `examples/slurm/count.sbatch` set up for the shard plan (what the plan's `Slurm:` line
 /// tells a user to do by hand): `N` and the array are the plan's shards, at most its cores
