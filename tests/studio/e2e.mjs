@@ -450,7 +450,11 @@ await check('pieces named after a colour are drawn in it (finding 4)', async () 
   await valid();
   const red = page.locator('#items button.item', { hasText: /^red/ });
   await red.click();
-  await page.waitForSelector('#grid td.fill');
+  // The grid is redrawn for the piece clicked: wait for its cells, not the last item's.
+  await page.waitForFunction(() => {
+    const tds = Array.from(document.querySelectorAll('#grid td.fill'));
+    return tds.length > 0 && tds.every((td) => getComputedStyle(td).backgroundColor === 'rgb(255, 0, 0)');
+  });
   const colours = await page.locator('#grid td.fill').evaluateAll((tds) => tds.map((td) => getComputedStyle(td).backgroundColor));
   assert(colours.length > 0 && colours.every((c) => c === 'rgb(255, 0, 0)'), 'the red piece is red in the editor: ' + colours.join(', '));
   await page.locator('#items button.item', { hasText: /^darkgreen/ }).click();
@@ -517,7 +521,7 @@ await check('draw a 3-layer ball pyramid in the editor, count it, and find it ag
   await page.waitForFunction(() => document.getElementById('json').value.includes('"grid": "spheres"'));
   const cell = (x, y, z) => `#grid td[data-x="${x}"][data-y="${y}"][data-z="${z}"]`;
   await page.click('[data-item="target-0"]');
-  assert(await page.locator('#grid.balls').count() === 1, 'ball cells are drawn as balls');
+  await page.waitForSelector('#grid.balls'); // ball cells are drawn as balls
   // Layer 0 (3x3) with the mouse...
   for (let y = 0; y < 3; y++) for (let x = 0; x < 3; x++) await page.click(cell(x, y, 0));
   // ... layer 1 (2x2) and layer 2 (1) with the keyboard: the grid's cell takes focus, arrows move.

@@ -223,7 +223,8 @@ export class Editor {
    *  the grid list's. */
   balls(m) {
     const info = this.checked && this.checked.ok && this.checked.info;
-    if (info && info.cell_noun) return info.cell_noun === 'ball';
+    // A check of the puzzle as it was before its grid changed says nothing of the new grid.
+    if (info && info.cell_noun && info.grid === this.gridName(m)) return info.cell_noun === 'ball';
     const g = this.grid(m);
     return !!g && g.cell_noun === 'ball';
   }
