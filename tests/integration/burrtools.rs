@@ -5,9 +5,8 @@
 //! never cubesat's.
 
 use std::io::Write;
-use std::process::Command;
 
-use crate::common::{Dir, Run, trimesh};
+use crate::common::{Dir, Run, trimesh, trimesh_check};
 
 fn data(path: &str) -> String {
     format!("{}/tests/data/burrtools/{path}", env!("CARGO_MANIFEST_DIR"))
@@ -480,22 +479,6 @@ fn a_gzip_bomb_is_refused_when_inflating_reaches_the_bound() {
         "liar.xmpuzzle",
         &["inflates to more than"],
     );
-}
-
-/// Runs a Python `script` that checks the meshes under `dir` with trimesh (its one argument is
-/// the folder) and must print `ok`; returns what it printed.
-fn trimesh_check(dir: &Dir, script: &str) -> String {
-    let out = Command::new(trimesh())
-        .args(["-c", script, dir.path().to_str().unwrap()])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success() && stdout.contains("ok"),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
 }
 
 #[test]

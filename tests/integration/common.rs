@@ -1,4 +1,4 @@
-//! Shared helpers for the integration tests: run the real binary in a temporary directory and report command, stdout and stderr when an expectation fails.
+//! Shared helpers for the integration tests: run the real binary in a temporary directory and report command, stdout and stderr when an expectation fails; check what it writes (XML well-formed, STL closed and its volume, trimesh scripts, a 3D page's data).
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
@@ -192,4 +192,109 @@ pub fn trimesh() -> PathBuf {
         "python3 with trimesh is not installed (pip install trimesh numpy)"
     );
     PathBuf::from("python3")
+}
+
+/// Runs a Python `script` that checks the meshes under `dir` with trimesh (its one argument is
+/// the folder) and must print `ok`; returns what it printed.
+pub fn trimesh_check(dir: &Dir, script: &str) -> String {
+    let out = Command::new(trimesh())
+        .args(["-c", script, dir.path().to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success() && stdout.contains("ok"),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+/// A binary STL's triangles (in f32, as written).
+pub fn read_stl(bytes: &[u8]) -> Vec<[[f32; 3]; 3]> {
+    let n = u32::from_le_bytes(bytes[80..84].try_into().unwrap()) as usize;
+    assert_eq!(bytes.len(), 84 + 50 * n, "size of {n} triangles");
+    let f = |at: usize| f32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+    (0..n)
+        .map(|t| {
+            let base = 84 + 50 * t + 12;
+            std::array::from_fn(|v| std::array::from_fn(|a| f(base + 12 * v + 4 * a)))
+        })
+        .collect()
+}
+
+/// True when every directed edge is used once and its reverse once: closed, consistently
+/// wound, no T-junction and no edge of four triangles.
+pub fn watertight(tris: &[[[f32; 3]; 3]]) -> bool {
+    let mut edges: std::collections::HashMap<([u32; 3], [u32; 3]), u32> = Default::default();
+    for t in tris {
+        let v = t.map(|p| p.map(f32::to_bits));
+        for m in 0..3 {
+            *edges.entry((v[m], v[(m + 1) % 3])).or_default() += 1;
+        }
+    }
+    edges
+        .iter()
+        .all(|(&(a, b), &n)| n == 1 && edges.get(&(b, a)) == Some(&1))
+}
+
+/// The enclosed volume of triangles wound counter-clockwise from outside.
+pub fn stl_volume(tris: &[[[f32; 3]; 3]]) -> f64 {
+    tris.iter()
+        .map(|t| {
+            let [a, b, c] = t.map(|p| p.map(f64::from));
+            a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0])
+                + a[2] * (b[0] * c[1] - b[1] * c[0])
+        })
+        .sum::<f64>()
+        / 6.0
+}
+
+/// A small XML well-formedness check: balanced, properly nested tags, one root element,
+/// quoted attributes, nothing but the declaration and comments outside it.
+pub fn assert_well_formed(doc: &str) {
+    let mut rest = doc
+        .strip_prefix(r#"<?xml version="1.0" encoding="UTF-8"?>"#)
+        .expect("XML declaration");
+    let (mut stack, mut roots) = (Vec::<&str>::new(), 0);
+    while let Some(i) = rest.find('<') {
+        assert!(
+            !stack.is_empty() || rest[..i].trim().is_empty(),
+            "text outside the root"
+        );
+        rest = &rest[i..];
+        if let Some(r) = rest.strip_prefix("<!--") {
+            rest = &r[r.find("-->").expect("comment end") + 3..];
+            continue;
+        }
+        let end = rest.find('>').expect("tag end");
+        let tag = &rest[1..end];
+        rest = &rest[end + 1..];
+        assert_eq!(tag.matches('"').count() % 2, 0, "quotes in <{tag}>");
+        if let Some(name) = tag.strip_prefix('/') {
+            assert_eq!(stack.pop(), Some(name), "mismatched </{name}>");
+            continue;
+        }
+        let name = tag.split([' ', '/']).next().unwrap();
+        assert!(!name.is_empty(), "empty tag");
+        if stack.is_empty() {
+            roots += 1;
+        }
+        if !tag.ends_with('/') {
+            stack.push(name);
+        }
+    }
+    assert!(
+        rest.trim().is_empty() && stack.is_empty(),
+        "unclosed {stack:?}"
+    );
+    assert_eq!(roots, 1, "one root element");
+}
+
+/// The JSON inside a 3D page's `<script id="data" type="application/json">`.
+pub fn page_data(page: &str) -> serde_json::Value {
+    let open = r#"<script id="data" type="application/json">"#;
+    let start = page.find(open).expect("data script") + open.len();
+    let end = start + page[start..].find("</script>").unwrap();
+    serde_json::from_str(&page[start..end]).expect("valid JSON")
 }

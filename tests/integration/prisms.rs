@@ -171,3 +171,140 @@ fn catalog_polyiamonds_keep_their_counts_through_burrtools_files() {
     }
     assert!(n >= 60, "{n} puzzles");
 }
+
+/// Typed coordinates at the bound every grid shares (`MAX_COORD`: a target's cells from 0 to
+/// 1023, a piece's within 1024 of each other) on the prism and rhombic grids, whose typed
+/// cells are not their cells (a prism's row is a third of a unit; a rhombic cube is 8 typed
+/// units): counted there, refused one past it with the file and the place, as on cubes
+/// (`inputs.rs`), never a panic or a wrapped coordinate.
+#[test]
+fn typed_coordinates_at_the_bound_count_and_one_past_are_refused() {
+    let dir = Dir::new();
+    let file = |name: &str, grid: &str, target: String, pieces: String| {
+        dir.write(
+            name,
+            &format!(r#"{{"grid": "{grid}", "target": {target}, "pieces": [{pieces}]}}"#),
+        );
+    };
+    let cells = |v: &[[i32; 3]]| {
+        let list: Vec<String> = v.iter().map(|c| format!("{c:?}")).collect();
+        format!("[{}]", list.join(", "))
+    };
+    // Prisms: a trapezoid of three diamonds in the last rows and columns; two triangles at
+    // opposite corners of the 1024-cube, filled by a diamond typed at the least coordinates a
+    // piece may have; layer art 1024 columns wide.
+    let trapezoid = [
+        [1021, 1022, 0],
+        [1022, 1022, 0],
+        [1020, 1023, 0],
+        [1021, 1023, 0],
+        [1022, 1023, 0],
+        [1023, 1023, 0],
+    ];
+    file(
+        "corner.json",
+        "prisms",
+        format!(r#"{{"cells": {}}}"#, cells(&trapezoid)),
+        r#"{"name": "d", "count": 3, "cells": [[0, 0, 0], [1, 0, 0]]}"#.into(),
+    );
+    let far = [[-1023, -1023, -1023], [-1022, -1023, -1023]];
+    file(
+        "far.json",
+        "prisms",
+        r#"{"cells": [[1022, 1023, 1023], [1023, 1023, 1023]]}"#.into(),
+        format!(r#"{{"name": "d", "cells": {}}}"#, cells(&far)),
+    );
+    let row = |width: usize| format!(r#"{{"layers": [["{}##"]]}}"#, ".".repeat(width - 2));
+    file(
+        "wide.json",
+        "prisms",
+        row(1024),
+        r###"{"name": "d", "layers": [["##"]]}"###.into(),
+    );
+    for f in ["corner.json", "far.json", "wide.json"] {
+        dir.run(&["info", f]).code(0);
+        assert_eq!(dir.count(f, None, &["--up-to", "none"]), 1, "{f}");
+    }
+    // One past: a column or row of 1024, a row of 1025 characters, a piece 1025 wide.
+    let mut past = trapezoid;
+    past[5][1] = 1024;
+    file(
+        "row.json",
+        "prisms",
+        format!(r#"{{"cells": {}}}"#, cells(&past)),
+        r#"{"name": "d", "count": 3, "cells": [[0, 0, 0], [1, 0, 0]]}"#.into(),
+    );
+    one_line(
+        &dir.run(&["solve", "--count", "row.json"]),
+        &["row.json: target.cells[5][1]: 1024 is out of range (0 to 1023)"],
+    );
+    file(
+        "wider.json",
+        "prisms",
+        row(1025),
+        r###"{"name": "d", "layers": [["##"]]}"###.into(),
+    );
+    one_line(
+        &dir.run(&["solve", "--count", "wider.json"]),
+        &["wider.json: target.layers[0][0]: row is longer than 1024 characters"],
+    );
+    file(
+        "long.json",
+        "prisms",
+        r#"{"cells": [[0, 0, 0], [1, 0, 0]]}"#.into(),
+        r#"{"name": "d", "cells": [[-1023, 0, 0], [1, 0, 0]]}"#.into(),
+    );
+    one_line(
+        &dir.run(&["solve", "--count", "long.json"]),
+        &["long.json: pieces[0].cells: piece 'd' spans 1025 cells along x"],
+    );
+
+    // Rhombic: cube 0's 24 cells (centroids in eighths of a cube) moved to the last cube
+    // below 1024, its six face pyramids typed at the least coordinates; moved one cube
+    // further, past the bound.
+    let cube: Vec<[i32; 3]> = (0..8)
+        .flat_map(|x| (0..8).flat_map(move |y| (0..8).map(move |z| [x, y, z])))
+        .filter(|&c| cubesat::geometry::Grid::Rhombic.is_cell(c))
+        .collect();
+    assert_eq!(cube.len(), 24);
+    let moved = |d: i32| -> Vec<[i32; 3]> { cube.iter().map(|c| c.map(|v| v + d)).collect() };
+    let pyramid: Vec<[i32; 3]> = moved(-1024).into_iter().filter(|c| c[2] == -1023).collect();
+    assert_eq!(pyramid.len(), 4);
+    let pyramids = format!(
+        r#"{{"name": "p", "count": 6, "cells": {}}}"#,
+        cells(&pyramid)
+    );
+    file(
+        "rd.json",
+        "rhombic",
+        format!(r#"{{"cells": {}}}"#, cells(&moved(1016))),
+        pyramids.clone(),
+    );
+    dir.run(&["info", "rd.json"]).code(0);
+    assert_eq!(dir.count("rd.json", None, &["--up-to", "none"]), 1);
+    assert_eq!(dir.count("rd.json", None, &[]), 1);
+    file(
+        "rd-past.json",
+        "rhombic",
+        format!(r#"{{"cells": {}}}"#, cells(&moved(1024))),
+        pyramids,
+    );
+    one_line(
+        &dir.run(&["solve", "--count", "rd-past.json"]),
+        &["rd-past.json: target.cells[0][0]: 1025 is out of range (0 to 1023)"],
+    );
+    let spread: Vec<[i32; 3]> = moved(-1024)
+        .into_iter()
+        .chain(cube.iter().map(|c| [c[0] + 1000, c[1], c[2]]))
+        .collect();
+    file(
+        "rd-long.json",
+        "rhombic",
+        format!(r#"{{"cells": {}}}"#, cells(&moved(1016))),
+        format!(r#"{{"name": "far", "cells": {}}}"#, cells(&spread)),
+    );
+    one_line(
+        &dir.run(&["solve", "--count", "rd-long.json"]),
+        &["rd-long.json: pieces[0].cells: piece 'far' spans 2031 cells along x"],
+    );
+}

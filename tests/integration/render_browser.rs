@@ -305,10 +305,35 @@ fn viewer_draws_balls_of_a_pyramid() {
     }
 }
 
+/// Writes `html` as the page `NAME.html` in `work` and opens it assembled and exploded
+/// ([`piece_pixels`]): each explode setting with the pixels of each piece's colour.
+pub(crate) fn page_pixels(
+    chromium: &Path,
+    work: &Path,
+    name: &str,
+    html: &str,
+) -> Vec<(u32, Vec<u64>)> {
+    let page = work.join(format!("{name}.html"));
+    std::fs::write(&page, html).unwrap();
+    [0, 100]
+        .into_iter()
+        .map(|explode| {
+            let run = format!("{name}-{explode}");
+            (explode, piece_pixels(chromium, work, &page, &run, explode))
+        })
+        .collect()
+}
+
 /// Opens a 3D page at the given explode setting and returns the pixels of each piece's
 /// colour in its first frame, after checking that it drew with WebGL, without a script
 /// error or a console problem.
-fn piece_pixels(chromium: &Path, work: &Path, page: &Path, run: &str, explode: u32) -> Vec<u64> {
+pub(crate) fn piece_pixels(
+    chromium: &Path,
+    work: &Path,
+    page: &Path,
+    run: &str,
+    explode: u32,
+) -> Vec<u64> {
     let url = format!("file://{}#explode={explode}", page.display());
     let (dom, stderr) = run_browser(chromium, work, run, &["--dump-dom".into(), url]);
     assert_eq!(

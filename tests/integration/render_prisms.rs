@@ -1,10 +1,10 @@
 //! The prism renderers through the real binary, on the prism grid (triangles) and the hexagon grid: `solve --format svg` and `--format html` of their puzzles, `show`'s sheet, and `cubesat stl` of a piece and a solution, checked closed and exact here and by trimesh (ignored, as the other trimesh and Chromium tests).
 
-use crate::common::{Dir, trimesh};
-use crate::render_browser::{need_chromium, run_browser, script_problems, status_attr};
+use crate::common::{
+    Dir, assert_well_formed, page_data, read_stl, stl_volume, trimesh_check, watertight,
+};
+use crate::render_browser::{need_chromium, page_pixels};
 use serde_json::json;
-use std::collections::HashMap;
-use std::process::Command;
 
 /// The hexagon of six triangles as three diamonds (one layer).
 fn hexagon() -> String {
@@ -58,47 +58,6 @@ const HEX_AREA: f64 = 0.866_025_403_784_438_6;
 /// A triangle of side 1 in mm³ per mm of height and mm² of edge: √3/4.
 const AREA: f64 = 0.433_012_701_892_219_3;
 
-/// A small XML well-formedness check: balanced, properly nested tags, one root element,
-/// quoted attributes, nothing but the declaration and comments outside it.
-fn assert_well_formed(doc: &str) {
-    let mut rest = doc
-        .strip_prefix(r#"<?xml version="1.0" encoding="UTF-8"?>"#)
-        .expect("XML declaration");
-    let (mut stack, mut roots) = (Vec::<&str>::new(), 0);
-    while let Some(i) = rest.find('<') {
-        assert!(
-            !stack.is_empty() || rest[..i].trim().is_empty(),
-            "text outside the root"
-        );
-        rest = &rest[i..];
-        if let Some(r) = rest.strip_prefix("<!--") {
-            rest = &r[r.find("-->").expect("comment end") + 3..];
-            continue;
-        }
-        let end = rest.find('>').expect("tag end");
-        let tag = &rest[1..end];
-        rest = &rest[end + 1..];
-        assert_eq!(tag.matches('"').count() % 2, 0, "quotes in <{tag}>");
-        if let Some(name) = tag.strip_prefix('/') {
-            assert_eq!(stack.pop(), Some(name), "mismatched </{name}>");
-            continue;
-        }
-        let name = tag.split([' ', '/']).next().unwrap();
-        assert!(!name.is_empty(), "empty tag");
-        if stack.is_empty() {
-            roots += 1;
-        }
-        if !tag.ends_with('/') {
-            stack.push(name);
-        }
-    }
-    assert!(
-        rest.trim().is_empty() && stack.is_empty(),
-        "unclosed {stack:?}"
-    );
-    assert_eq!(roots, 1, "one root element");
-}
-
 /// Checks a prism picture: well-formed, offline, the oblique view of prisms, every one of
 /// `pieces` pieces drawn (some prism of each shows) and in the legend as `name`.
 fn check_svg(doc: &str, pieces: usize, name: &str) {
@@ -144,14 +103,6 @@ fn prism_solutions_and_sheets_draw_as_svg() {
     );
     r.check(r.stdout.contains(r#"data-piece="0""#), "the piece");
     r.check(r.stdout.contains(">s  step (6 copies)</text>"), "its label");
-}
-
-/// The JSON inside a page's `<script id="data" type="application/json">`.
-fn page_data(page: &str) -> serde_json::Value {
-    let open = r#"<script id="data" type="application/json">"#;
-    let start = page.find(open).expect("data script") + open.len();
-    let end = start + page[start..].find("</script>").unwrap();
-    serde_json::from_str(&page[start..end]).expect("valid JSON")
 }
 
 #[test]
@@ -275,46 +226,6 @@ fn hexagon_solutions_draw_as_html() {
     assert_eq!(cells, 6, "every prism of the solution");
 }
 
-/// A binary STL's triangles (in f32, as written).
-fn read_stl(bytes: &[u8]) -> Vec<[[f32; 3]; 3]> {
-    let n = u32::from_le_bytes(bytes[80..84].try_into().unwrap()) as usize;
-    assert_eq!(bytes.len(), 84 + 50 * n, "size of {n} triangles");
-    let f = |at: usize| f32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
-    (0..n)
-        .map(|t| {
-            let base = 84 + 50 * t + 12;
-            std::array::from_fn(|v| std::array::from_fn(|a| f(base + 12 * v + 4 * a)))
-        })
-        .collect()
-}
-
-/// True when every directed edge is used once and its reverse once: closed, consistently
-/// wound, no T-junction and no edge of four triangles.
-fn watertight(tris: &[[[f32; 3]; 3]]) -> bool {
-    let mut edges: HashMap<([u32; 3], [u32; 3]), u32> = HashMap::new();
-    for t in tris {
-        let v = t.map(|p| p.map(f32::to_bits));
-        for m in 0..3 {
-            *edges.entry((v[m], v[(m + 1) % 3])).or_default() += 1;
-        }
-    }
-    edges
-        .iter()
-        .all(|(&(a, b), &n)| n == 1 && edges.get(&(b, a)) == Some(&1))
-}
-
-/// The enclosed volume of triangles wound counter-clockwise from outside.
-fn volume(tris: &[[[f32; 3]; 3]]) -> f64 {
-    tris.iter()
-        .map(|t| {
-            let [a, b, c] = t.map(|p| p.map(f64::from));
-            a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0])
-                + a[2] * (b[0] * c[1] - b[1] * c[0])
-        })
-        .sum::<f64>()
-        / 6.0
-}
-
 /// `cubesat stl triangle.json` into `flush` (no gap) and `gap` (0.4 mm), 10 mm prisms.
 fn write_stls(dir: &Dir) {
     dir.write("triangle.json", &triangle());
@@ -343,21 +254,21 @@ fn prism_stl_files_are_closed_with_the_right_volume() {
     let flush = read("flush/piece-1-step-x6.stl");
     assert!(watertight(&flush));
     assert!(
-        (volume(&flush) - 3.0 * AREA * 1000.0).abs() < 1e-2,
+        (stl_volume(&flush) - 3.0 * AREA * 1000.0).abs() < 1e-2,
         "{}",
-        volume(&flush)
+        stl_volume(&flush)
     );
     let gap = read("gap/piece-1-step-x6.stl");
     assert!(watertight(&gap));
-    assert!(volume(&gap) < volume(&flush) && volume(&gap) > 0.8 * volume(&flush));
+    assert!(stl_volume(&gap) < stl_volume(&flush) && stl_volume(&gap) > 0.8 * stl_volume(&flush));
     // The assembled solution with a gap: six separate closed shells of the piece's volume.
     let solution = read("gap/solution.stl");
     assert!(watertight(&solution));
     assert_eq!(solution.len(), 6 * gap.len());
-    assert!((volume(&solution) - 6.0 * volume(&gap)).abs() < 1e-2);
+    assert!((stl_volume(&solution) - 6.0 * stl_volume(&gap)).abs() < 1e-2);
     // With no gap the pieces touch: the solution fills the triangle exactly.
     let solution = read("flush/solution.stl");
-    assert!((volume(&solution) - 18.0 * AREA * 1000.0).abs() < 1e-1);
+    assert!((stl_volume(&solution) - 18.0 * AREA * 1000.0).abs() < 1e-1);
 }
 
 /// `cubesat stl steps.json` (hexagons) into `hflush` (no gap) and `hgap` (0.4 mm), 10 mm
@@ -389,7 +300,11 @@ fn hexagon_stl_files_are_closed_with_the_right_volume() {
     let flush = read("hflush/piece-1-step-x2.stl");
     assert!(watertight(&flush));
     let exact = 3.0 * HEX_AREA * 1000.0;
-    assert!((volume(&flush) - exact).abs() < 1e-2, "{}", volume(&flush));
+    assert!(
+        (stl_volume(&flush) - exact).abs() < 1e-2,
+        "{}",
+        stl_volume(&flush)
+    );
     // With a 0.4 mm gap (d = 0.02 units), in closed form (units, times 1000 mm³): each
     // hexagon's inner hexagon (inradius 1/2 - d), two layers high less d at each end in the
     // column of two, one layer less 2d beside it; and the strip along the dihex's shared side
@@ -403,98 +318,62 @@ fn hexagon_stl_files_are_closed_with_the_right_volume() {
     let gap = read("hgap/piece-1-step-x2.stl");
     assert!(watertight(&gap));
     assert!(
-        (volume(&gap) - eroded).abs() < 1e-2,
+        (stl_volume(&gap) - eroded).abs() < 1e-2,
         "{} {eroded}",
-        volume(&gap)
+        stl_volume(&gap)
     );
     // The assembled solution with a gap: two closed shells of the piece's volume.
     let solution = read("hgap/solution.stl");
     assert!(watertight(&solution));
     assert_eq!(solution.len(), 2 * gap.len());
-    assert!((volume(&solution) - 2.0 * volume(&gap)).abs() < 1e-2);
+    assert!((stl_volume(&solution) - 2.0 * stl_volume(&gap)).abs() < 1e-2);
     // With no gap the pieces touch: the solution fills the two layers exactly.
     let solution = read("hflush/solution.stl");
-    assert!((volume(&solution) - 6.0 * HEX_AREA * 1000.0).abs() < 1e-1);
+    assert!((stl_volume(&solution) - 6.0 * HEX_AREA * 1000.0).abs() < 1e-1);
+}
+
+/// Checks by trimesh, not by cubesat, the files of `write_stls` or `write_hexagon_stls` (in
+/// `flush` and `gap`): the piece `piece` one closed, consistently wound body of three prisms
+/// of `area` mm² per mm of height (exactly, with no gap; less, with one); the solution with a
+/// gap `bodies` such bodies.
+fn trimesh_prisms(dir: &Dir, [flush, gap]: [&str; 2], piece: &str, area: f64, bodies: usize) {
+    let script = format!(
+        r#"
+import sys, trimesh
+base = sys.argv[1]
+prism = {area} * 1000
+for d in ('{flush}', '{gap}'):
+    m = trimesh.load(base + '/' + d + '/{piece}')
+    assert m.is_watertight and m.is_winding_consistent and m.is_volume, d
+    assert len(m.split()) == 1, (d, len(m.split()))
+    if d == '{flush}':
+        assert abs(m.volume - 3 * prism) < 1e-2, m.volume
+    else:
+        assert 0.8 * 3 * prism < m.volume < 3 * prism, m.volume
+    print(d, len(m.faces), 'triangles', round(m.volume, 3), 'mm3, exact flush', round(3 * prism, 3))
+s = trimesh.load(base + '/{gap}/solution.stl')
+assert s.is_watertight and s.is_winding_consistent, 'solution'
+assert len(s.split()) == {bodies}, len(s.split())
+print('ok')
+"#
+    );
+    eprintln!("{}", trimesh_check(dir, &script));
 }
 
 #[test]
 #[ignore = "needs python3 with trimesh; CI runs it with --include-ignored"]
 fn hexagon_stl_files_are_watertight_to_trimesh() {
-    let python = trimesh();
     let dir = Dir::new();
     write_hexagon_stls(&dir);
-    // Checks by trimesh, not by cubesat: the piece one closed, consistently wound body of
-    // three hexagonal prisms (exactly, with no gap; less, with one); the solution with a gap
-    // two such bodies.
-    let script = r#"
-import math, sys, trimesh
-base = sys.argv[1]
-prism = math.sqrt(3) / 2 * 1000
-for d in ('hflush', 'hgap'):
-    m = trimesh.load(base + '/' + d + '/piece-1-step-x2.stl')
-    assert m.is_watertight and m.is_winding_consistent and m.is_volume, d
-    assert len(m.split()) == 1, (d, len(m.split()))
-    if d == 'hflush':
-        assert abs(m.volume - 3 * prism) < 1e-2, m.volume
-    else:
-        assert 0.8 * 3 * prism < m.volume < 3 * prism, m.volume
-    print(d, len(m.faces), 'triangles', round(m.volume, 3), 'mm3, exact flush', round(3 * prism, 3))
-s = trimesh.load(base + '/hgap/solution.stl')
-assert s.is_watertight and s.is_winding_consistent, 'solution'
-assert len(s.split()) == 2, len(s.split())
-print('ok')
-"#;
-    let out = Command::new(python)
-        .args(["-c", script, dir.path().to_str().unwrap()])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success() && stdout.contains("ok"),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    eprintln!("{stdout}");
+    trimesh_prisms(&dir, ["hflush", "hgap"], "piece-1-step-x2.stl", HEX_AREA, 2);
 }
 
 #[test]
 #[ignore = "needs python3 with trimesh; CI runs it with --include-ignored"]
 fn prism_stl_files_are_watertight_to_trimesh() {
-    let python = trimesh();
     let dir = Dir::new();
     write_stls(&dir);
-    // Checks by trimesh, not by cubesat: the piece one closed, consistently wound body of
-    // three prisms (exactly, with no gap; less, with one); the solution with a gap six such
-    // bodies.
-    let script = r#"
-import math, sys, trimesh
-base = sys.argv[1]
-prism = math.sqrt(3) / 4 * 1000
-for d in ('flush', 'gap'):
-    m = trimesh.load(base + '/' + d + '/piece-1-step-x6.stl')
-    assert m.is_watertight and m.is_winding_consistent and m.is_volume, d
-    assert len(m.split()) == 1, (d, len(m.split()))
-    if d == 'flush':
-        assert abs(m.volume - 3 * prism) < 1e-2, m.volume
-    else:
-        assert 0.8 * 3 * prism < m.volume < 3 * prism, m.volume
-    print(d, len(m.faces), 'triangles', round(m.volume, 3), 'mm3, exact flush', round(3 * prism, 3))
-s = trimesh.load(base + '/gap/solution.stl')
-assert s.is_watertight and s.is_winding_consistent, 'solution'
-assert len(s.split()) == 6, len(s.split())
-print('ok')
-"#;
-    let out = Command::new(python)
-        .args(["-c", script, dir.path().to_str().unwrap()])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success() && stdout.contains("ok"),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    eprintln!("{stdout}");
+    trimesh_prisms(&dir, ["flush", "gap"], "piece-1-step-x6.stl", AREA, 6);
 }
 
 #[test]
@@ -507,23 +386,9 @@ fn the_binary_s_page_of_a_prism_puzzle_draws_every_piece() {
     dir.write("triangle.json", &triangle());
     let r = dir.run(&["solve", "triangle.json", "--format", "html", "-q"]);
     r.code(0);
-    let page = dir.path().join("triangle.html");
-    std::fs::write(&page, &r.stdout).unwrap();
-    for explode in [0, 100] {
-        let url = format!("file://{}#explode={explode}", page.display());
-        let run = format!("prisms-{explode}");
-        let (dom, stderr) = run_browser(&chromium, dir.path(), &run, &["--dump-dom".into(), url]);
-        assert_eq!(status_attr(&dom, "data-webgl"), Some("1"), "{stderr}");
-        assert_eq!(status_attr(&dom, "data-errors"), None, "{stderr}");
-        assert!(script_problems(&stderr).is_empty(), "{stderr}");
-        let counts: Vec<u64> = status_attr(&dom, "data-piece-pixels")
-            .unwrap()
-            .split(',')
-            .map(|c| c.parse().unwrap())
-            .collect();
-        eprintln!("{run}: pixels per piece colour {counts:?}");
+    for (explode, counts) in page_pixels(&chromium, dir.path(), "triangle", &r.stdout) {
         assert_eq!(counts.len(), 6);
-        assert!(counts.iter().all(|&c| c > 200), "{run}: {counts:?}");
+        assert!(counts.iter().all(|&c| c > 200), "{explode}: {counts:?}");
     }
 }
 
@@ -539,24 +404,12 @@ fn the_binary_s_page_of_a_hexagon_puzzle_draws_every_piece() {
     for (name, pieces) in [("rhombus", 3), ("steps", 2)] {
         let r = dir.run(&["solve", &format!("{name}.json"), "--format", "html", "-q"]);
         r.code(0);
-        let page = dir.path().join(format!("{name}.html"));
-        std::fs::write(&page, &r.stdout).unwrap();
-        for explode in [0, 100] {
-            let url = format!("file://{}#explode={explode}", page.display());
-            let run = format!("{name}-{explode}");
-            let (dom, stderr) =
-                run_browser(&chromium, dir.path(), &run, &["--dump-dom".into(), url]);
-            assert_eq!(status_attr(&dom, "data-webgl"), Some("1"), "{stderr}");
-            assert_eq!(status_attr(&dom, "data-errors"), None, "{stderr}");
-            assert!(script_problems(&stderr).is_empty(), "{stderr}");
-            let counts: Vec<u64> = status_attr(&dom, "data-piece-pixels")
-                .unwrap()
-                .split(',')
-                .map(|c| c.parse().unwrap())
-                .collect();
-            eprintln!("{run}: pixels per piece colour {counts:?}");
+        for (explode, counts) in page_pixels(&chromium, dir.path(), name, &r.stdout) {
             assert_eq!(counts.len(), pieces);
-            assert!(counts.iter().all(|&c| c > 200), "{run}: {counts:?}");
+            assert!(
+                counts.iter().all(|&c| c > 200),
+                "{name} {explode}: {counts:?}"
+            );
         }
     }
 }

@@ -1,11 +1,11 @@
 //! The tetrahedral grids' renderers (rhombic and tetra-octa) through the real binary: `solve --format svg` and `--format html` of BurrTools files, `show`'s sheet, and `cubesat stl` of pieces and solutions, checked closed with exact volumes here and by trimesh and Chromium (ignored, as the other trimesh and Chromium tests).
 
-use crate::common::{Dir, trimesh};
-use crate::render_browser::{need_chromium, run_browser, script_problems, status_attr};
+use crate::common::{
+    Dir, assert_well_formed, page_data, read_stl, stl_volume, trimesh_check, watertight,
+};
+use crate::render_browser::{need_chromium, page_pixels};
 use cubesat::geometry::Grid;
 use serde_json::Value;
-use std::collections::HashMap;
-use std::process::Command;
 
 fn data(path: &str) -> String {
     format!("{}/tests/data/burrtools/{path}", env!("CARGO_MANIFEST_DIR"))
@@ -21,47 +21,6 @@ const DRAWN: [(&str, &str, Grid, usize); 2] = [
     (RHOMBIC, "0", Grid::Rhombic, 4),
     (TETRA_OCTA, "0", Grid::TetraOcta, 5),
 ];
-
-/// A small XML well-formedness check: balanced, properly nested tags, one root element,
-/// quoted attributes, nothing but the declaration and comments outside it.
-fn assert_well_formed(doc: &str) {
-    let mut rest = doc
-        .strip_prefix(r#"<?xml version="1.0" encoding="UTF-8"?>"#)
-        .expect("XML declaration");
-    let (mut stack, mut roots) = (Vec::<&str>::new(), 0);
-    while let Some(i) = rest.find('<') {
-        assert!(
-            !stack.is_empty() || rest[..i].trim().is_empty(),
-            "text outside the root"
-        );
-        rest = &rest[i..];
-        if let Some(r) = rest.strip_prefix("<!--") {
-            rest = &r[r.find("-->").expect("comment end") + 3..];
-            continue;
-        }
-        let end = rest.find('>').expect("tag end");
-        let tag = &rest[1..end];
-        rest = &rest[end + 1..];
-        assert_eq!(tag.matches('"').count() % 2, 0, "quotes in <{tag}>");
-        if let Some(name) = tag.strip_prefix('/') {
-            assert_eq!(stack.pop(), Some(name), "mismatched </{name}>");
-            continue;
-        }
-        let name = tag.split([' ', '/']).next().unwrap();
-        assert!(!name.is_empty(), "empty tag");
-        if stack.is_empty() {
-            roots += 1;
-        }
-        if !tag.ends_with('/') {
-            stack.push(name);
-        }
-    }
-    assert!(
-        rest.trim().is_empty() && stack.is_empty(),
-        "unclosed {stack:?}"
-    );
-    assert_eq!(roots, 1, "one root element");
-}
 
 #[test]
 fn tetrahedral_solutions_and_sheets_draw_as_svg() {
@@ -118,14 +77,6 @@ fn tetrahedral_solutions_and_sheets_draw_as_svg() {
         "the target's ghosts",
     );
     r.check(r.stdout.contains(r#"data-piece="0""#), "the piece");
-}
-
-/// The JSON inside a page's `<script id="data" type="application/json">`.
-fn page_data(page: &str) -> Value {
-    let open = r#"<script id="data" type="application/json">"#;
-    let start = page.find(open).expect("data script") + open.len();
-    let end = start + page[start..].find("</script>").unwrap();
-    serde_json::from_str(&page[start..end]).expect("valid JSON")
 }
 
 #[test]
@@ -194,46 +145,6 @@ fn tetrahedral_solutions_draw_as_html() {
         }
         assert!(cells >= pieces, "{file}: {cells} cells");
     }
-}
-
-/// A binary STL's triangles (in f32, as written).
-fn read_stl(bytes: &[u8]) -> Vec<[[f32; 3]; 3]> {
-    let n = u32::from_le_bytes(bytes[80..84].try_into().unwrap()) as usize;
-    assert_eq!(bytes.len(), 84 + 50 * n, "size of {n} triangles");
-    let f = |at: usize| f32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
-    (0..n)
-        .map(|t| {
-            let base = 84 + 50 * t + 12;
-            std::array::from_fn(|v| std::array::from_fn(|a| f(base + 12 * v + 4 * a)))
-        })
-        .collect()
-}
-
-/// True when every directed edge is used once and its reverse once: closed, consistently
-/// wound, no T-junction and no edge of four triangles.
-fn watertight(tris: &[[[f32; 3]; 3]]) -> bool {
-    let mut edges: HashMap<([u32; 3], [u32; 3]), u32> = HashMap::new();
-    for t in tris {
-        let v = t.map(|p| p.map(f32::to_bits));
-        for m in 0..3 {
-            *edges.entry((v[m], v[(m + 1) % 3])).or_default() += 1;
-        }
-    }
-    edges
-        .iter()
-        .all(|(&(a, b), &n)| n == 1 && edges.get(&(b, a)) == Some(&1))
-}
-
-/// The enclosed volume of triangles wound counter-clockwise from outside.
-fn volume(tris: &[[[f32; 3]; 3]]) -> f64 {
-    tris.iter()
-        .map(|t| {
-            let [a, b, c] = t.map(|p| p.map(f64::from));
-            a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0])
-                + a[2] * (b[0] * c[1] - b[1] * c[0])
-        })
-        .sum::<f64>()
-        / 6.0
 }
 
 /// The exact volume of cells of `grid` in mm³ for 10 mm cubes: their tetrahedra's volumes.
@@ -333,7 +244,7 @@ fn tetrahedral_stl_files_are_closed_with_exact_volumes() {
                 .find(|(p, _)| name.contains(&format!("-{p}")))
                 .unwrap_or_else(|| panic!("{file}: {name} in the solution"));
             let exact = exact_volume(*grid, cells);
-            let v = volume(&tris);
+            let v = stl_volume(&tris);
             assert!((v - exact).abs() < 1e-3, "{file} {name}: {v} vs {exact}");
             eprintln!(
                 "{file} {name}: {} triangles, {v:.4} mm³, exact {exact:.4}",
@@ -344,7 +255,7 @@ fn tetrahedral_stl_files_are_closed_with_exact_volumes() {
         let solution = read_stl(&std::fs::read(folder.join("solution.stl")).unwrap());
         let all: Vec<[i32; 3]> = pieces.iter().flat_map(|p| p.1.clone()).collect();
         let exact = exact_volume(*grid, &all);
-        let v = volume(&solution);
+        let v = stl_volume(&solution);
         assert!((v - exact).abs() < 1e-2, "{file} solution: {v} vs {exact}");
     }
     // A clearance gap (the default 0.2 mm) is refused in one line naming the grid.
@@ -357,7 +268,6 @@ fn tetrahedral_stl_files_are_closed_with_exact_volumes() {
 #[test]
 #[ignore = "needs python3 with trimesh; CI runs it with --include-ignored"]
 fn tetrahedral_stl_files_are_watertight_to_trimesh() {
-    let python = trimesh();
     let dir = Dir::new();
     write_stls(&dir);
     // The exact volumes, from the grid's tetrahedra, for the script to compare with.
@@ -393,17 +303,7 @@ for d in sorted(total):
     assert abs(s.volume - total[d]) < 1e-2, (d, s.volume, total[d])
 print('ok')
 "#;
-    let out = Command::new(python)
-        .args(["-c", script, dir.path().to_str().unwrap()])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success() && stdout.contains("ok"),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    eprintln!("{stdout}");
+    eprintln!("{}", trimesh_check(&dir, script));
 }
 
 #[test]
@@ -425,22 +325,9 @@ fn the_binary_s_page_of_a_tetrahedral_puzzle_draws_every_piece() {
             "-q",
         ]);
         r.code(0);
-        let page = dir.path().join(format!("tetra-{k}.html"));
-        std::fs::write(&page, &r.stdout).unwrap();
-        for explode in [0, 100] {
-            let url = format!("file://{}#explode={explode}", page.display());
-            let run = format!("tetra-{k}-{explode}");
-            let (dom, stderr) =
-                run_browser(&chromium, dir.path(), &run, &["--dump-dom".into(), url]);
-            assert_eq!(status_attr(&dom, "data-webgl"), Some("1"), "{stderr}");
-            assert_eq!(status_attr(&dom, "data-errors"), None, "{stderr}");
-            assert!(script_problems(&stderr).is_empty(), "{stderr}");
-            let counts: Vec<u64> = status_attr(&dom, "data-piece-pixels")
-                .unwrap()
-                .split(',')
-                .map(|c| c.parse().unwrap())
-                .collect();
-            eprintln!("{run}: pixels per piece colour {counts:?}");
+        let name = format!("tetra-{k}");
+        for (explode, counts) in page_pixels(&chromium, dir.path(), &name, &r.stdout) {
+            let run = format!("{name}-{explode}");
             assert_eq!(counts.len(), *pieces);
             if explode == 100 {
                 assert!(counts.iter().all(|&c| c > 100), "{run}: {counts:?}");

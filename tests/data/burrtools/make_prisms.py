@@ -22,7 +22,13 @@ come from BurrTools 0.7.1's burrTxt and burrTxt2 (built outside the project; see
 tests/data/burrtools/prisms/counts.txt for the commands), not from cubesat; its disassembler's
 results (burrTxt -d) are in tests/data/burrtools/prisms/disassembly.txt.
 """
-import gzip, math, os
+import math, os, sys
+
+# Scripts are run by hand from anywhere: the shared writer beside them, and no __pycache__ left
+# in the tree.
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import xmpuzzle  # noqa: E402
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'prisms')
 H = math.sqrt(0.75)
@@ -187,35 +193,11 @@ def polyiamonds(n):
     return [dict(f) for f in sorted(found)]
 
 
-def vox(cells):
-    sx, sy, sz = (max(c[i] for c in cells) + 1 for i in range(3))
-    assert min(c[0] for c in cells) >= 0 and min(c[1] for c in cells) >= 0 and min(c[2] for c in cells) >= 0
-    t = ''
-    for z in range(sz):
-        for y in range(sy):
-            for x in range(sx):
-                t += cells.get((x, y, z), '_')
-    return sx, sy, sz, t
-
-
 def puzzle(shapes, problems, comment):
-    x = '<?xml version="1.0"?>\n<puzzle version="2">\n  <gridType type="1"/>\n  <colors/>\n  <shapes>\n'
     for name, cells in shapes:
         assert connected(cells), name
         assert normalize(cells) == cells, name
-        sx, sy, sz, t = vox(cells)
-        x += '    <voxel x="%d" y="%d" z="%d" name="%s" type="0">%s</voxel>\n' % (sx, sy, sz, name, t)
-    x += '  </shapes>\n  <problems>\n'
-    for p in problems:
-        x += '    <problem name="%s" state="0">\n      <shapes>\n' % p['name']
-        for part in p['parts']:
-            if len(part) == 2:
-                x += '        <shape id="%d" count="%d"/>\n' % part
-            else:
-                x += '        <shape id="%d" min="%d" max="%d"/>\n' % part
-        x += '      </shapes>\n      <result id="%d"/>\n      <bitmap/>\n    </problem>\n' % p['result']
-    x += '  </problems>\n  <comment>%s</comment>\n</puzzle>\n' % comment
-    return x
+    return xmpuzzle.puzzle(1, shapes, problems, comment)
 
 
 # Flat pieces (one layer).
@@ -396,13 +378,7 @@ FILES['p14_tall_window.xmpuzzle'] = puzzle(
 
 
 def main():
-    os.makedirs(HERE, exist_ok=True)
-    for name, xml in FILES.items():
-        path = os.path.join(HERE, name)
-        data = xml.encode()
-        with open(path, 'wb') as f:
-            with gzip.GzipFile(fileobj=f, mode='wb', mtime=0, filename='') as g:
-                g.write(data)
+    xmpuzzle.write_all(HERE, FILES)
 
 
 if __name__ == '__main__':

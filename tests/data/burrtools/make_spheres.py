@@ -8,7 +8,13 @@ to the smallest box whose corner is a ball, as BurrTools stores them. The expect
 tests/integration/spheres.rs come from BurrTools 0.7.1's burrTxt and burrTxt2 (built outside
 the project; see tests/data/burrtools/spheres/counts.txt for the commands), not from cubesat.
 """
-import gzip, os
+import os, sys
+
+# Scripts are run by hand from anywhere: the shared writer beside them, and no __pycache__ left
+# in the tree.
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import xmpuzzle  # noqa: E402
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'spheres')
 
@@ -27,16 +33,6 @@ def shape(layer_cells, state='#'):
         out[(c[0] - m[0], c[1] - m[1], c[2] - m[2])] = state if isinstance(state, str) else state(l)
     return out
 
-def vox(cells):
-    sx, sy, sz = (max(c[i] for c in cells) + 1 for i in range(3))
-    t = ''
-    for z in range(sz):
-        for y in range(sy):
-            for x in range(sx):
-                assert (x + y + z) % 2 == 0 or (x, y, z) not in cells
-                t += cells.get((x, y, z), '_')
-    return sx, sy, sz, t
-
 def layers(art):
     """Layer art (bottom layer first, rows of '#', '+', '.') -> {layer cell: state}."""
     out = {}
@@ -52,21 +48,7 @@ def art_shape(art):
     return shape(list(cells), state=lambda l: cells[l])
 
 def puzzle(shapes, problems, comment):
-    x = '<?xml version="1.0"?>\n<puzzle version="2">\n  <gridType type="2"/>\n  <colors/>\n  <shapes>\n'
-    for name, cells in shapes:
-        sx, sy, sz, t = vox(cells)
-        x += '    <voxel x="%d" y="%d" z="%d" name="%s" type="0">%s</voxel>\n' % (sx, sy, sz, name, t)
-    x += '  </shapes>\n  <problems>\n'
-    for p in problems:
-        x += '    <problem name="%s" state="0">\n      <shapes>\n' % p['name']
-        for part in p['parts']:
-            if len(part) == 2:
-                x += '        <shape id="%d" count="%d"/>\n' % part
-            else:
-                x += '        <shape id="%d" min="%d" max="%d"/>\n' % part
-        x += '      </shapes>\n      <result id="%d"/>\n      <bitmap/>\n    </problem>\n' % p['result']
-    x += '  </problems>\n  <comment>%s</comment>\n</puzzle>\n' % comment
-    return x
+    return xmpuzzle.puzzle(2, shapes, problems, comment, valid=lambda x, y, z: (x + y + z) % 2 == 0)
 
 # Pieces, in the layer frame.
 MONO = shape([(0, 0, 0)])
@@ -150,16 +132,7 @@ FILES['s10_square4.xmpuzzle'] = puzzle(
     'Pieces of four balls with ranges into the 14-ball pyramid.')
 
 def main():
-    os.makedirs(HERE, exist_ok=True)
-    for name, xml in FILES.items():
-        path = os.path.join(HERE, name)
-        data = xml.encode()
-        with open(path, 'wb') as f:
-            if name.endswith('.xmpuzzle'):
-                with gzip.GzipFile(fileobj=f, mode='wb', mtime=0, filename='') as g:
-                    g.write(data)
-            else:
-                f.write(data)
+    xmpuzzle.write_all(HERE, FILES)
 
 if __name__ == '__main__':
     main()

@@ -30,7 +30,13 @@ Every piece is checked to be face-connected with those neighbour rules. The expe
 come from BurrTools 0.7.1's burrTxt and burrTxt2 (built outside the project; see
 tests/data/burrtools/tetraocta/counts.txt for the commands), not from cubesat.
 """
-import gzip, itertools, os
+import itertools, os, sys
+
+# Scripts are run by hand from anywhere: the shared writer beside them, and no __pycache__ left
+# in the tree.
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import xmpuzzle  # noqa: E402
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'tetraocta')
 
@@ -279,35 +285,11 @@ def dissection_problem(seed, pieces, first, result, what):
                 parts=[(first + i, c) for i, (_, c) in enumerate(pieces)], result=result)
 
 
-def vox(cells):
-    sx, sy, sz = (max(c[i] for c in cells) // 3 * 3 + 3 for i in range(3))
-    assert min(min(c) for c in cells) >= 0
-    t = ''
-    for z in range(sz):
-        for y in range(sy):
-            for x in range(sx):
-                t += cells.get((x, y, z), '_')
-    return sx, sy, sz, t
-
-
 def puzzle(shapes, problems, comment):
-    x = '<?xml version="1.0"?>\n<puzzle version="2">\n  <gridType type="4"/>\n  <colors/>\n  <shapes>\n'
     for name, cells in shapes:
         assert connected(cells), name
         assert normalize(cells) == cells, name
-        sx, sy, sz, t = vox(cells)
-        x += '    <voxel x="%d" y="%d" z="%d" name="%s" type="0">%s</voxel>\n' % (sx, sy, sz, name, t)
-    x += '  </shapes>\n  <problems>\n'
-    for p in problems:
-        x += '    <problem name="%s" state="0">\n      <shapes>\n' % p['name']
-        for part in p['parts']:
-            if len(part) == 2:
-                x += '        <shape id="%d" count="%d"/>\n' % part
-            else:
-                x += '        <shape id="%d" min="%d" max="%d"/>\n' % part
-        x += '      </shapes>\n      <result id="%d"/>\n      <bitmap/>\n    </problem>\n' % p['result']
-    x += '  </problems>\n  <comment>%s</comment>\n</puzzle>\n' % comment
-    return x
+    return xmpuzzle.puzzle(4, shapes, problems, comment, block=3)
 
 
 def around(x, y, z, octants):
@@ -434,13 +416,7 @@ FILES['t10_lines.xmpuzzle'] = puzzle(
 
 
 def main():
-    os.makedirs(HERE, exist_ok=True)
-    for name, xml in FILES.items():
-        path = os.path.join(HERE, name)
-        data = xml.encode()
-        with open(path, 'wb') as f:
-            with gzip.GzipFile(fileobj=f, mode='wb', mtime=0, filename='') as g:
-                g.write(data)
+    xmpuzzle.write_all(HERE, FILES)
 
 
 if __name__ == '__main__':

@@ -76,15 +76,17 @@ from collections import OrderedDict
 import math
 import os
 import re
-import resource
 import subprocess
 import sys
 import tempfile
 
-MAX_NAME = 40
-DOCS_URL = 'https://puzzler.sourceforge.net/docs/%s.html'
-MODES = ['none', 'rotation', 'rotation+reflection']
-SLOW_CPU = 10.0
+# The shared half lives beside this script (puzzler_flat.py); it is run by hand, so no .pyc is
+# left in the tree.
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from puzzler_flat import (  # noqa: E402
+    canonical, catalog_entry, distinct_pieces, expressible, file_name, lattice_symmetries,
+    page_links, puzzle_cells, puzzle_class, puzzle_file, section, title_name, write_all)
 
 # The figures Polyform Puzzler says have no solution, without a link: (page, script-like
 # name, module, class, words). With words the page's, found on the page; with words None the
@@ -172,20 +174,8 @@ FINDINGS = {
 def links(pp):
     """(doc, name, count, words, section, where) of every counted hex link, the g4gX page last,
     then the figures of `ZERO` (`where`: `page` or `docstring`, where the words are)."""
-    docs = sorted(d for d in os.listdir(os.path.join(pp, 'docs')) if d.endswith('.txt'))
-    docs.sort(key=lambda d: d == 'g4gX.txt')
-    seen = set()
-    for doc in docs:
-        text = io.open(os.path.join(pp, 'docs', doc), encoding='utf-8').read()
-        for m in re.finditer(r'`([^`<]*?)\s*<\.\./solutions/hexes/([^>]+)\.txt>`__', text):
-            words = ' '.join(m.group(1).split())
-            c = re.match(r'([\d,]+) (?:and only )?solutions?\b', words)
-            name = m.group(2)
-            if c is None or name in seen:
-                continue
-            seen.add(name)
-            yield (doc[:-4], name, int(c.group(1).replace(',', '')), words,
-                   section(text, m.start()), 'page')
+    for link in page_links(pp, 'hexes'):
+        yield link + ('page',)
     for doc, name, modname, clsname, words in ZERO:
         text = io.open(os.path.join(pp, 'docs', doc + '.txt'), encoding='utf-8').read()
         if words is None:
@@ -206,38 +196,6 @@ def links(pp):
 def docstring_count(cls):
     """The first line of the class's docstring (Polyform Puzzler's count there)."""
     return ' '.join((cls.__doc__ or '').strip().split('\n')[0].split())
-
-
-def section(text, pos):
-    """The title of the documentation section holding `pos` (reStructuredText underlines),
-    with the part's title above it when the section is a part's subsection."""
-    lines = text[:pos].split('\n')
-    titles = []
-    for i in range(len(lines) - 1, 0, -1):
-        under = lines[i].strip()
-        if len(under) >= 3 and len(set(under)) == 1 and under[0] in '=-~^':
-            title = lines[i - 1].strip()
-            if title and len(set(title)) > 1:
-                titles.append((under[0], title))
-    if not titles:
-        return ''
-    first = titles[0]
-    part = next((t for c, t in titles if c == '='), None)
-    if first[0] == '=' or part is None:
-        return 'section "%s"' % first[1]
-    return 'part "%s", section "%s"' % (part, first[1])
-
-
-def puzzle_class(pp, name):
-    for doc, zname, modname, clsname, words in ZERO:
-        if zname == name:
-            module = __import__(modname, fromlist=[clsname])
-            return modname, getattr(module, clsname), None
-    script = 'bin/hexes/%s.py' % name
-    src = io.open(os.path.join(pp, script), encoding='utf-8').read()
-    m = re.search(r'from (puzzler\.puzzles\.\w+) import\s*[\\(]?\s*(\w+)', src)
-    module = __import__(m.group(1), fromlist=[m.group(2)])
-    return m.group(1), getattr(module, m.group(2)), script
 
 
 def typed(cells):
@@ -264,34 +222,6 @@ def typed_centre(X, j):
 def pp_centre(x, y):
     """The centre of Polyform Puzzler's hexagon (x, y), as its pictures draw it."""
     return (x + y / 2.0, y * math.sqrt(3) / 2)
-
-
-# The 12 symmetries of the hexagonal lattice as maps of Polyform Puzzler's (x, y):
-# Hexagonal2D's own rotate0 and flip0, so two pieces are the same polyhex when some map
-# and a translation take one onto the other.
-def symmetries():
-    from puzzler import coordsys
-    out = []
-    for flip in (False, True):
-        for r in range(6):
-            def f(c, r=r, flip=flip):
-                t = coordsys.Hexagonal2D(c)
-                if flip:
-                    t = t.flip0()
-                return tuple(t.rotate0(r))
-            out.append(f)
-    return out
-
-
-def canonical(cells, syms):
-    best = None
-    for s in syms:
-        m = [s(c) for c in cells]
-        lo = (min(c[0] for c in m), min(c[1] for c in m))
-        key = tuple(sorted((x - lo[0], y - lo[1]) for x, y in m))
-        if best is None or key < best:
-            best = key
-    return best
 
 
 def polyhex_sets():
@@ -322,7 +252,7 @@ def check_frame(cubesat=None):
     assert turns == [0, 60, 120, 180, 240, 300], turns
     assert art(list(Polyhexes.coordinates_hexagon(2))) == ['.##', '###', '##.']
     # Free and fixed polyhexes of orders 1 to 6.
-    syms = symmetries()
+    syms = lattice_symmetries('Hexagonal2D')
     free, fixed, orientations = [], [], OrderedDict()
     for order, cls in polyhex_sets():
         p = cls(init_puzzle=False)
@@ -370,45 +300,6 @@ def check_orientations(cubesat, orientations):
     assert seen == len(orientations), (seen, out)
 
 
-def expressible(cls):
-    """None, or why cubesat does not express the puzzle as written."""
-    mro = inspect.getmro(cls)
-    names = [k.__name__ for k in mro]
-    own = [k for k in mro if k.__module__.startswith('puzzler.puzzles.')
-           and k.__name__ not in ('Puzzle', 'Puzzle2D', 'Puzzle3D', 'PuzzlePseudo3D')]
-    if len(cls.components()) > 1:
-        return 'several components'
-    if any(n.startswith('OneSided') for n in names):
-        return 'one-sided polyhexes (a piece on a board cannot be turned over)'
-    if 'Polyhexes' not in names:
-        return 'not a hexagonal grid'
-    if any('record_solution' in k.__dict__ for k in own):
-        return ('the class keeps only the solutions meeting a rule of its own (record_solution), '
-                'which cubesat does not express')
-    if cls.secondary_columns:
-        return 'secondary cells (a piece left out in a cover of its own)'
-    return None
-
-
-def puzzle_cells(p):
-    coords = sorted(tuple(c) for c in p.solution_coords)
-    pieces = []
-    for name in sorted(p.piece_data):
-        units = tuple(tuple(c) for c in p.piece_data[name][0])
-        if p.implied_0:
-            units = ((0, 0),) + units
-        pieces.append((name, list(units)))
-    return coords, pieces
-
-
-def file_name(name):
-    short = name
-    for a, b in SHORT if len(name) > MAX_NAME else ():
-        short = short.replace(a, b)
-    assert len(short) <= MAX_NAME, name
-    return short
-
-
 def set_words(cls, pieces):
     """The piece set in words, from the class's bases."""
     names = [k.__name__ for k in inspect.getmro(cls)]
@@ -431,244 +322,45 @@ def set_words(cls, pieces):
     return '%d polyhexes (%s)' % (n, listed)
 
 
-def convention(p, cls, count):
-    """How Polyform Puzzler's class lists each solution once, and the cubesat mode that is."""
-    p.build_aspects()
-    restricted = sorted(
-        name for name in p.aspects
-        if len(p.aspects[name]) < len(p.make_aspects(tuple(p.piece_data[name][0]))))
-    how = []
-    if restricted:
-        how.append('gives piece %s fewer orientations' % ', '.join(restricted))
-    if cls.check_for_duplicates:
-        how.append('drops the solutions it has seen turned or reflected')
-    if count == 0:
-        return ('no solution, so 0 in every counting mode (Polyform Puzzler\'s class %s)'
-                % (' and '.join(how) if how else 'restricts no piece'))
-    if not how:
-        return ('"N solutions": Polyform Puzzler\'s class restricts no piece and drops no '
-                'duplicates, so it lists every placement: cubesat\'s none mode')
-    return ('"N solutions": Polyform Puzzler lists each solution once up to the figure\'s '
-            'symmetries, rotations and reflections in the plane (its class %s); on a board one '
-            'prism thick a reflection in the plane is a half turn in space, so this is '
-            'cubesat\'s count up to rotation' % ' and '.join(how))
-
-
-def record(doc, name, count, words, title, where, modname, cls, script, old):
+def record(pp, doc, name, count, words, title, where, modname, cls, script, old):
     p = cls(init_puzzle=False)
-    coords, raw = puzzle_cells(p)
-    syms = symmetries()
-    merged = []
-    for pname, cells in raw:
-        key = canonical(cells, syms)
-        for m in merged:
-            if m[2] == key:
-                return None, 'pieces %s and %s are the same polyhex' % (m[0], pname)
-        merged.append([pname, 1, key, cells])
-    piece_cells = sum(len(m[3]) for m in merged)
-    if piece_cells != len(coords):
-        return None, 'the pieces have %d hexagons, the figure %d' % (piece_cells, len(coords))
-    pieces = [OrderedDict([('name', m[0]), ('layers', [art(m[3])])]) for m in merged]
-    doc_cite = '%s (%s)' % (DOCS_URL % doc, title) if title else DOCS_URL % doc
-    page = io.open(os.path.join(PP, 'docs', doc + '.txt'), encoding='utf-8').read()
-    page_title = re.search(r'^=+\n\s*(.+?)\s*\n=+$', page, re.M).group(1)
-    if where == 'docstring':
-        source = ('David Goodger, Polyform Puzzler (https://puzzler.sourceforge.net/), its source '
-                  'file %s.py, class %s, whose docstring says "%s" (one of its `_x` classes, '
-                  'figures found to have no solution); the figure is not shown in the '
-                  'documentation, "%s", %s, which gives the set\'s puzzles that have solutions'
-                  % (modname.replace('.', '/'), cls.__name__, words, page_title, doc_cite))
-    else:
-        source = ('David Goodger, Polyform Puzzler documentation, "%s", %s: "%s"; the puzzle is '
-                  'the class %s.%s%s' % (page_title, doc_cite, words, modname, cls.__name__,
-                                         ' (front end %s)' % script if script else ''))
-    conv = convention(p, cls, count)
-    published = OrderedDict([
-        ('count', count),
-        ('up_to', 'none' if 'none mode' in conv else 'rotation'),
-        ('convention', conv),
-        ('source', source)])
-    fname = file_name(name)
-    if fname in FINDINGS:
-        verdict, matches, text = FINDINGS[fname]
-        f = OrderedDict([('verdict', verdict)])
-        if matches:
-            f['matches'] = matches
-        f['text'] = text
-        published['finding'] = f
-    catalog = OrderedDict([('family', doc), ('published', [published])])
-    if old:
-        oc = old.get('catalog', {})
-        if 'cubesat' in oc:
-            catalog['cubesat'] = oc['cubesat']
-        if oc.get('slow'):
-            catalog['slow'] = True
+    coords, raw = puzzle_cells(p, (0, 0))
+    syms = lattice_symmetries('Hexagonal2D')
+    pieces, why = distinct_pieces(raw, coords, syms, 'polyhex', 'hexagons')
+    if why is not None:
+        return None, why
+    catalog = catalog_entry(pp, p, cls, doc, count, words, title, where, modname, script,
+                            file_name(name, SHORT), FINDINGS, old)
     description = (
         'Polyform Puzzler\'s %s: %s, each used once, fill a figure of %d hexagons, a board one '
         'hexagonal prism thick.' % (
-            title_name(name), set_words(cls, [m[0] for m in merged]), len(coords)))
-    out = OrderedDict([
-        ('name', title_name(name)),
-        ('description', description),
-        ('grid', 'hexagons'),
-        ('target', {'layers': [art(coords)]}),
-        ('pieces', pieces),
-        ('catalog', catalog),
-    ])
-    return out, None
-
-
-def title_name(name):
-    words = name.replace('-', ' ')
-    return words[0].upper() + words[1:]
-
-
-def write(path, obj):
-    lines = ['{']
-    keys = list(obj.keys())
-    for i, k in enumerate(keys):
-        comma = ',' if i < len(keys) - 1 else ''
-        if k == 'pieces':
-            lines.append('  "pieces": [')
-            for j, pc in enumerate(obj['pieces']):
-                lines.append('    ' + json.dumps(pc, separators=(', ', ': ')) +
-                             (',' if j < len(obj['pieces']) - 1 else ''))
-            lines.append('  ]' + comma)
-        elif k == 'target':
-            lines.append('  "target": {"layers": [')
-            L = obj['target']['layers']
-            for j, layer in enumerate(L):
-                lines.append('    [')
-                for r, row in enumerate(layer):
-                    lines.append('      ' + json.dumps(row) + (',' if r < len(layer) - 1 else ''))
-                lines.append('    ]' + (',' if j < len(L) - 1 else ''))
-            lines.append('  ]}' + comma)
-        else:
-            body = json.dumps(obj[k], indent=2, ensure_ascii=False, separators=(',', ': '))
-            body = body.replace('\n', '\n  ')
-            lines.append('  %s: %s%s' % (json.dumps(k), body, comma))
-    lines.append('}')
-    with io.open(path, 'w', encoding='utf-8') as f:
-        f.write(u'\n'.join(lines) + u'\n')
-
-
-def run(cubesat, path, args, limit):
-    """The count cubesat prints and the CPU seconds it took, or (None, seconds) over `limit`."""
-    def cap():
-        resource.setrlimit(resource.RLIMIT_CPU, (int(limit) + 1, int(limit) + 1))
-        os.nice(10)
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    proc = subprocess.Popen([cubesat, 'solve', path, '--count', '--threads', '1', '-q'] + args,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=cap)
-    out, err = proc.communicate()
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    m = re.match(r'(\d+) solution', out.decode('utf-8'))
-    if proc.returncode not in (0, 1) or not m:
-        # Killed at the cap: SIGXCPU or SIGKILL (the kernel's CPU clock runs a little ahead of
-        # the one getrusage reports for a multithreaded process).
-        if cpu >= limit or proc.returncode in (-9, -24):
-            return None, cpu
-        raise RuntimeError('%s %s: exit %d after %.1f CPU s: %s'
-                           % (path, ' '.join(args), proc.returncode, cpu, err))
-    return int(m.group(1)), cpu
-
-
-def count(cubesat, path, obj, limit):
-    """Counts in the three modes and dancing links in the rotation mode, the four runs under
-    `limit` CPU seconds together (each run gets what the earlier ones left); None when over."""
-    counts = OrderedDict()
-    total = 0.0
-    runs = [(mode, ['--up-to', mode]) for mode in MODES]
-    runs.append(('dlx', ['--up-to', 'rotation', '--engine', 'dlx']))
-    for what, args in runs:
-        left = limit - total
-        n = None
-        if left >= 1:
-            n, cpu = run(cubesat, path, args, left)
-            total += cpu
-        if n is None:
-            return None, total, '%s over the %g CPU s of the four counts' % (
-                'dancing links' if what == 'dlx' else 'mode ' + what, limit)
-        if what == 'dlx' and n != counts['rotation']:
-            raise RuntimeError('%s: dancing links counts %d, the exact engine %d'
-                               % (path, n, counts['rotation']))
-        counts.setdefault(what, n)
-    counts.pop('dlx', None)
-    return counts, total, None
-
-
-PP = None
+            title_name(name), set_words(cls, [n for n, _ in pieces]), len(coords)))
+    return puzzle_file(name, description, 'hexagons', art(coords),
+                       [(n, art(cells)) for n, cells in pieces], catalog), None
 
 
 def main():
-    global PP
     pp, out = sys.argv[1], sys.argv[2]
     cubesat = sys.argv[3] if len(sys.argv) > 3 else None
     limit = float(sys.argv[4]) if len(sys.argv) > 4 else 60.0
-    PP = pp
     sys.path.insert(0, pp)
     free, fixed = check_frame(cubesat)
     print('frame checked: free polyhexes of orders 1-6 %s, fixed %s%s' % (
         free, fixed, ', cubesat\'s orientations agree' if cubesat else ''))
-    kept = left = 0
-    cpu_total = 0.0
-    families = {}
-    for doc, name, n, words, title, where in links(pp):
-        modname, cls, script = puzzle_class(pp, name)
-        why = expressible(cls)
-        said = docstring_count(cls)
-        c = re.match(r'(\d[\d,]*)\b', said)
-        if (int(c.group(1).replace(',', '')) if c else None) != n:
-            print('note %s: the page says "%s", the class %s "%s"' % (
-                name, words, cls.__name__, said))
-        obj = None
-        if why is None:
-            fname = file_name(name)
-            path = os.path.join(out, doc, fname + '.json')
-            old = json.load(io.open(path, encoding='utf-8')) if os.path.exists(path) else None
-            obj, why = record(doc, name, n, words, title, where, modname, cls, script, old)
-        if why is None and 'cubesat' not in obj['catalog'] and cubesat:
-            tmp = path + '.tmp'
-            if not os.path.isdir(os.path.dirname(path)):
-                os.makedirs(os.path.dirname(path))
-            write(tmp, obj)
-            try:
-                counts, cpu, over = count(cubesat, tmp, obj, limit)
-            finally:
-                os.remove(tmp)
-            cpu_total += cpu
-            if counts is None:
-                why = 'not counted: %s (%.1f CPU s spent)' % (over, cpu)
-            else:
-                c = obj['catalog']
-                c['cubesat'] = counts
-                c.pop('slow', None)
-                if cpu > SLOW_CPU:
-                    c['slow'] = True
-                print('counted %s: %s (%.2f CPU s)' % (fname, dict(counts), cpu))
-        if why is None and 'cubesat' not in obj['catalog']:
-            why = 'not counted (no CUBESAT given and no earlier file)'
-        if why is None:
-            pub = obj['catalog']['published'][0]
-            mine = obj['catalog']['cubesat'][pub['up_to']]
-            if mine != pub['count'] and 'finding' not in pub:
-                why = ('cubesat counts %d %s, the page %d: no finding in FINDINGS'
-                       % (mine, pub['up_to'], pub['count']))
-            elif mine == pub['count'] and 'finding' in pub:
-                why = 'a finding in FINDINGS, but the counts agree (%d)' % mine
-        if why is not None:
-            left += 1
-            print('left out %s (%s.%s): %s' % (name, modname, cls.__name__, why))
-            continue
-        kept += 1
-        families[doc] = families.get(doc, 0) + 1
-        if not os.path.isdir(os.path.join(out, doc)):
-            os.makedirs(os.path.join(out, doc))
-        write(path, obj)
-        print('wrote %s' % path)
-    print('%d written (%s), %d left out; %.1f CPU s of counting' % (
-        kept, ', '.join('%s %d' % kv for kv in sorted(families.items())), left, cpu_total))
+
+    def puzzles():
+        for doc, name, n, words, title, where in links(pp):
+            modname, cls, script = puzzle_class(pp, name, ZERO, 'hexes')
+            why = expressible(cls, 'Polyhexes', 'polyhexes', 'hexagonal')
+            said = docstring_count(cls)
+            c = re.match(r'(\d[\d,]*)\b', said)
+            if (int(c.group(1).replace(',', '')) if c else None) != n:
+                print('note %s: the page says "%s", the class %s "%s"' % (
+                    name, words, cls.__name__, said))
+            yield doc, name, modname, cls, why, (
+                lambda old, a=(pp, doc, name, n, words, title, where, modname, cls, script):
+                record(*(a + (old,))))
+    write_all(out, cubesat, limit, SHORT, puzzles())
 
 
 if __name__ == '__main__':

@@ -1,4 +1,4 @@
-//! The SVG renderer: an isometric picture of a scene, a title and a legend; optionally exploded. Cubes, balls and prisms are drawn apart (`cubes`, `balls`, `prisms`); this module holds the document frame, the legend, the labels and the page layout they share.
+//! The SVG renderer: an isometric picture of a scene, a title and a legend; optionally exploded. Cubes, balls, prisms and tetrahedra are drawn apart (`cubes`, `balls`, `prisms`, `tetrahedra`; the last two share `cells`); this module holds the document frame, the legend, the labels and the page layout they share.
 //!
 //! The cube and ball views look from (+x, -y, +z) towards the scene and map a point onto lattice
 //! coordinates `a = x + y`, `b = x - y - 2z` (screen x = a·√3/2·u, screen y = b·u/2 for a cube
@@ -11,6 +11,7 @@
 //! external references, generic font family.
 
 mod balls;
+mod cells;
 mod cubes;
 mod prisms;
 mod tetrahedra;

@@ -21,37 +21,30 @@
 //! prism is its own `<g class="prism">` with `data-piece` (its piece's index in the scene, `-1`
 //! for an empty target cell) and `data-cell`, as balls are in the sphere grid's picture.
 //!
-//! Edges: a dark line where a face meets a face of another piece or the outline of the
-//! picture, a faint one between faces of one piece (so the prisms stay countable). Exploded,
-//! every piece moves from its container's centre by [`EXPLODE_FACTOR`] times its centroid's
-//! offset, rounded to a move of the grid (so the drawing order stays exact).
+//! Edges: a dark line where a face meets a face of another piece or the outline of the picture, a
+//! faint one between faces of one piece (so the prisms stay countable). Exploded, every piece moves
+//! from its container's centre by [`super::EXPLODE_FACTOR`] times its centroid's offset, rounded to
+//! a move of the grid (so the drawing order stays exact).
 
-use super::{
-    EXPLODE_FACTOR, GHOST, LABEL_WIDTH_PER_CHAR, Label, Layout, Legend, UNIT, write_head,
-    write_labels,
-};
+use super::cells::{Ab, Drawn, Style, explode_want, page, place};
 use crate::geometry::{Cell, Grid, add};
 use crate::render::prismmesh::{Key, Poly, polygon as cell_polygon};
-use crate::render::{Occupant, Rgb, Scene};
+use crate::render::{Occupant, Scene};
 use std::cmp::Ordering;
 use std::collections::HashMap;
-use std::fmt::Write as _;
 
 /// The view's height above the horizon (radians): the tiling foreshortened to sin φ ≈ 0.77,
 /// a layer cos φ ≈ 0.64 of a side high.
 const ELEVATION: f64 = 50.0 * std::f64::consts::PI / 180.0;
 
-/// A cell unit (a triangle's side, a hexagon's width across its flat sides) in [`UNIT`]s:
+/// A cell unit (a triangle's side, a hexagon's width across its flat sides) in [`super::UNIT`]s:
 /// larger than a cube's edge, as a triangle has less area.
 const SCALE: f64 = 2.0;
 
 /// Brightness of the top face.
 const TOP: f64 = 1.0;
 
-/// A point in the picture's lattice coordinates (see [`Layout`]).
-type Ab = (f64, f64);
-
-/// Where a point of space is drawn, in the lattice coordinates [`Layout`] maps to the page
+/// Where a point of space is drawn, in the lattice coordinates [`super::Layout`] maps to the page
 /// (`a` in steps of `UNIT·√3/2` pixels across, `b` in half units down).
 fn view(p: [f64; 3]) -> Ab {
     let (s, c) = ELEVATION.sin_cos();
@@ -100,7 +93,7 @@ struct Prism {
 /// The SVG of a scene of prisms ([`crate::geometry::CellShape::Prism`]).
 pub(super) fn svg(scene: &Scene, explode: bool) -> String {
     let grid = scene.grid;
-    let occupied = place(scene, explode);
+    let occupied = place(scene, explode, explode_move);
     let mut cells: Vec<(Cell, Occupant)> = occupied.iter().map(|(&c, &o)| (c, o)).collect();
     cells.sort_by(|a, b| far_to_near(grid, a.0, b.0).then(a.1.cmp(&b.1)));
     let prisms: Vec<Prism> = cells
@@ -108,80 +101,27 @@ pub(super) fn svg(scene: &Scene, explode: bool) -> String {
         .map(|&(c, o)| prism(grid, &occupied, c, o))
         .collect();
     let floors = if explode { Vec::new() } else { floors(scene) };
-    let labels = labels(scene, explode, &prisms);
-    let legend = Legend::new(scene);
-    let (lo, hi) = extent(&prisms, &floors, &labels);
-    let layout = Layout::fit(scene, lo, hi, &legend);
-    let floor_paths: Vec<String> = floors
+    let drawn: Vec<Drawn> = prisms
         .iter()
-        .map(|tris| {
-            tris.iter()
-                .map(|t| polygon(&layout, t))
-                .collect::<Vec<_>>()
-                .join(" ")
+        .map(|p| Drawn {
+            owner: p.owner,
+            cell: p.cell,
+            faces: p.faces.iter().map(|f| (&f.points[..], f.shade)).collect(),
+            strong: &p.strong,
+            faint: &p.faint,
         })
         .collect();
-    let mut s = String::new();
-    write_head(
-        &mut s,
-        scene,
-        explode,
-        &layout,
-        &floor_paths,
-        "oblique view of prisms",
-    );
-    write_prisms(&mut s, scene, &prisms, &layout);
-    write_labels(&mut s, &labels, &layout);
-    legend.write(&mut s, &layout);
-    let _ = writeln!(s, "</svg>");
-    s
+    page(scene, explode, &STYLE, &floors, &drawn)
 }
 
-/// Every drawn cell and its occupant: the pieces' cells moved by their offsets (the first
-/// piece to claim a cell keeps it, as in [`Scene::occupancy`]), then the empty cells.
-fn place(scene: &Scene, explode: bool) -> HashMap<Cell, Occupant> {
-    let mut occupied = HashMap::new();
-    for (i, p) in scene.pieces.iter().enumerate() {
-        let o = if explode {
-            explode_move(scene, i)
-        } else {
-            [0; 3]
-        };
-        for &c in &p.cells {
-            occupied.entry(add(c, o)).or_insert(Occupant::Piece(i));
-        }
-    }
-    for &c in &scene.empty {
-        occupied.entry(c).or_insert(Occupant::Empty);
-    }
-    occupied
-}
-
-/// The move of the grid nearest to [`EXPLODE_FACTOR`] times piece `i`'s centroid's offset from
-/// the centre of its container's box (in space), none for a piece without cells.
+/// The move of the grid nearest to [`super::EXPLODE_FACTOR`] times piece `i`'s centroid's offset
+/// from the centre of its container's box (in space, [`explode_want`]), none for a piece without
+/// cells.
 fn explode_move(scene: &Scene, i: usize) -> Cell {
     let grid = scene.grid;
-    let p = &scene.pieces[i];
-    if p.cells.is_empty() {
+    let Some(want) = explode_want(scene, i) else {
         return [0; 3];
-    }
-    let n = p.cells.len() as f64;
-    let mid: [f64; 3] =
-        std::array::from_fn(|a| p.cells.iter().map(|&c| grid.centre(c)[a]).sum::<f64>() / n);
-    // Grid::centre is linear in a cell's coordinates, so a box's centre is the mean of its
-    // corner cells' centres.
-    let home = match p.cells.first().and_then(|&c| scene.container_of(c)) {
-        Some(k) => {
-            let c = &scene.containers[k];
-            let (lo, hi) = (
-                grid.centre(c.origin),
-                grid.centre(std::array::from_fn(|a| c.origin[a] + c.size[a] - 1)),
-            );
-            std::array::from_fn(|a| (lo[a] + hi[a]) / 2.0)
-        }
-        None => mid,
     };
-    let want: [f64; 3] = std::array::from_fn(|a| (mid[a] - home[a]) * EXPLODE_FACTOR);
     // The grid's moves in a layer are [ei + nu·j, nv·j]: the shortest move east (along u),
     // and the first move north-east (the least v, then the least u); [2i + j, 3j] on the
     // prism grid, [2i + j, j] on the hexagon grid. Their lengths in space from Grid::centre.
@@ -367,177 +307,17 @@ fn floors(scene: &Scene) -> Vec<Vec<Vec<Ab>>> {
         .collect()
 }
 
-/// The labels of a scene whose pieces are laid out on their own ([`Scene::loose`]): every
-/// piece alone in its container gets its mark and name centred under its prisms.
-fn labels(scene: &Scene, explode: bool, prisms: &[Prism]) -> Vec<Label> {
-    if !scene.loose || explode {
-        return Vec::new();
-    }
-    let copies = scene.copies();
-    let mut pieces_in = vec![0usize; scene.containers.len()];
-    let home = |cells: &[Cell]| cells.first().and_then(|&c| scene.container_of(c));
-    for p in &scene.pieces {
-        if let Some(k) = home(&p.cells) {
-            pieces_in[k] += 1;
-        }
-    }
-    for &c in &scene.empty {
-        if let Some(k) = scene.container_of(c) {
-            pieces_in[k] += 1;
-        }
-    }
-    let mut out = Vec::new();
-    for (i, p) in scene.pieces.iter().enumerate() {
-        let Some(k) = home(&p.cells) else { continue };
-        if pieces_in[k] != 1 {
-            continue;
-        }
-        let points = prisms
-            .iter()
-            .filter(|q| q.owner == Occupant::Piece(i))
-            .flat_map(|q| q.faces.iter().flat_map(|f| f.points.iter()));
-        let (mut a0, mut a1, mut b1) = (f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY);
-        for &(a, b) in points {
-            (a0, a1, b1) = (a0.min(a), a1.max(a), b1.max(b));
-        }
-        if a0 > a1 {
-            continue;
-        }
-        out.push(Label {
-            a: (a0 + a1) / 2.0,
-            b: b1 + 2.0,
-            text: super::label_text(scene, i, copies[i]),
-        });
-    }
-    out
-}
-
-/// The lowest and highest lattice coordinates of everything drawn (faces, floors, labels with
-/// their text's width and a unit below the baseline), or the origin twice for an empty picture.
-fn extent(prisms: &[Prism], floors: &[Vec<Vec<Ab>>], labels: &[Label]) -> (Ab, Ab) {
-    let mut lo = (f64::INFINITY, f64::INFINITY);
-    let mut hi = (f64::NEG_INFINITY, f64::NEG_INFINITY);
-    let mut extend = |(a, b): Ab| {
-        lo = (lo.0.min(a), lo.1.min(b));
-        hi = (hi.0.max(a), hi.1.max(b));
-    };
-    for p in prisms {
-        p.faces
-            .iter()
-            .flat_map(|f| &f.points)
-            .for_each(|&q| extend(q));
-    }
-    floors.iter().flatten().flatten().for_each(|&q| extend(q));
-    for l in labels {
-        let half =
-            l.text.chars().count() as f64 * LABEL_WIDTH_PER_CHAR / 2.0 / (UNIT * 3f64.sqrt() / 2.0);
-        extend((l.a - half, l.b + 1.0));
-        extend((l.a + half, l.b));
-    }
-    if lo.0 > hi.0 {
-        return ((0.0, 0.0), (0.0, 0.0));
-    }
-    (lo, hi)
-}
-
-/// A closed polygon's path data.
-fn polygon(layout: &Layout, points: &[Ab]) -> String {
-    let mut d = String::new();
-    for (n, &(a, b)) in points.iter().enumerate() {
-        d.push_str(if n == 0 { "M" } else { " L" });
-        d.push_str(&layout.at(a, b));
-    }
-    d.push_str(" Z");
-    d
-}
-
-/// Segments' path data.
-fn segments(layout: &Layout, segs: &[(Ab, Ab)]) -> String {
-    segs.iter()
-        .map(|&(p, q)| format!("M{} L{}", layout.at(p.0, p.1), layout.at(q.0, q.1)))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// The prisms far to near, each a group of its faces (filled in its piece's colour, shaded
-/// by the way they face), its edges, and for a hint a white dot on each face; an empty cell's
-/// prism a pale see-through ghost with dashed edges.
-fn write_prisms(s: &mut String, scene: &Scene, prisms: &[Prism], layout: &Layout) {
-    let copies = scene.copies();
-    let _ = writeln!(s, r#"<g id="prisms" stroke-linejoin="round">"#);
-    for p in prisms {
-        if p.faces.is_empty() {
-            continue;
-        }
-        let (index, base, hint): (i64, Rgb, bool) = match p.owner {
-            Occupant::Piece(i) => (i as i64, scene.colour(i, copies[i]), scene.pieces[i].hint),
-            Occupant::Empty => (-1, GHOST, false),
-        };
-        let [u, v, z] = p.cell;
-        let _ = write!(
-            s,
-            r#"<g class="prism" data-piece="{index}" data-cell="{u} {v} {z}">"#
-        );
-        let ghost = p.owner == Occupant::Empty;
-        for f in &p.faces {
-            let c = base.scaled(f.shade).hex();
-            let d = polygon(layout, &f.points);
-            if ghost {
-                let _ = write!(
-                    s,
-                    r#"<path fill="{c}" fill-opacity="0.55" stroke="none" d="{d}"/>"#
-                );
-            } else {
-                let _ = write!(
-                    s,
-                    r#"<path fill="{c}" stroke="{c}" stroke-width="0.6" d="{d}"/>"#
-                );
-            }
-        }
-        if ghost {
-            let all: Vec<(Ab, Ab)> = p.strong.iter().chain(&p.faint).copied().collect();
-            let _ = write!(
-                s,
-                r##"<path fill="none" stroke="#888888" stroke-width="0.8" stroke-dasharray="3 2" d="{}"/>"##,
-                segments(layout, &all)
-            );
-        } else {
-            if !p.faint.is_empty() {
-                let _ = write!(
-                    s,
-                    r##"<path fill="none" stroke="#000000" stroke-opacity="0.3" stroke-width="0.8" stroke-linecap="round" d="{}"/>"##,
-                    segments(layout, &p.faint)
-                );
-            }
-            if !p.strong.is_empty() {
-                let _ = write!(
-                    s,
-                    r##"<path fill="none" stroke="#222222" stroke-width="1.6" stroke-linecap="round" d="{}"/>"##,
-                    segments(layout, &p.strong)
-                );
-            }
-        }
-        if hint {
-            let marks: Vec<String> = p
-                .faces
-                .iter()
-                .map(|f| {
-                    let n = f.points.len() as f64;
-                    let a = f.points.iter().map(|q| q.0).sum::<f64>() / n;
-                    let b = f.points.iter().map(|q| q.1).sum::<f64>() / n;
-                    format!("M{} h0", layout.at(a, b))
-                })
-                .collect();
-            let _ = write!(
-                s,
-                r##"<path class="hint-mark" fill="none" stroke="#ffffff" stroke-width="6" stroke-linecap="round" d="{}"/>"##,
-                marks.join(" ")
-            );
-        }
-        let _ = writeln!(s, "</g>");
-    }
-    let _ = writeln!(s, "</g>");
-}
+/// How prisms are written (see [`page`]).
+const STYLE: Style = Style {
+    view: "oblique view of prisms",
+    group: "prisms",
+    class: "prism",
+    ghost_opacity: "0.55",
+    faint_opacity: "0.3",
+    faint_width: "0.8",
+    strong_width: "1.6",
+    hint_width: "6",
+};
 
 #[cfg(test)]
 mod tests {
@@ -571,7 +351,7 @@ mod tests {
 
     /// The prism at `c` as drawn in `scene` (not exploded).
     fn drawn(scene: &Scene, c: Cell) -> Prism {
-        let occupied = place(scene, false);
+        let occupied = place(scene, false, explode_move);
         prism(scene.grid, &occupied, c, occupied[&c])
     }
 

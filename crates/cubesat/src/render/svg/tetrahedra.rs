@@ -4,7 +4,7 @@
 //! round from due south: a generic direction, so that no face of either grid (whose planes
 //! are the cube's faces and its diagonal planes) is seen edge-on. A point of space (cube
 //! units, [`crate::geometry::Grid::tetrahedron`]'s frame) is drawn by an orthographic
-//! projection onto the picture plane, at lattice coordinates [`Layout`] maps to the page.
+//! projection onto the picture plane, at lattice coordinates [`super::Layout`] maps to the page.
 //!
 //! Faces drawn: a cell's faces that face the viewer and have no filled cell across them (a
 //! face between two cells of one piece is inside it, and a face between two pieces is hidden
@@ -17,21 +17,16 @@
 //! piece's index in the scene, `-1` for an empty target cell) and `data-cell`, as the prism
 //! and ball pictures mark their cells.
 //!
-//! Edges: a dark line where a drawn face meets a face of another piece or the outline of
-//! the picture (an edge no other drawn face of its piece shares), a faint one between two
-//! drawn faces of one piece (so the cells stay countable). Exploded, every piece moves from
-//! its container's centre by [`EXPLODE_FACTOR`] times its centroid's offset, rounded to a
-//! move of the grid (whole cubes, at least one; on the tetra-octa grid an even number of
-//! them in all).
+//! Edges: a dark line where a drawn face meets a face of another piece or the outline of the
+//! picture (an edge no other drawn face of its piece shares), a faint one between two drawn faces
+//! of one piece (so the cells stay countable). Exploded, every piece moves from its container's
+//! centre by [`super::EXPLODE_FACTOR`] times its centroid's offset, rounded to a move of the grid
+//! (whole cubes, at least one; on the tetra-octa grid an even number of them in all).
 
-use super::{
-    EXPLODE_FACTOR, GHOST, LABEL_WIDTH_PER_CHAR, Label, Layout, Legend, UNIT, write_head,
-    write_labels,
-};
-use crate::geometry::{Cell, Grid, add};
-use crate::render::{Occupant, Rgb, Scene};
+use super::cells::{Ab, Drawn, Style, explode_want, page, place};
+use crate::geometry::{Cell, Grid};
+use crate::render::{Occupant, Scene};
 use std::collections::HashMap;
-use std::fmt::Write as _;
 
 /// The view's height above the horizon (radians). With [`AZIMUTH`], the direction is some
 /// 25° or more from every axis, face diagonal and body diagonal of the cube, so a regular
@@ -41,14 +36,11 @@ const ELEVATION: f64 = 25.0 * std::f64::consts::PI / 180.0;
 /// How far the viewer stands round from due south towards the west (radians).
 const AZIMUTH: f64 = 15.0 * std::f64::consts::PI / 180.0;
 
-/// A cube's edge in [`UNIT`]s: tetrahedral cells are small (a cube holds 24 or 6 of them).
+/// A cube's edge in [`super::UNIT`]s: tetrahedral cells are small (a cube holds 24 or 6 of them).
 const SCALE: f64 = 3.5;
 
 /// Where the light comes from (towards it, unnormalised): the upper left, in front.
 const LIGHT: [f64; 3] = [-0.45, -0.6, 0.8];
-
-/// A point in the picture's lattice coordinates (see [`Layout`]).
-type Ab = (f64, f64);
 
 /// A corner's integer key, in eighths of a cube (both grids' corners lie on that lattice).
 type Key = [i64; 3];
@@ -98,46 +90,19 @@ struct Face {
 
 /// The SVG of a scene of tetrahedra ([`crate::geometry::CellShape::Tetrahedron`]).
 pub(super) fn svg(scene: &Scene, explode: bool) -> String {
-    let occupied = place(scene, explode);
+    let occupied = place(scene, explode, explode_move);
     let faces = visible_faces(scene.grid, &occupied);
-    let labels = labels(scene, explode, &faces);
-    let legend = Legend::new(scene);
-    let (lo, hi) = extent(&faces, &labels);
-    let layout = Layout::fit(scene, lo, hi, &legend);
-    let mut s = String::new();
-    write_head(
-        &mut s,
-        scene,
-        explode,
-        &layout,
-        &[],
-        "oblique view of tetrahedra",
-    );
-    write_faces(&mut s, scene, &faces, &layout);
-    write_labels(&mut s, &labels, &layout);
-    legend.write(&mut s, &layout);
-    let _ = writeln!(s, "</svg>");
-    s
-}
-
-/// Every drawn cell and its occupant: the pieces' cells moved by their offsets (the first
-/// piece to claim a cell keeps it, as in [`Scene::occupancy`]), then the empty cells.
-fn place(scene: &Scene, explode: bool) -> HashMap<Cell, Occupant> {
-    let mut occupied = HashMap::new();
-    for (i, p) in scene.pieces.iter().enumerate() {
-        let o = if explode {
-            explode_move(scene, i)
-        } else {
-            [0; 3]
-        };
-        for &c in &p.cells {
-            occupied.entry(add(c, o)).or_insert(Occupant::Piece(i));
-        }
-    }
-    for &c in &scene.empty {
-        occupied.entry(c).or_insert(Occupant::Empty);
-    }
-    occupied
+    let drawn: Vec<Drawn> = faces
+        .iter()
+        .map(|f| Drawn {
+            owner: f.owner,
+            cell: f.cell,
+            faces: vec![(&f.points[..], f.shade)],
+            strong: &f.strong,
+            faint: &f.faint,
+        })
+        .collect();
+    page(scene, explode, &STYLE, &[], &drawn)
 }
 
 /// Cells per cube along an axis: [`Grid::centre`] is a cell's coordinates over this.
@@ -145,31 +110,14 @@ fn cells_per_cube(grid: Grid) -> i32 {
     (1.0 / grid.centre([1, 0, 0])[0]).round() as i32
 }
 
-/// The move of the grid nearest to [`EXPLODE_FACTOR`] times piece `i`'s centroid's offset from
-/// the centre of its container's box (in space), none for a piece without cells: whole cubes
+/// The move of the grid nearest to [`super::EXPLODE_FACTOR`] times piece `i`'s centroid's offset
+/// from the centre of its container's box (in space), none for a piece without cells: whole cubes
 /// along each axis, the nearest such move that is a translation of the grid.
 fn explode_move(scene: &Scene, i: usize) -> Cell {
     let grid = scene.grid;
-    let p = &scene.pieces[i];
-    if p.cells.is_empty() {
+    let Some(mut want) = explode_want(scene, i) else {
         return [0; 3];
-    }
-    let n = p.cells.len() as f64;
-    let mid: [f64; 3] =
-        std::array::from_fn(|a| p.cells.iter().map(|&c| grid.centre(c)[a]).sum::<f64>() / n);
-    // Grid::centre is linear in a cell's coordinates: a box's centre is its corners' mean.
-    let home = match p.cells.first().and_then(|&c| scene.container_of(c)) {
-        Some(k) => {
-            let c = &scene.containers[k];
-            let (lo, hi) = (
-                grid.centre(c.origin),
-                grid.centre(std::array::from_fn(|a| c.origin[a] + c.size[a] - 1)),
-            );
-            std::array::from_fn(|a| (lo[a] + hi[a]) / 2.0)
-        }
-        None => mid,
     };
-    let mut want: [f64; 3] = std::array::from_fn(|a| (mid[a] - home[a]) * EXPLODE_FACTOR);
     // The grid moves by whole cubes, much larger than a cell: a piece off the centre moves
     // at least a cube, so that small pieces part too.
     let big = want.iter().fold(0.0f64, |m, w| m.max(w.abs()));
@@ -317,154 +265,18 @@ fn visible_faces(grid: Grid, occupied: &HashMap<Cell, Occupant>) -> Vec<Face> {
     faces
 }
 
-/// The labels of a scene whose pieces are laid out on their own ([`Scene::loose`]): every
-/// piece alone in its container gets its mark and name centred under its faces.
-fn labels(scene: &Scene, explode: bool, faces: &[Face]) -> Vec<Label> {
-    if !scene.loose || explode {
-        return Vec::new();
-    }
-    let copies = scene.copies();
-    let mut pieces_in = vec![0usize; scene.containers.len()];
-    let home = |cells: &[Cell]| cells.first().and_then(|&c| scene.container_of(c));
-    for p in &scene.pieces {
-        if let Some(k) = home(&p.cells) {
-            pieces_in[k] += 1;
-        }
-    }
-    for &c in &scene.empty {
-        if let Some(k) = scene.container_of(c) {
-            pieces_in[k] += 1;
-        }
-    }
-    let mut out = Vec::new();
-    for (i, p) in scene.pieces.iter().enumerate() {
-        let Some(k) = home(&p.cells) else { continue };
-        if pieces_in[k] != 1 {
-            continue;
-        }
-        let (mut a0, mut a1, mut b1) = (f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY);
-        for &(a, b) in faces
-            .iter()
-            .filter(|f| f.owner == Occupant::Piece(i))
-            .flat_map(|f| f.points.iter())
-        {
-            (a0, a1, b1) = (a0.min(a), a1.max(a), b1.max(b));
-        }
-        if a0 > a1 {
-            continue;
-        }
-        out.push(Label {
-            a: (a0 + a1) / 2.0,
-            b: b1 + 2.0,
-            text: super::label_text(scene, i, copies[i]),
-        });
-    }
-    out
-}
-
-/// The lowest and highest lattice coordinates of everything drawn (faces, labels with their
-/// text's width and a unit below the baseline), or the origin twice for an empty picture.
-fn extent(faces: &[Face], labels: &[Label]) -> (Ab, Ab) {
-    let mut lo = (f64::INFINITY, f64::INFINITY);
-    let mut hi = (f64::NEG_INFINITY, f64::NEG_INFINITY);
-    let mut extend = |(a, b): Ab| {
-        lo = (lo.0.min(a), lo.1.min(b));
-        hi = (hi.0.max(a), hi.1.max(b));
-    };
-    faces.iter().flat_map(|f| f.points).for_each(&mut extend);
-    for l in labels {
-        let half =
-            l.text.chars().count() as f64 * LABEL_WIDTH_PER_CHAR / 2.0 / (UNIT * 3f64.sqrt() / 2.0);
-        extend((l.a - half, l.b + 1.0));
-        extend((l.a + half, l.b));
-    }
-    if lo.0 > hi.0 {
-        return ((0.0, 0.0), (0.0, 0.0));
-    }
-    (lo, hi)
-}
-
-/// A closed polygon's path data.
-fn polygon(layout: &Layout, points: &[Ab]) -> String {
-    let mut d = String::new();
-    for (n, &(a, b)) in points.iter().enumerate() {
-        d.push_str(if n == 0 { "M" } else { " L" });
-        d.push_str(&layout.at(a, b));
-    }
-    d.push_str(" Z");
-    d
-}
-
-/// Segments' path data.
-fn segments(layout: &Layout, segs: &[(Ab, Ab)]) -> String {
-    segs.iter()
-        .map(|&(p, q)| format!("M{} L{}", layout.at(p.0, p.1), layout.at(q.0, q.1)))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// The faces far to near, each a group of its triangle (filled in its piece's colour, shaded
-/// by the way it faces), its edges, and for a hint a white dot; an empty cell's face a pale
-/// see-through ghost with dashed edges.
-fn write_faces(s: &mut String, scene: &Scene, faces: &[Face], layout: &Layout) {
-    let copies = scene.copies();
-    let _ = writeln!(s, r#"<g id="tetrahedra" stroke-linejoin="round">"#);
-    for f in faces {
-        let (index, base, hint): (i64, Rgb, bool) = match f.owner {
-            Occupant::Piece(i) => (i as i64, scene.colour(i, copies[i]), scene.pieces[i].hint),
-            Occupant::Empty => (-1, GHOST, false),
-        };
-        let [x, y, z] = f.cell;
-        let _ = write!(
-            s,
-            r#"<g class="tetra" data-piece="{index}" data-cell="{x} {y} {z}">"#
-        );
-        let c = base.scaled(f.shade).hex();
-        let d = polygon(layout, &f.points);
-        if f.owner == Occupant::Empty {
-            let _ = write!(
-                s,
-                r#"<path fill="{c}" fill-opacity="0.45" stroke="none" d="{d}"/>"#
-            );
-            let all: Vec<(Ab, Ab)> = f.strong.iter().chain(&f.faint).copied().collect();
-            let _ = write!(
-                s,
-                r##"<path fill="none" stroke="#888888" stroke-width="0.8" stroke-dasharray="3 2" d="{}"/>"##,
-                segments(layout, &all)
-            );
-        } else {
-            let _ = write!(
-                s,
-                r#"<path fill="{c}" stroke="{c}" stroke-width="0.6" d="{d}"/>"#
-            );
-            if !f.faint.is_empty() {
-                let _ = write!(
-                    s,
-                    r##"<path fill="none" stroke="#000000" stroke-opacity="0.25" stroke-width="0.7" stroke-linecap="round" d="{}"/>"##,
-                    segments(layout, &f.faint)
-                );
-            }
-            if !f.strong.is_empty() {
-                let _ = write!(
-                    s,
-                    r##"<path fill="none" stroke="#222222" stroke-width="1.5" stroke-linecap="round" d="{}"/>"##,
-                    segments(layout, &f.strong)
-                );
-            }
-        }
-        if hint {
-            let a = f.points.iter().map(|q| q.0).sum::<f64>() / 3.0;
-            let b = f.points.iter().map(|q| q.1).sum::<f64>() / 3.0;
-            let _ = write!(
-                s,
-                r##"<path class="hint-mark" fill="none" stroke="#ffffff" stroke-width="5" stroke-linecap="round" d="M{} h0"/>"##,
-                layout.at(a, b)
-            );
-        }
-        let _ = writeln!(s, "</g>");
-    }
-    let _ = writeln!(s, "</g>");
-}
+/// How tetrahedral cells' faces are written (see [`page`]): thinner strokes than prisms', as
+/// the cells are smaller.
+const STYLE: Style = Style {
+    view: "oblique view of tetrahedra",
+    group: "tetrahedra",
+    class: "tetra",
+    ghost_opacity: "0.45",
+    faint_opacity: "0.25",
+    faint_width: "0.7",
+    strong_width: "1.5",
+    hint_width: "5",
+};
 
 #[cfg(test)]
 mod tests {
@@ -588,10 +400,10 @@ mod tests {
         // A whole cube: only its outer faces, at most three square faces of four triangles
         // each seen from one side; exploded, the faces between the pieces show too.
         let scene = cube_scene();
-        let occupied = place(&scene, false);
+        let occupied = place(&scene, false, explode_move);
         let faces = visible_faces(scene.grid, &occupied);
         assert_eq!(faces.len(), 12, "three cube faces of four triangles");
-        let exploded = visible_faces(scene.grid, &place(&scene, true));
+        let exploded = visible_faces(scene.grid, &place(&scene, true, explode_move));
         assert!(exploded.len() > 12, "{}", exploded.len());
         // Edges between two pieces and along the outline are dark, inside a cube face faint.
         let strong: usize = faces.iter().map(|f| f.strong.len()).sum();
