@@ -296,6 +296,21 @@ fn studio_gives_the_librarys_grids_typed_sizes_and_named_colours() {
         assert_eq!(g["default"], want.is_default(), "{g}");
         assert!(g["frame"] == "lattice" || g["frame"] == "layers", "{g}");
     }
+    // How the editor draws a typed layer's cell; null where cells are typed in 3D.
+    let typed: Vec<(&str, &Value)> = grids
+        .iter()
+        .map(|g| (g["name"].as_str().unwrap(), &g["typed_cell"]))
+        .collect();
+    for (name, want) in [
+        ("cubes", json!("square")),
+        ("prisms", json!("triangle")),
+        ("spheres", json!("ball")),
+        ("rhombic", Value::Null),
+        ("tetra-octa", Value::Null),
+        ("hexagons", json!("hexagon")),
+    ] {
+        assert!(typed.contains(&(name, &want)), "{name}: {typed:?}");
+    }
     // A ball board typed as 11x5 is 11x5x1 on its card and in the check, not its cells' box in
     // the sphere grid's own coordinates (15x15x1).
     let catalog = s.get("/api/catalog").json();

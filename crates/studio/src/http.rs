@@ -5,7 +5,8 @@
 //! GET  /api/library                       the bundled puzzles
 //! GET  /api/catalog                       every bundled and catalog puzzle with its counts
 //! GET  /api/grids                         every grid the library has: name, title, cell noun,
-//!                                         frame, whether it comes apart, BurrTools type
+//!                                         frame, typed cell outline, whether it comes apart,
+//!                                         BurrTools type
 //! GET  /api/library/{key}                 one bundled or catalog puzzle's file text
 //! GET  /api/library/{key}/sheet.svg       its target and pieces drawn
 //! POST /api/sheet.svg      {puzzle}       the same for any puzzle text (a dropped file)

@@ -1,15 +1,21 @@
 // cubesat studio: the puzzle editor. The puzzle is its file text (cubesat JSON); the target's
 // containers and each piece are edited as layers of cells (clicked, typed as layer art, or
-// stepped through with the arrow keys), on the puzzle's grid (cubes, or balls in the layer
-// frame of docs/grids.md); every change, opening another puzzle included, is one step of
-// undo/redo, and the server checks each version with the library's own reader, whose one-line
-// errors are shown at the piece, layer and row they name.
+// stepped through with the arrow keys), on the puzzle's grid as its layers are typed (squares
+// for cubes, balls in the layer frame, triangles for prisms, hexagons: docs/grids.md; a grid
+// typed in its own 3D coordinates is edited as JSON); every change, opening another puzzle
+// included, is one step of undo/redo, and the server checks each version with the library's
+// own reader, whose one-line errors are shown at the piece, layer and row they name.
 
 import { $, api, el, pretty } from './api.js';
 
 const HISTORY = 500;
 const DRAW_LIMIT = 40; // grids wider, deeper or taller than this are edited as JSON
 const EMPTY = new Set(['.', ' ', undefined]);
+const SVG = 'http://www.w3.org/2000/svg';
+const TRIANGLE = 30; // a triangle's side in the picture, px
+const HEXAGON = 26; // a hexagon's width across its flat sides, px
+const GAP = 1.5; // each drawn triangle or hexagon is this much inside its cell, px
+const PAD = 3;
 
 /** A blank puzzle for "New": one empty target layer, one empty piece. */
 export const BLANK = pretty({
@@ -78,6 +84,49 @@ function layersOfGrid(grid) {
 
 function layersText(layers) {
   return layers.map((l) => l.join('\n')).join('\n\n');
+}
+
+// ---- layers of triangles and hexagons ---------------------------------------------------
+
+function svgEl(tag, attrs, ...children) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) if (v !== undefined && v !== null) e.setAttribute(k, String(v));
+  for (const c of children) if (c) e.appendChild(c);
+  return e;
+}
+
+/** Typed cell [x, y] of a layer in the picture: its corners and centre in px, and for a
+ *  triangle whether it points up. Triangles (the prism grid's typed frame): [x, y] points up
+ *  when x + y is even and overlaps [x + 1, y] by half its width, so that they share a side.
+ *  Hexagons: pointy-topped, rows top down, each row half a hexagon right of the one above. */
+function outline(shape, x, y) {
+  let pts, c, up;
+  if (shape === 'triangle') {
+    const s = TRIANGLE, h = s * Math.sqrt(3) / 2, l = PAD + x * s / 2, t = PAD + y * h;
+    up = (x + y) % 2 === 0;
+    pts = up ? [[l, t + h], [l + s / 2, t], [l + s, t + h]] : [[l, t], [l + s, t], [l + s / 2, t + h]];
+    c = [l + s / 2, up ? t + 2 * h / 3 : t + h / 3];
+  } else {
+    const w = HEXAGON, r = w / Math.sqrt(3);
+    c = [PAD + w / 2 + (x + y / 2) * w, PAD + r + y * 1.5 * r];
+    pts = [];
+    for (let k = 0; k < 6; k++) {
+      const a = Math.PI / 6 + k * Math.PI / 3;
+      pts.push([c[0] + r * Math.cos(a), c[1] - r * Math.sin(a)]);
+    }
+  }
+  // Drawn a little inside the cell, so that a cell's focus ring never hides under its neighbour.
+  const inr = shape === 'triangle' ? TRIANGLE / (2 * Math.sqrt(3)) : HEXAGON / 2;
+  const f = (inr - GAP) / inr;
+  const points = pts.map(([px, py]) => (c[0] + (px - c[0]) * f).toFixed(1) + ',' + (c[1] + (py - c[1]) * f).toFixed(1)).join(' ');
+  return { points, c, up };
+}
+
+/** The picture's size in px for W columns and H rows of typed cells. */
+function pictureSize(shape, W, H) {
+  if (shape === 'triangle') return [2 * PAD + (W + 1) * TRIANGLE / 2, 2 * PAD + H * TRIANGLE * Math.sqrt(3) / 2];
+  const r = HEXAGON / Math.sqrt(3);
+  return [2 * PAD + (W + (H - 1) / 2) * HEXAGON, 2 * PAD + 2 * r + (H - 1) * 1.5 * r];
 }
 
 // ---- the target's containers ---------------------------------------------------------------
@@ -229,6 +278,14 @@ export class Editor {
     return !!g && g.cell_noun === 'ball';
   }
 
+  /** How a cell of a typed layer is drawn (the server's `typed_cell`): 'square', 'ball',
+   *  'triangle' or 'hexagon'; null where the grid's cells are typed in its own 3D coordinates,
+   *  which no layer draws. Squares until the grid list has come, and for a grid it lacks. */
+  cellShape(m) {
+    const g = this.grid(m);
+    return g && 'typed_cell' in g ? g.typed_cell : 'square';
+  }
+
   /** One edit: the new text becomes the current version. */
   commit(text, keep) {
     if (text === this.text) return;
@@ -282,9 +339,14 @@ export class Editor {
 
   // ---- the selected item's grid ------------------------------------------------------
 
-  /** The grid of the selected item, `null` when it cannot be drawn; `readonly` says why not editable. */
+  /** The grid of the selected item, `null` when it cannot be drawn (`why`, and `json` when the
+   *  grid is never drawn in layers); `readonly` says why not editable. */
   itemGrid(m) {
     if (!m) return { grid: null, why: 'The JSON does not parse; fix it in the JSON view (the error shows where).' };
+    if (!this.cellShape(m)) {
+      const g = this.grid(m);
+      return { grid: null, json: true, why: 'Cells of ' + g.title + " are typed in the grid's own 3D coordinates, not in layers, so the editor cannot draw them: edit this puzzle in the JSON view." };
+    }
     if (this.item.kind === 'piece') {
       const p = (m.pieces || [])[this.item.index];
       if (!p) return { grid: null, why: '' };
@@ -719,19 +781,21 @@ export class Editor {
     const box = $('grid');
     const hadFocus = box.contains(document.activeElement);
     box.textContent = '';
-    const { grid, why, readonly } = this.itemGrid(m);
+    const { grid, why, readonly, json } = this.itemGrid(m);
     $('tools').hidden = !grid || !!readonly;
     $('tool-opt').parentElement.hidden = this.item.kind === 'piece';
     if (!grid) {
       box.appendChild(el('p', { class: 'note', text: why }));
+      if (json) box.appendChild(el('button', { type: 'button', id: 'open-json', text: 'Open the JSON view', onclick: () => { this.setView('json'); $('json').focus(); } }));
       $('art').disabled = true;
       return;
     }
     $('art').disabled = !!readonly;
     if (readonly) box.appendChild(el('p', { class: 'note', text: readonly }));
     const balls = this.balls(m);
+    const shape = this.cellShape(m);
     box.classList.toggle('balls', balls);
-    $('tools-noun').textContent = this.noun(m, 1);
+    $('tools-noun').textContent = $('art-noun').textContent = this.noun(m, 1);
     const hints = this.hintCells(m);
     const [w, h, d] = extent(grid);
     const err = this.errorAt && sameItem(this.errorAt.item, this.item) ? this.errorAt : null;
@@ -745,46 +809,80 @@ export class Editor {
     let f = this.focusCell;
     if (!f || f.x >= W || f.y >= H || f.z >= D) f = this.focusCell = { x: 0, y: 0, z: 0 };
     const what = (ch) => ch === '#' ? this.noun(m, 1) : ch === '+' ? 'optional' : EMPTY.has(ch) ? 'empty' : "'" + ch + "' (not a cell character)";
-    let focusTd = null;
+    // One cell's classes, label and mark, whatever its outline.
+    const cell = (x, y, z, where) => {
+      const ch = ((grid[z] || [])[y] || [])[x];
+      const k = x + ',' + y + ',' + z;
+      let cls = ch === '#' ? 'fill' : ch === '+' ? 'opt' : EMPTY.has(ch) ? '' : 'bad';
+      if (x >= w || y >= h || z >= d) cls += ' grow';
+      if (hints.has(k)) cls += ' hinted';
+      if (this.hint && this.hint.cells.has(k)) cls += ' pick';
+      const label = where + ': ' + what(ch) + (hints.has(k) ? ', hint ' + hints.get(k) : '') + (this.hint && this.hint.cells.has(k) ? ', picked for the hint' : '');
+      return { ch, k, cls, label, mark: hints.get(k) || (cls.includes('bad') ? ch : ''), here: f.x === x && f.y === y && f.z === z };
+    };
+    let focusEl = null;
     for (let z = 0; z < D; z++) {
       const name = 'layer z = ' + z + (z >= d ? ' (new)' : '');
-      const table = el('table', { class: 'layer' + (err && err.z === z ? ' err' : ''), 'data-z': z, role: 'grid', 'aria-label': name });
-      for (let y = 0; y < H; y++) {
-        const tr = el('tr', { class: err && err.z === z && err.y === y ? 'err' : '' });
-        for (let x = 0; x < W; x++) {
-          const ch = ((grid[z] || [])[y] || [])[x];
-          const k = x + ',' + y + ',' + z;
-          let cls = ch === '#' ? 'fill' : ch === '+' ? 'opt' : EMPTY.has(ch) ? '' : 'bad';
-          if (x >= w || y >= h || z >= d) cls += ' grow';
-          if (hints.has(k)) cls += ' hinted';
-          if (this.hint && this.hint.cells.has(k)) cls += ' pick';
-          const here = f.x === x && f.y === y && f.z === z;
-          const td = el('td', {
-            class: cls, 'data-x': x, 'data-y': y, 'data-z': z, title: '(' + k + ')', role: 'gridcell',
-            tabindex: here ? 0 : -1,
-            'aria-label': 'column ' + x + ', row ' + y + ': ' + what(ch) + (hints.has(k) ? ', hint ' + hints.get(k) : '') + (this.hint && this.hint.cells.has(k) ? ', picked for the hint' : ''),
-          }, hints.get(k) || (cls.includes('bad') ? ch : ''));
-          if (colour && ch === '#') { td.style.background = colour; td.style.color = inkOn(colour); }
-          if (here) focusTd = td;
-          tr.appendChild(td);
+      const badLayer = err && err.z === z;
+      let layer;
+      if (shape === 'triangle' || shape === 'hexagon') {
+        const [pw, ph] = pictureSize(shape, W, H);
+        layer = svgEl('svg', { class: 'layer ' + shape + (badLayer ? ' err' : ''), 'data-z': z, role: 'grid', 'aria-label': name, width: pw.toFixed(0), height: ph.toFixed(0), viewBox: '0 0 ' + pw.toFixed(1) + ' ' + ph.toFixed(1) });
+        const marks = svgEl('g', { 'aria-hidden': 'true', class: 'marks' });
+        for (let y = 0; y < H; y++) {
+          const row = svgEl('g', { role: 'row', class: badLayer && err.y === y ? 'err' : null });
+          for (let x = 0; x < W; x++) {
+            const o = outline(shape, x, y);
+            const where = (shape === 'triangle' ? 'triangle ' : 'hexagon ') + x + ', row ' + y + (shape === 'triangle' ? (o.up ? ', pointing up' : ', pointing down') : '');
+            const c = cell(x, y, z, where);
+            const p = svgEl('polygon', { points: o.points, class: ('cell ' + c.cls).trim(), 'data-x': x, 'data-y': y, 'data-z': z, role: 'gridcell', tabindex: c.here ? 0 : -1, 'aria-label': c.label });
+            p.appendChild(svgEl('title', {}, document.createTextNode('(' + c.k + ')')));
+            if (colour && c.ch === '#') p.style.fill = colour;
+            if (c.mark) {
+              const t = svgEl('text', { x: o.c[0].toFixed(1), y: o.c[1].toFixed(1), class: c.cls.includes('fill') && !colour ? 'on-fill' : null }, document.createTextNode(c.mark));
+              if (colour && c.ch === '#') t.style.fill = inkOn(colour);
+              marks.appendChild(t);
+            }
+            if (c.here) focusEl = p;
+            row.appendChild(p);
+          }
+          layer.appendChild(row);
         }
-        table.appendChild(tr);
+        layer.appendChild(marks);
+      } else {
+        layer = el('table', { class: 'layer' + (badLayer ? ' err' : ''), 'data-z': z, role: 'grid', 'aria-label': name });
+        for (let y = 0; y < H; y++) {
+          const tr = el('tr', { class: badLayer && err.y === y ? 'err' : '' });
+          for (let x = 0; x < W; x++) {
+            const c = cell(x, y, z, 'column ' + x + ', row ' + y);
+            const td = el('td', {
+              class: c.cls, 'data-x': x, 'data-y': y, 'data-z': z, title: '(' + c.k + ')', role: 'gridcell',
+              tabindex: c.here ? 0 : -1, 'aria-label': c.label,
+            }, c.mark);
+            if (colour && c.ch === '#') { td.style.background = colour; td.style.color = inkOn(colour); }
+            if (c.here) focusEl = td;
+            tr.appendChild(td);
+          }
+          layer.appendChild(tr);
+        }
       }
       const label = z > 0 && balls ? name + ': its balls sit in the hollows of layer ' + (z - 1) : name;
-      box.appendChild(el('div', { class: 'layerbox' }, el('div', { class: 'zlabel', text: label }), table));
+      box.appendChild(el('div', { class: 'layerbox' }, el('div', { class: 'zlabel', text: label }), layer));
     }
-    if (hadFocus && focusTd) focusTd.focus();
+    if (hadFocus && focusEl) focusEl.focus();
   }
 
-  /** The arrow keys and Enter or Space on a grid cell (roving focus, as a WAI-ARIA grid). */
+  /** The arrow keys and Enter or Space on a grid cell (roving focus, as a WAI-ARIA grid). Up
+   *  and down keep the typed column: on hexagons that is the neighbour up-left and down-right
+   *  (rows shift half a hexagon), on triangles the one above or below in the picture. */
   gridKey(e) {
-    const td = e.target.closest('td[data-x]');
+    const td = e.target.closest('[data-x]');
     if (!td) return;
     const x = +td.dataset.x, y = +td.dataset.y, z = +td.dataset.z;
     const step = { ArrowLeft: [-1, 0, 0], ArrowRight: [1, 0, 0], ArrowUp: [0, -1, 0], ArrowDown: [0, 1, 0], PageUp: [0, 0, -1], PageDown: [0, 0, 1] }[e.key];
     if (step) {
       e.preventDefault();
-      const next = $('grid').querySelector(`td[data-x="${x + step[0]}"][data-y="${y + step[1]}"][data-z="${z + step[2]}"]`);
+      const next = $('grid').querySelector(`[data-x="${x + step[0]}"][data-y="${y + step[1]}"][data-z="${z + step[2]}"]`);
       if (!next) return;
       td.tabIndex = -1;
       next.tabIndex = 0;
@@ -862,12 +960,17 @@ export class Editor {
       this.select({ kind, index: Number(i) });
     });
     $('grid').addEventListener('click', (e) => {
-      const td = e.target.closest('td[data-x]');
+      const td = e.target.closest('[data-x]');
       if (!td) return;
       this.focusCell = { x: +td.dataset.x, y: +td.dataset.y, z: +td.dataset.z };
       this.clickCell(+td.dataset.x, +td.dataset.y, +td.dataset.z);
     });
     $('grid').addEventListener('keydown', (e) => this.gridKey(e));
+    // However a cell got the focus (Tab, a click, a script), a redraw keeps it there.
+    $('grid').addEventListener('focusin', (e) => {
+      const c = e.target.closest && e.target.closest('[data-x]');
+      if (c) this.focusCell = { x: +c.dataset.x, y: +c.dataset.y, z: +c.dataset.z };
+    });
     $('p-grid').addEventListener('change', (e) => this.edit((m) => {
       // The default grid is written as no key at all, as the bundled cube puzzles are.
       if (e.target.value === this.defaultGrid()) delete m.grid; else m.grid = e.target.value;

@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use cubesat::geometry::{Frame, Grid};
+use cubesat::geometry::{CellShape, Frame, Grid};
 use cubesat::puzzle::{self, Catalog, CatalogCounts, ModeCount, Verdict};
 use cubesat::render::{self, Scene};
 use cubesat::report::{estimate_words, human_seconds, piece_scene, scene, sheet_scene};
@@ -103,18 +103,36 @@ pub fn grids() -> Value {
 /// What the page needs to know of a grid: its name in puzzle files, its title in prose, a
 /// cell in words, how its cells are typed (`lattice`: the grid's own coordinates; `layers`: a
 /// frame of square layers), whether its assemblies can be taken apart, its BurrTools
-/// `gridType` (null where BurrTools has none), and whether it is the grid a file with no
-/// `"grid"` key means.
+/// `gridType` (null where BurrTools has none), whether it is the grid a file with no
+/// `"grid"` key means, and how the editor draws a cell of a typed layer ([`typed_cell`]).
 fn grid_json(g: Grid) -> Value {
     json!({
         "name": g.name(),
         "title": g.title(),
         "cell_noun": g.cell_noun(),
         "frame": frame_name(g.frame()),
+        "typed_cell": typed_cell(g),
         "can_disassemble": g.can_disassemble(),
         "burrtools_type": g.burrtools_type(),
         "default": g.is_default(),
     })
+}
+
+/// The outline of one cell in a layer as people type it (`layers` art, one character a
+/// cell): "square" (cubes), "ball" (the sphere grid's layer frame), "triangle" or "hexagon"
+/// (a prism cell's polygon); null where cells are typed in the grid's own 3D coordinates,
+/// which no layer of cells draws (tetrahedra).
+fn typed_cell(g: Grid) -> Option<&'static str> {
+    match g.cell_shape() {
+        CellShape::Cube => Some("square"),
+        CellShape::Ball => Some("ball"),
+        CellShape::Prism => match g.polygon(g.from_user([0, 0, 0])).map(|p| p.len()) {
+            Some(3) => Some("triangle"),
+            Some(6) => Some("hexagon"),
+            _ => None,
+        },
+        CellShape::Tetrahedron => None,
+    }
 }
 
 /// A frame's word in the API.
