@@ -566,6 +566,9 @@ fn the_plan_page_plays_in_a_browser() {
         assert!(nonblank > 1000, "{tag}: nearly blank ({nonblank} pixels)");
         let step = status_attr(&dom, "data-step").unwrap();
         assert_eq!(step == "0", tag == "apart", "{tag}: step {step}");
+        // Taken apart, every piece's box is clear of every other's; assembled, none is.
+        let apart = if tag == "apart" { "1" } else { "0" };
+        assert_eq!(status_attr(&dom, "data-apart"), Some(apart), "{tag}");
         let problems = script_problems(&stderr);
         assert!(problems.is_empty(), "console problems: {problems:#?}");
     }

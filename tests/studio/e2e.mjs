@@ -557,6 +557,105 @@ await check('draw a 3-layer ball pyramid in the editor, count it, and find it ag
   await axe('editor');
 });
 
+/** The editor's drawn triangles or hexagons: how many corners each, whether filled. */
+async function drawnCells(shape) {
+  return page.evaluate((sel) => Array.from(document.querySelectorAll(sel)).map((p) => ({
+    corners: p.getAttribute('points').trim().split(/\s+/).length, fill: p.classList.contains('fill'),
+  })), '#grid svg.layer.' + shape + ' polygon.cell');
+}
+
+/** Draws a one-layer board of triangles or hexagons in the editor: typed art, one cell
+ *  clicked and one toggled twice with the keyboard; returns after each edit is in the JSON. */
+async function drawBoard(grid, shape, art, click, keys, corners) {
+  const json = () => page.inputValue('#json');
+  const layers = (rows) => page.waitForFunction((l) => document.getElementById('json').value.includes('"layers":' + l), JSON.stringify([rows]));
+  const cell = (x, y, z) => `#grid polygon[data-x="${x}"][data-y="${y}"][data-z="${z}"]`;
+  await page.click('#tab-editor');
+  await opening(() => page.click('#new-puzzle'));
+  await page.selectOption('#p-grid', grid);
+  await page.waitForFunction((g) => document.getElementById('json').value.includes('"grid": "' + g + '"'), grid);
+  await page.click('[data-item="target-0"]');
+  await page.fill('#art', art.join('\n'));
+  await layers(art);
+  await page.waitForSelector('#grid svg.layer.' + shape);
+  const rows = art.length, cols = art[0].length;
+  let cells = await drawnCells(shape);
+  // The board, one more column and row to grow it by clicking, and a new layer above.
+  assert(cells.length === 2 * (cols + 1) * (rows + 1), 'cells drawn: ' + cells.length);
+  assert(cells.every((c) => c.corners === corners), shape + 's, not squares: ' + JSON.stringify(cells.map((c) => c.corners)));
+  const filled = art.join('').split('#').length - 1;
+  assert(cells.filter((c) => c.fill).length === filled, 'filled: ' + cells.filter((c) => c.fill).length);
+  assert(await page.locator('#grid table').count() === 0, 'no layer of squares');
+  // A click fills the missing cell.
+  const done = art.map((r) => r.replace(/\./g, '#'));
+  await page.click(cell(...click, 0));
+  await layers(done);
+  cells = await drawnCells(shape);
+  assert(cells.filter((c) => c.fill).length === filled + 1, 'one more filled after the click: ' + cells.filter((c) => c.fill).length);
+  // The keyboard: every cell takes focus, visibly; the arrows move it, Enter sets and clears.
+  await page.locator(cell(0, 0, 0)).focus();
+  for (const k of keys) await page.keyboard.press(k);
+  const at = await page.evaluate(() => ({ ...document.activeElement.dataset, stroke: getComputedStyle(document.activeElement).stroke }));
+  assert(at.x === String(cols) && at.y === '0' && at.z === '0', 'the keys lead to the new column: ' + JSON.stringify(at));
+  assert(at.stroke === 'rgb(224, 138, 0)', 'the focused cell shows it: ' + at.stroke);
+  await page.keyboard.press('Enter');
+  await layers([done[0] + '#', ...done.slice(1).map((r) => r + '.')]);
+  await page.keyboard.press(' ');
+  await layers(done);
+  assert(await page.evaluate(() => document.activeElement.dataset.x) === String(cols), 'focus stays on the cell');
+}
+
+await check('draw a board of triangles (the prism grid) in the editor, edit it by mouse and keyboard, and count it', async () => {
+  // A hexagon of six triangles; its third triangle of row 1 (pointing down) is clicked.
+  await drawBoard('prisms', 'triangle', ['###', '##.'], [2, 1], ['ArrowDown', 'ArrowRight', 'ArrowUp', 'ArrowRight', 'ArrowRight'], 3);
+  await page.click('[data-item="piece-0"]');
+  await page.fill('#art', '##');
+  await page.fill('#piece-count', '3');
+  await page.dispatchEvent('#piece-count', 'change');
+  await page.waitForFunction(() => JSON.parse(document.getElementById('json').value).pieces[0].count === 3);
+  await valid();
+  assert((await text('#info')).includes('6 cells'), 'six triangles: ' + await text('#info'));
+  const every = await run({ action: 'count', up_to: 'none' });
+  assert(every === '2 solutions counting every placement', 'three diamonds tile the hexagon twice: ' + JSON.stringify(every));
+  await page.click('#tab-editor');
+  await page.click('[data-item="target-0"]');
+  await axe('editor (triangles)');
+});
+
+await check('draw a board of hexagons in the editor, edit it by mouse and keyboard, and count it', async () => {
+  // A rhombus of four hexagons (each row half a hexagon right of the one above).
+  await drawBoard('hexagons', 'hexagon', ['##', '#.'], [1, 1], ['ArrowDown', 'ArrowRight', 'ArrowUp', 'ArrowRight'], 6);
+  await page.click('[data-item="piece-0"]');
+  await page.fill('#art', '##');
+  await page.fill('#piece-count', '2');
+  await page.dispatchEvent('#piece-count', 'change');
+  await page.waitForFunction(() => JSON.parse(document.getElementById('json').value).pieces[0].count === 2);
+  await valid();
+  assert((await text('#info')).includes('4 cells'), 'four hexagons: ' + await text('#info'));
+  const every = await run({ action: 'count', up_to: 'none' });
+  assert(every === '2 solutions counting every placement', 'two dominoes tile the rhombus twice: ' + JSON.stringify(every));
+  await page.click('#tab-editor');
+  await page.click('[data-item="target-0"]');
+  await axe('editor (hexagons)');
+});
+
+await check('grids typed in 3D coordinates are not drawn as layers: the page says so and offers the JSON view', async () => {
+  await page.click('#tab-editor');
+  for (const grid of ['rhombic', 'tetra-octa']) {
+    await page.selectOption('#p-grid', grid);
+    await page.waitForFunction((g) => document.getElementById('json').value.includes('"grid": "' + g + '"'), grid);
+    const note = await text('#grid .note');
+    assert(/3D coordinates/.test(note) && /JSON view/.test(note), grid + ': ' + note);
+    assert(await page.locator('#grid table, #grid svg').count() === 0, grid + ': no layers drawn');
+    assert(await page.locator('#art').isDisabled(), grid + ': no layer art');
+  }
+  await axe('editor (a grid typed in 3D)');
+  await page.click('#open-json');
+  assert(await page.locator('#ed-json').isVisible(), 'the JSON view opens');
+  assert(await page.evaluate(() => document.activeElement.id) === 'json', 'with the JSON in focus');
+  await page.click('#mode-grid');
+});
+
 await check('Tab reaches the file chooser, and a file with several problems offers them', async () => {
   await page.click('#tab-library');
   await page.locator('#tab-library').focus();
@@ -720,6 +819,8 @@ await check('disassemble a BurrTools burr: its level, its moves, the animation p
   await page.check('#dis-apart');
   await page.waitForFunction(() => Array.from(document.querySelectorAll('#dis-rows tr td:nth-child(2)')).every((td) => td.textContent === 'yes'));
   await page.waitForFunction(() => document.getElementById('dis-view').contentDocument && document.getElementById('dis-view').contentDocument.getElementById('ainfo'));
+  // The player follows the controls once the solution's 3D page is in.
+  await page.waitForSelector('#player[data-ready]');
   if (shots) {
     // Half the moves played, for the README: pieces on their way out.
     for (let k = 0; k < Math.ceil(cli.moves / 2); k++) await page.click('#pl-fwd');
@@ -727,14 +828,36 @@ await check('disassemble a BurrTools burr: its level, its moves, the animation p
     await page.locator('#player').scrollIntoViewIfNeeded();
     await shot('studio-disassembly.png');
   }
+  // Played the way the button says, taking it apart: to the last move, every piece's box in
+  // the 3D view clear of every other's once the last move has slid.
+  assert(await page.locator('#pl-dir').inputValue() === 'apart', 'the player takes the puzzle apart first');
+  const view = page.frameLocator('#dis-view');
+  assert(await view.locator('#status').getAttribute('data-apart') === '0', 'assembled: the pieces are not apart');
   await page.selectOption('#pl-speed', '4');
   await page.click('#pl-play');
   await page.waitForFunction(() => /^apart/.test(document.getElementById('pl-pos').textContent));
-  const step = await page.frameLocator('#dis-view').locator('#ainfo').textContent();
-  assert(/^step 0 \//.test(step), 'the 3D view shows the pieces apart: ' + step);
-  // Step back one move, and scrub to the start.
+  await view.locator('#status[data-apart="1"]').waitFor({ state: 'attached' });
+  const step = await view.locator('#ainfo').textContent();
+  assert(step.startsWith('move ' + cli.moves + ' / ' + cli.moves) && /\(apart\)$/.test(step), 'the 3D view shows the last move, the pieces apart: ' + step);
+  assert(await page.locator('#pl-play').textContent() === 'Play', 'the player stopped at the end');
+  // Each step animates, either way: one move back slides over frames before it settles.
+  const frames = Number(await view.locator('#status').getAttribute('data-frames'));
   await page.click('#pl-back');
+  // Several frames drawn for it, then settled (a jump would draw one frame, and never pass).
+  await page.waitForFunction((f) => {
+    const s = document.getElementById('dis-view').contentDocument.getElementById('status');
+    return s.getAttribute('data-moving') === '0' && Number(s.getAttribute('data-frames')) > f + 2;
+  }, frames);
+  assert(await view.locator('#status').getAttribute('data-apart') === '0', 'one move back, the last pieces together again');
   assert(/after move/.test(await text('#pl-pos')), 'one move back');
+  // Put together instead: the same moves reversed, to the assembled puzzle.
+  await page.selectOption('#pl-dir', 'together');
+  assert(/^after step 1 of/.test(await text('#pl-pos')), 'one step from apart: ' + await text('#pl-pos'));
+  await page.click('#pl-play');
+  await page.waitForFunction(() => /^assembled: all/.test(document.getElementById('pl-pos').textContent));
+  assert(/^step (\d+) \/ \1: .* \(assembled\)$/.test(await view.locator('#ainfo').textContent()), 'the 3D view put it together');
+  await page.selectOption('#pl-dir', 'apart');
+  // Step back one move, and scrub to the start.
   await page.locator('#pl-scrub').fill('0');
   assert(/^assembled/.test(await text('#pl-pos')), 'scrubbed to the assembled puzzle');
   await shot('studio-disassembly.png');

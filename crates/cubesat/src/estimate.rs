@@ -147,6 +147,18 @@ pub fn estimate(
     opts: &RunOptions,
     options: &EstimateOptions,
 ) -> Result<CountEstimate> {
+    estimate_with(inst, opts, options, None)
+}
+
+/// [`estimate`] that ends soon after `interrupt`'s [`Progress::interrupt`] (a stop button),
+/// with [`Error::Interrupted`](crate::Error::Interrupted): the probes made before the stop
+/// sampled the tree for less than the time asked, so no figure is given from them.
+pub fn estimate_with(
+    inst: &Instance,
+    opts: &RunOptions,
+    options: &EstimateOptions,
+    interrupt: Option<&Progress>,
+) -> Result<CountEstimate> {
     if !matches!(opts.engine.resolve(), EngineChoice::Exact) {
         bail!(
             "an estimate measures the exact engine's search; the {} engine's cost is not estimated",
@@ -190,9 +202,12 @@ pub fn estimate(
         .branches()
         .map(|b| engine.query().force(&b.forced).exclude(&b.excluded))
         .collect();
-    let tree = ExactQuery::estimate_all(&queries, &weigh, options)?;
+    let tree = ExactQuery::estimate_all_with(&queries, &weigh, options, interrupt)?;
     if let Some(e) = failure.into_inner().ok().flatten() {
         return Err(e.context("the exact engine reported an invalid solution"));
+    }
+    if tree.interrupted {
+        return Err(crate::Error::Interrupted);
     }
     let rate = tree.rate();
     Ok(CountEstimate {

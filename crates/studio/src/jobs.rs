@@ -27,9 +27,9 @@ pub const MAX_FINISHED: usize = 16;
 /// through its event stream, or, one that never opened one, by polling its state. (A page
 /// whose event stream closed went away, whatever else still asks for the job's state.)
 pub const UNWATCHED: Duration = Duration::from_secs(5);
-/// Stopped jobs still ending at once (every search ends within a second of its stop, an
-/// estimate at its time bound); past it no job starts, so that stopping and starting again
-/// cannot pile up threads.
+/// Stopped jobs still ending at once (every search and estimate ends within a second of its
+/// stop; a puzzle still being prepared ends once it is); past it no job starts, so that
+/// stopping and starting again cannot pile up threads.
 pub const MAX_WINDING: usize = 8;
 /// The most solutions a page of a disassembly listing holds.
 pub const MAX_PAGE: u64 = 1000;

@@ -540,6 +540,7 @@ export class Estimate {
     $('est-prog').textContent = running ? 'sampling the search tree: ' + duration(s.seconds) + (s.nodes ? ', ' + big(s.nodes) + ' nodes probed' : '') : '';
     if (s.error) showError('est-error', s.error.message);
     if (s.result && s.result.estimate) this.result(s.result);
+    else if (s.result && s.result.interrupted) $('est-prog').textContent = s.result.line;
   }
 
   result(r) {
@@ -591,8 +592,10 @@ export class Estimate {
 
 /** The Disassembly panel: a disassembly job over the puzzle's solutions (which come apart,
  *  their level and moves), its list sorted and filtered by the server, and a player that
- *  replays a solution's plan in its 3D view until the pieces are apart; the assembly order is
- *  the same moves, reversed. */
+ *  replays a solution's plan in its 3D view either way: taken apart (the default) until the
+ *  pieces are apart, or put together, the same moves reversed. The player is the 3D page's
+ *  own (window.cubesatPlayer in its frame, which animates every step); these controls drive
+ *  it and follow what it reports. */
 export class Disassembly {
   constructor(runs) {
     this.runs = runs;
@@ -601,7 +604,7 @@ export class Disassembly {
     this.n = 0; // the solution in the player (its number in the job)
     this.plan = [];
     this.pos = 0; // moves done: 0 is assembled, plan.length is apart
-    this.timer = null;
+    this.state = null; // what the frame's player last reported
     this.listing = null;
     $('dis-run').onclick = () => this.start();
     $('dis-stop').onclick = () => this.job.stop().catch((e) => showError('dis-error', e.message));
@@ -611,13 +614,14 @@ export class Disassembly {
       if (b) this.pick(Number(b.dataset.n));
     });
     $('dis-rows').addEventListener('keydown', (e) => this.rowKey(e));
-    $('pl-play').onclick = () => (this.timer ? this.pause() : this.play());
-    $('pl-first').onclick = () => { this.pause(); this.go(0); };
-    $('pl-back').onclick = () => { this.pause(); this.go(this.pos - 1); };
-    $('pl-fwd').onclick = () => { this.pause(); this.go(this.pos + 1); };
-    $('pl-last').onclick = () => { this.pause(); this.go(this.plan.length); };
-    $('pl-scrub').addEventListener('input', () => { this.pause(); this.go(Number($('pl-scrub').value)); });
-    $('pl-speed').addEventListener('change', () => { if (this.timer) { this.pause(); this.play(); } });
+    $('pl-play').onclick = () => (this.state && this.state.playing ? this.pause() : this.play());
+    $('pl-first').onclick = () => this.go(0);
+    $('pl-back').onclick = () => this.go(this.at() - 1);
+    $('pl-fwd').onclick = () => this.go(this.at() + 1);
+    $('pl-last').onclick = () => this.go(this.plan.length);
+    $('pl-scrub').addEventListener('input', () => this.go(Number($('pl-scrub').value)));
+    $('pl-speed').addEventListener('change', () => { const p = this.player(); if (p) p.speed(Number($('pl-speed').value)); });
+    $('pl-dir').addEventListener('change', () => { const p = this.player(); if (p) p.direction($('pl-dir').value); });
   }
 
   /** The Disassemble button: the panel, and a run with its settings. */
@@ -752,72 +756,99 @@ export class Disassembly {
     const d = v.disassembly || { apart: false, plan: [], level: null };
     this.plan = d.plan || [];
     this.pos = 0;
+    this.state = null;
     $('player').hidden = false;
+    delete $('player').dataset.ready;
     $('pl-title').textContent = v.title + (d.apart ? ': level ' + d.level + ', ' + d.moves + ' moves' : ': does not come apart');
     const frame = $('dis-view');
     this.ready = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
     frame.srcdoc = v.html;
-    const names = (d.pieces || []).map((p) => p.label || p.name);
+    const pieces = d.pieces || [];
+    const names = pieces.map((p) => p.label || p.name);
+    // A swatch per moving piece, in the colour the 3D view draws it.
+    const swatches = (m) => m.pieces.filter((i) => pieces[i] && pieces[i].color).map((i) => {
+      const sw = el('i', { class: 'swatch', 'aria-hidden': 'true' });
+      sw.style.background = pieces[i].color;
+      return sw;
+    });
     // "S, C, D: 6 along +z, out of the puzzle": which pieces, how far, which way.
     const moveText = (m) => (m.labels || m.pieces.map((i) => names[i])).join(', ') + ': ' + m.distance + ' along ' + (m.direction || '?') + (m.removal ? ', out of the puzzle' : '');
     const moves = $('dis-moves');
     moves.textContent = '';
-    this.plan.forEach((m, i) => moves.appendChild(el('li', { 'data-i': i, text: moveText(m) })));
+    this.plan.forEach((m, i) => moves.appendChild(el('li', { 'data-i': i }, swatches(m), moveText(m))));
     const asm = $('asm-moves');
     asm.textContent = '';
-    this.plan.slice().reverse().forEach((m, j) => asm.appendChild(el('li', { 'data-i': this.plan.length - 1 - j, text: m.label || moveText(m) })));
+    this.plan.slice().reverse().forEach((m, j) => asm.appendChild(el('li', { 'data-i': this.plan.length - 1 - j }, swatches(m), m.label || moveText(m))));
     if (!d.apart) moves.appendChild(el('li', { class: 'note', text: 'no move sequence takes this assembly apart' }));
-    for (const id of ['pl-first', 'pl-back', 'pl-play', 'pl-fwd', 'pl-last', 'pl-scrub', 'pl-speed']) $(id).disabled = !this.plan.length;
+    for (const id of ['pl-dir', 'pl-first', 'pl-back', 'pl-play', 'pl-fwd', 'pl-last', 'pl-scrub', 'pl-speed']) $(id).disabled = !this.plan.length;
     $('pl-scrub').max = String(this.plan.length);
+    this.mirror(null);
     await this.ready;
-    if (n === this.n) this.go(0);
+    if (n !== this.n) return;
+    const p = this.player();
+    if (!p) return;
+    // The frame's player reports every step; it starts assembled, played as chosen here.
+    $('dis-view').contentWindow.addEventListener('cubesat-player', (e) => { if (n === this.n) this.mirror(e.detail); });
+    p.speed(Number($('pl-speed').value));
+    p.direction($('pl-dir').value);
+    this.mirror(p.state());
+    // For tests and tools: the player of solution n follows these controls from now on.
+    $('player').dataset.ready = String(n);
   }
 
-  /** The viewer in the frame: its step (0 = apart ... n = assembled) and its buttons. */
-  viewer() {
-    const doc = $('dis-view').contentDocument;
-    if (!doc) return null;
-    const info = doc.getElementById('ainfo');
-    const m = info && /step (\d+) \/ (\d+)/.exec(info.textContent);
-    if (!m) return null;
-    return { step: Number(m[1]), steps: Number(m[2]), prev: doc.getElementById('aprev'), next: doc.getElementById('anext') };
+  /** The frame's player, once its page has a plan to play. */
+  player() {
+    const w = $('dis-view').contentWindow;
+    const p = w && w.cubesatPlayer;
+    return p && this.plan.length ? p : null;
   }
 
-  /** Shows the position after `pos` moves of the plan (0: assembled; all: apart). */
-  go(pos) {
-    pos = Math.max(0, Math.min(this.plan.length, pos));
-    this.pos = pos;
-    const v = this.viewer();
-    if (v) {
-      // The viewer counts assembly steps: the plan's position is its step count from the end.
-      const want = v.steps - pos;
-      let at = v.step;
-      for (let guard = 0; at !== want && guard < 10000; guard++) {
-        (at > want ? v.prev : v.next).click();
-        at += at > want ? -1 : 1;
-      }
-    }
-    $('pl-scrub').value = String(pos);
-    const total = this.plan.length;
-    $('pl-pos').textContent = pos === 0 ? 'assembled (move 0 of ' + total + ')'
-      : pos === total ? 'apart: all ' + total + ' moves done' : 'after move ' + pos + ' of ' + total;
-    $('pl-title').dataset.pos = String(pos);
-    for (const li of $('dis-moves').querySelectorAll('li[data-i]')) li.classList.toggle('now', Number(li.dataset.i) === pos - 1);
-    for (const li of $('asm-moves').querySelectorAll('li[data-i]')) li.classList.toggle('now', Number(li.dataset.i) === pos - 1);
-    if (pos >= total) this.pause();
+  /** The player's position in the way it plays (moves taken apart, or steps put together). */
+  at() {
+    return this.state ? this.state.at : 0;
+  }
+
+  /** Goes to position `k` of the way the player plays (a single step is animated). */
+  go(k) {
+    const p = this.player();
+    if (p) p.go(Math.max(0, Math.min(this.plan.length, k)));
   }
 
   play() {
-    if (!this.plan.length) return;
-    if (this.pos >= this.plan.length) this.go(0);
-    const every = 900 / (Number($('pl-speed').value) || 1);
-    this.timer = setInterval(() => this.go(this.pos + 1), every);
-    $('pl-play').textContent = 'Pause';
+    const p = this.player();
+    if (p) p.play();
   }
 
   pause() {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    $('pl-play').textContent = 'Play';
+    const p = this.player();
+    if (p) p.pause();
+  }
+
+  /** Shows what the frame's player reports (null: nothing played yet, the puzzle assembled). */
+  mirror(s) {
+    this.state = s;
+    const total = this.plan.length;
+    const apartWay = !s || s.direction === 'apart';
+    const k = s ? s.at : 0;
+    this.pos = s && s.moves !== null ? s.moves : 0;
+    $('pl-scrub').max = String(total);
+    $('pl-scrub').value = String(k);
+    const unit = apartWay ? 'move' : 'step';
+    let words;
+    if (apartWay) {
+      words = k === 0 ? 'assembled (move 0 of ' + total + ')' : k === total ? 'apart: all ' + total + ' moves done' : 'after move ' + k + ' of ' + total;
+    } else {
+      words = k === 0 ? 'apart (step 0 of ' + total + ')' : k === total ? 'assembled: all ' + total + ' steps done' : 'after step ' + k + ' of ' + total;
+    }
+    $('pl-pos').textContent = words;
+    $('pl-scrub').setAttribute('aria-valuetext', words);
+    $('pl-scrub-unit').textContent = unit;
+    $('pl-title').dataset.pos = String(this.pos);
+    $('pl-play').textContent = s && s.playing ? 'Pause' : 'Play';
+    // The move just made, in either list: the disassembly's move `pos`, or the assembly step
+    // that undid move `pos + 1`.
+    const now = apartWay ? this.pos - 1 : this.pos;
+    for (const li of $('dis-moves').querySelectorAll('li[data-i]')) li.classList.toggle('now', apartWay && Number(li.dataset.i) === now);
+    for (const li of $('asm-moves').querySelectorAll('li[data-i]')) li.classList.toggle('now', !apartWay && k > 0 && Number(li.dataset.i) === now);
   }
 }

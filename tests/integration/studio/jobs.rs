@@ -1,5 +1,5 @@
-//! The studio's jobs beyond solve and count, through the real binary: a generation that
-//! stops within a second of its Stop and frees its place at once, BurrTools files with several
+//! The studio's jobs beyond solve and count, through the real binary: a generation and an
+//! estimate that stop within a second of their Stop and free their places at once, BurrTools files with several
 //! problems, disassemblies with plans the page can play, estimates with their shard plans and
 //! scripts, and a flood of such jobs bounded like counts.
 
@@ -66,6 +66,45 @@ fn studio_stops_a_generation_within_a_second_and_frees_its_place() {
     for &id in &ids {
         let j = s.wait_job(id, |j| j["state"] != "running");
         assert_eq!(j["result"]["interrupted"], true, "{j}");
+    }
+    let took = stop_and_time(&s, fifth.json()["id"].as_u64().unwrap());
+    assert!(took < Duration::from_secs(2), "stopped after {took:?}");
+}
+
+#[test]
+fn studio_stops_an_estimate_within_a_second_and_frees_its_place() {
+    let s = Studio::start(&["-q"]);
+    let tetris = std::fs::read_to_string(puzzle_file("tetris-cube")).unwrap();
+    // The Tetris Cube's tree is far too large for ten minutes of probes to finish it.
+    let estimate = json!({"puzzle": tetris, "action": "estimate", "seconds": 600});
+    let ids: Vec<u64> = (0..4)
+        .map(|_| {
+            let r = s.post("/api/jobs", &estimate);
+            r.expect(201, "running");
+            r.json()["id"].as_u64().unwrap()
+        })
+        .collect();
+    s.post("/api/jobs", &estimate)
+        .expect(429, "4 jobs are running");
+    // Under way: past its preparation, into its probes.
+    let j = s.wait_job(ids[0], |j| j["seconds"].as_f64() > Some(1.5));
+    assert_eq!(j["state"], "running", "{j}");
+    let took = stop_and_time(&s, ids[0]);
+    let j = s.get(&format!("/api/jobs/{}", ids[0])).json();
+    assert_eq!(j["result"]["interrupted"], true, "{j}");
+    assert_eq!(
+        j["result"]["line"],
+        "no estimate: stopped before it finished"
+    );
+    assert_eq!(j["result"]["estimate"], Value::Null, "no figure: {j}");
+    // The issue asks for a second; the bound leaves room for a loaded machine.
+    assert!(took < Duration::from_secs(2), "stopped after {took:?}");
+    // Its place is free: a new job starts while the other three run.
+    let fifth = s.post("/api/jobs", &estimate);
+    fifth.expect(201, "running");
+    for &id in &ids[1..] {
+        let took = stop_and_time(&s, id);
+        assert!(took < Duration::from_secs(2), "stopped after {took:?}");
     }
     let took = stop_and_time(&s, fifth.json()["id"].as_u64().unwrap());
     assert!(took < Duration::from_secs(2), "stopped after {took:?}");
@@ -281,6 +320,44 @@ fn studio_disassembles_solutions_with_plans_the_page_can_play() {
     s.get("/api/jobs/999/disassembly").expect(404, "no job 999");
 }
 
+/// A disassembly's pieces carry the colours every view draws them in: the colour a piece is
+/// named after (IQ Puzzler's "orange"), else the palette's, never a palette index.
+#[test]
+fn studio_colours_a_disassembly_as_every_view_does() {
+    let s = Studio::start(&["-q"]);
+    let text = r#"{"target": {"cells": [[0, 0, 0], [1, 0, 0]]}, "pieces": [{"name": "orange", "count": 1, "cells": [[0, 0, 0]]}, {"name": "p1", "count": 1, "cells": [[0, 0, 0]]}]}"#;
+    let r = s.post(
+        "/api/jobs",
+        &json!({"puzzle": text, "action": "disassemble"}),
+    );
+    r.expect(201, "\"action\":\"disassemble\"");
+    let id = r.json()["id"].as_u64().unwrap();
+    let j = s.wait_job(id, |j| j["state"] != "running");
+    assert_eq!(j["state"], "done", "{j}");
+    let v = s.get(&format!("/api/jobs/{id}/solutions/1")).json();
+    let d = &v["disassembly"];
+    assert_eq!(d["apart"], true, "{d}");
+    let pieces = d["pieces"].as_array().unwrap();
+    let colour = |name: &str| {
+        pieces.iter().find(|p| p["name"] == name).unwrap()["color"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_eq!(colour("orange"), "#ffa500", "{d}");
+    let other = colour("p1");
+    assert!(
+        other.starts_with('#') && other.len() == 7 && other != "#ffa500",
+        "{d}"
+    );
+    // The 3D page draws them in the same colours.
+    let html = v["html"].as_str().unwrap();
+    assert!(
+        html.contains("\"#ffa500\"") && html.contains(&format!("\"{other}\"")),
+        "{html}"
+    );
+}
+
 #[test]
 fn studio_estimates_a_count_with_its_shard_plan() {
     let s = Studio::start(&["-q"]);
@@ -396,20 +473,12 @@ fn studio_bounds_a_flood_of_disassembly_and_estimate_jobs() {
         s.post(&format!("/api/jobs/{id}/stop"), &json!({}))
             .expect(200, "\"stopped\":\"stopped\"");
     }
-    // The disassemblies end; the estimates' probes run to their bound, their places freed.
-    for &id in [ids[0], ids[2]].iter() {
+    // Every one ends at its Stop, and their places are free again.
+    for &id in &ids {
         let j = s.wait_job(id, |j| j["state"] != "running");
         assert_eq!(j["result"]["interrupted"], true, "{j}");
     }
-    // Stopped estimates still ending are bounded too: 8 at most.
-    let mut winding = 2;
-    while winding < 8 {
-        let r = s.post("/api/jobs", &estimate);
-        r.expect(201, "running");
-        let id = r.json()["id"].as_u64().unwrap();
-        s.post(&format!("/api/jobs/{id}/stop"), &json!({}));
-        winding += 1;
+    for body in [&disassemble, &estimate] {
+        s.post("/api/jobs", body).expect(201, "running");
     }
-    s.post("/api/jobs", &estimate)
-        .expect(429, "8 stopped jobs are still winding down");
 }

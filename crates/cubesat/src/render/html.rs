@@ -1,6 +1,6 @@
 //! The HTML renderer: one self-contained page (works offline, no external references) with the
 //! scenes embedded as compact JSON and an inline WebGL viewer written for it
-//! (`VIEWER_JS`, `viewer.js` beside this file).
+//! (`VIEWER_JS`, `viewer.js` beside this file, embedded without its comment lines).
 //!
 //! The viewer draws each piece's cubes in its palette colour with directional shading and dark
 //! edges (light edges for hints), or on the sphere grid its balls (unit diameter, at
@@ -8,10 +8,11 @@
 //! the prism and hexagon grids their prisms (faces two of its prisms share left out, each face
 //! outlined), or on the tetrahedral grids its tetrahedra (likewise); mouse or touch drag
 //! rotates, the wheel zooms; a layer slider shows only z ≤ k, an explode slider pulls pieces apart from their container's centre, and
-//! prev / play / next step through the slide-in assembly order computed here by
-//! [`assembly_order`] (with a message when no full order exists), or, for a scene with a
-//! disassembly plan ([`html_with_plans`]), through the plan played backwards, each move slid
-//! into place. Several scenes (e.g. every
+//! prev / play / next, a step slider and a speed step through the slide-in assembly order
+//! computed here by [`assembly_order`] (with a message when no full order exists), each piece
+//! lowered in or lifted out, or, for a scene with a disassembly plan ([`html_with_plans`]),
+//! through the plan either way: taking it apart (the default) or putting it together (the plan
+//! played backwards), each move slid both ways. Several scenes (e.g. every
 //! solution) are paged with the solution prev / next buttons. The first frame is drawn
 //! synchronously while the page loads.
 //!
@@ -20,7 +21,10 @@
 //! works), `data-errors` (script errors and `console.error` messages, `|`-separated, absent when
 //! none) and, for the first frame, `data-nonblank` (pixels differing from the background) and
 //! `data-piece-pixels` (comma-separated, per piece of the shown scene: pixels whose colour is a
-//! shade of that piece's colour).
+//! shade of that piece's colour), `data-step` (assembly steps shown), `data-moving` (`1` while a
+//! step is animated). With a plan it also carries `data-apart`: `1` once every
+//! piece's box, at its place in the plan, is clear of every other's (the pieces apart), else
+//! `0`; and `window.cubesatPlayer` drives the player from a page that frames this one.
 //!
 //! Data format (`<script id="data" type="application/json">`), kept small for thousands of
 //! solutions: `{"legend": [[name, mark, hint, "#rrggbb"], ...], "scenes": [{"t": title,
@@ -28,7 +32,8 @@
 //! piece], "o": [insertion order], "f": complete, "a": 0 for loose pieces (no assembly to step
 //! through; absent otherwise), "s": 1 for balls (the sphere grid), 2 for prisms (the prism
 //! and hexagon grids), 3 for tetrahedra (the rhombic and tetra-octa grids; absent for cubes), "x": [piece, x, y, z, ...], and with a disassembly plan "p":
-//! [[dx, dy, dz, piece, ...] per move], "pl": [assembly label per move], "pt": plan title}],
+//! [[dx, dy, dz, piece, ...] per move], "pl": [assembly label per move], "dl": [disassembly
+//! label per move], "pt": plan title}],
 //! "tr": where prisms are drawn (on a page with prisms only: [`prism_frame`]), "te": where
 //! tetrahedral cells are drawn (on a page with them only, "s" 3: [`tetra_frame`])}`. A mark is the
 //! piece's letter, with its copy number for one of several copies (`b3`, drawn in a shade of
@@ -48,6 +53,19 @@ use std::collections::HashMap;
 /// The inline viewer script.
 pub(crate) const VIEWER_JS: &str = include_str!("viewer.js");
 
+/// The viewer as pages embed it: without its comment lines, which are for its readers here
+/// and would make up a sixth of every page.
+fn viewer_script() -> &'static str {
+    static SCRIPT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    SCRIPT.get_or_init(|| {
+        VIEWER_JS
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .flat_map(|l| [l, "\n"])
+            .collect()
+    })
+}
+
 /// Render `scenes` (at least one; an empty slice gives a page saying there is nothing to show)
 /// as one self-contained HTML page.
 pub fn html(scenes: &[Scene]) -> String {
@@ -55,7 +73,7 @@ pub fn html(scenes: &[Scene]) -> String {
 }
 
 /// [`html`] with a disassembly plan for some scenes (`plans[i]` for `scenes[i]`): the page's
-/// assembly steps are then the plan played backwards instead of the slide-in order.
+/// steps are then the plan's moves, played either way, instead of the slide-in order.
 pub fn html_with_plans(scenes: &[Scene], plans: &[Option<ScenePlan>]) -> String {
     let mut legend = Legend::default();
     let out_scenes: Vec<Value> = scenes
@@ -284,7 +302,7 @@ fn tetra_frame(grids: &[Grid]) -> Value {
     Value::Object(frame)
 }
 
-/// A disassembly plan's keys in a scene's entry: its moves, their labels, its title.
+/// A disassembly plan's keys in a scene's entry: its moves, their labels both ways, its title.
 fn add_plan(s: &mut Value, plan: &ScenePlan) {
     // Moves in disassembly order: [dx, dy, dz, piece, piece, ...].
     let moves: Vec<Vec<i64>> = plan
@@ -301,6 +319,12 @@ fn add_plan(s: &mut Value, plan: &ScenePlan) {
         plan.moves
             .iter()
             .map(|m| m.label.as_str())
+            .collect::<Vec<_>>()
+    );
+    s["dl"] = json!(
+        plan.moves
+            .iter()
+            .map(|m| m.took.as_str())
             .collect::<Vec<_>>()
     );
     s["pt"] = json!(plan.title);
@@ -350,7 +374,8 @@ fn page(scenes: &[Scene], data: &str) -> String {
         .map(|s| s.title.as_str())
         .filter(|t| !t.is_empty())
         .unwrap_or("cubesat");
-    let mut page = String::with_capacity(TEMPLATE_HEAD.len() + data.len() + VIEWER_JS.len() + 512);
+    let viewer = viewer_script();
+    let mut page = String::with_capacity(TEMPLATE_HEAD.len() + data.len() + viewer.len() + 512);
     page.push_str(
         &TEMPLATE_HEAD
             .replace("{VERSION}", env!("CARGO_PKG_VERSION"))
@@ -360,7 +385,7 @@ fn page(scenes: &[Scene], data: &str) -> String {
     page.push_str("<script id=\"data\" type=\"application/json\">");
     page.push_str(data);
     page.push_str("</script>\n<script>\n");
-    page.push_str(VIEWER_JS);
+    page.push_str(viewer);
     page.push_str("</script>\n</body>\n</html>\n");
     page
 }
@@ -416,7 +441,7 @@ window.addEventListener('error', function (e) { window.cubesatNote(e.message || 
 <div id="bar">
 <h1 id="title"></h1>
 <span id="solnav"><button id="sprev" title="previous solution">&laquo;</button> <span id="sinfo"></span> <button id="snext" title="next solution">&raquo;</button></span>
-<span id="asm">assembly <button id="aprev">prev</button> <button id="aplay">play</button> <button id="anext">next</button> <span id="ainfo"></span></span>
+<span id="asm"><span id="aword">assembly</span><label id="adirbox">direction <select id="adir"><option value="apart">taking it apart</option><option value="together">putting it together</option></select></label> <button id="aprev" type="button" title="one step back">prev</button> <button id="aplay" type="button">play</button> <button id="anext" type="button" title="one step on">next</button> <label>step <input id="ascrub" type="range" min="0" max="0" value="0"></label> <label>speed <select id="aspeed"><option value="0.5">&frac12;&times;</option><option value="1" selected>1&times;</option><option value="2">2&times;</option><option value="4">4&times;</option></select></label> <span id="ainfo" aria-live="polite"></span></span>
 <label>layers z &le; <span id="lval"></span> <input id="layer" type="range" min="0" max="0" value="0"></label>
 <label>explode <input id="explode" type="range" min="0" max="100" value="0"></label>
 <span id="msg"></span>

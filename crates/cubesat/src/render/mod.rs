@@ -255,8 +255,8 @@ pub struct Rgb {
 }
 
 impl Rgb {
-    /// `#rrggbb`.
-    pub(crate) fn hex(self) -> String {
+    /// `#rrggbb`, as the pages and pictures write it.
+    pub fn hex(self) -> String {
         format!("#{:02x}{:02x}{:02x}", self.r, self.g, self.b)
     }
 

@@ -1,4 +1,4 @@
-//! A disassembly plan as the 3D page animates it: each move's pieces and shift, removals taken far enough to clear every other piece, and a label per move for the assembly (the plan played backwards).
+//! A disassembly plan as the 3D page animates it: each move's pieces and shift, removals taken far enough to clear every other piece, and two labels per move: the move as it takes the puzzle apart, and as an assembly step (the plan played backwards).
 
 use super::Scene;
 use crate::disassembly::{Step, direction_name};
@@ -21,6 +21,9 @@ pub struct PlanMove {
     pub shift: [i32; 3],
     /// The move as an assembly step (the reverse of the disassembly move), e.g. `"B C -x 2"`.
     pub label: String,
+    /// The move as it takes the puzzle apart, e.g. `"B C +x 2"`, or `"A +z out"` for a part
+    /// taken out.
+    pub took: String,
 }
 
 /// Short names of a scene's pieces: the letter, numbered when several pieces share it.
@@ -84,16 +87,23 @@ impl ScenePlan {
                 offset[i][a] += shift[a];
             }
             let who: Vec<&str> = s.pieces.iter().map(|&i| names[i].as_str()).collect();
-            let back = direction_name(s.direction ^ 1);
-            let label = if s.removal {
-                format!("{} {back} in", who.join(" "))
+            let (on, back) = (direction_name(s.direction), direction_name(s.direction ^ 1));
+            let (label, took) = if s.removal {
+                (
+                    format!("{} {back} in", who.join(" ")),
+                    format!("{} {on} out", who.join(" ")),
+                )
             } else {
-                format!("{} {back} {}", who.join(" "), s.distance)
+                (
+                    format!("{} {back} {}", who.join(" "), s.distance),
+                    format!("{} {on} {}", who.join(" "), s.distance),
+                )
             };
             moves.push(PlanMove {
                 pieces: s.pieces.clone(),
                 shift,
                 label,
+                took,
             });
         }
         ScenePlan { title, moves }

@@ -1,5 +1,6 @@
 // cubesat viewer: the inline WebGL renderer embedded by render::html (no libraries, no network).
-// Reads the JSON in #data, draws the current scene synchronously on load, and reports on #status.
+// Reads the JSON in #data, draws the current scene synchronously on load, and reports on #status;
+// its player steps through a slide-in order or a disassembly plan (either way), animating each step.
 (function () {
   'use strict';
   var data = JSON.parse(document.getElementById('data').textContent);
@@ -14,7 +15,10 @@
   var PLAY_MS = 700;
   var PRISM_YAW = -Math.PI / 12, PRISM_PITCH = -0.75;
 
-  var st = { scene: 0, step: 0, layer: 0, explode: 0, yaw: -Math.PI / 4, pitch: -0.96, zoom: 1, anim: null, timer: null };
+  // step counts assembly steps (0: nothing placed, or a plan's pieces apart; n: assembled);
+  // dir is the way a plan plays ('apart' or 'together'), speed the player's multiplier.
+  var st = { scene: 0, step: 0, layer: 0, explode: 0, yaw: -Math.PI / 4, pitch: -0.96, zoom: 1, anim: null, timer: null,
+    dir: 'apart', speed: 1 };
   var frames = 0;
   var selfTested = false;
 
@@ -119,7 +123,8 @@
     var inOrder = {}, seq = sc.o.slice();
     seq.forEach(function (p) { inOrder[p] = true; });
     for (i = 0; i < n; i++) if (!inOrder[i]) seq.push(i);
-    // A disassembly plan: the offset of every piece after each move (state 0 assembled).
+    // A disassembly plan: the offset of every piece after each move (state 0 assembled), in
+    // cells, and where that puts the piece in space (its shift).
     var plan = null;
     if (sc.p && sc.p.length) {
       var states = [], cur = [];
@@ -132,22 +137,19 @@
         }
         states.push(cur.map(function (o) { return o.slice(); }));
       });
-      // Frame every position of the plan.
-      states.forEach(function (st2) {
-        pieces.forEach(function (cells, pi) {
-          cells.forEach(function (c) {
-            if (sc.s === 2) {
-              var m = [c[0] + st2[pi][0], c[1] + st2[pi][1], c[2] + st2[pi][2]];
-              prismPoly(m).forEach(function (p) { grow([p[0], p[1], m[2]], 0); grow([p[0], p[1], m[2] + 1], 0); });
-            } else if (sc.s) {
-              var w = ballAt([c[0] + st2[pi][0], c[1] + st2[pi][1], c[2] + st2[pi][2]]);
-              grow([w[0] - 0.5, w[1] - 0.5, w[2] - 0.5], 1);
-            } else grow([c[0] + st2[pi][0], c[1] + st2[pi][1], c[2] + st2[pi][2]], 1);
-          });
+      var shifts = states.map(function (offs) {
+        return pieces.map(function (cells, pi) { return cellShift(sc, cells, offs[pi]); });
+      });
+      // Each piece's box where it rests, and the frame: every position of the plan.
+      var boxes = pieces.map(function (cells) { return piecesBox(sc, cells); });
+      shifts.forEach(function (sh) {
+        boxes.forEach(function (b, pi) {
+          if (b) grow([b[0][0] + sh[pi][0], b[0][1] + sh[pi][1], b[0][2] + sh[pi][2]], 0);
+          if (b) grow([b[1][0] + sh[pi][0], b[1][1] + sh[pi][1], b[1][2] + sh[pi][2]], 0);
         });
       });
       sceneCentre = [0, 1, 2].map(function (a) { return (lo[a] + hi[a]) / 2; });
-      plan = { m: sc.p.length, states: states };
+      plan = { m: sc.p.length, states: states, shifts: shifts, boxes: boxes };
     }
     sc._d = { pieces: pieces, empty: empty, centroid: centroid, centre: centre, seq: seq,
       lo: lo, hi: hi, zlo: zlo, zhi: zhi, sceneCentre: sceneCentre, n: plan ? plan.m : n, plan: plan };
@@ -345,6 +347,68 @@
     return faces.filter(function (f) { return seen[fkey(f)] === 1; });
   }
 
+  // Where the grid puts cell c (cubes: its lowest corner; balls, prisms, tetrahedra: their
+  // centres), by the functions that place the cells drawn.
+  function cellAt(sc, c) {
+    if (sc.s === 2) return prismAt(c);
+    if (sc.s === 3) return tetraAt(c);
+    if (sc.s) return ballAt(c);
+    return c;
+  }
+  // How far in space a plan's offset `o` (in cells) moves a piece: where its first cell goes,
+  // placed as cells are, less where it was; so a grid whose cells are not cubes moves right.
+  function cellShift(sc, cells, o) {
+    if (!cells.length) return [0, 0, 0];
+    var c = cells[0], a = cellAt(sc, c), b = cellAt(sc, [c[0] + o[0], c[1] + o[1], c[2] + o[2]]);
+    return [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+  }
+  // The box in space around a piece's cells (null for none), as they are drawn.
+  function piecesBox(sc, cells) {
+    if (!cells.length) return null;
+    var lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+    var add = function (p) { for (var a = 0; a < 3; a++) { lo[a] = Math.min(lo[a], p[a]); hi[a] = Math.max(hi[a], p[a]); } };
+    cells.forEach(function (c) {
+      if (sc.s === 2) prismPoly(c).forEach(function (p) { add([p[0], p[1], c[2]]); add([p[0], p[1], c[2] + 1]); });
+      else if (sc.s === 3) tetraCorners(c).forEach(add);
+      else if (sc.s) { var w = ballAt(c); add([w[0] - 0.5, w[1] - 0.5, w[2] - 0.5]); add([w[0] + 0.5, w[1] + 0.5, w[2] + 0.5]); }
+      else { add(c); add([c[0] + 1, c[1] + 1, c[2] + 1]); }
+    });
+    return [lo, hi];
+  }
+
+  // The duration of one step's animation, and the time between steps as the player plays.
+  function animMs() { return DROP_MS / st.speed; }
+  function stepMs() { return PLAY_MS / st.speed; }
+
+  // With a plan: each piece's shift in space as drawn now, between the shifts of the step
+  // before and of this one while a step is animated.
+  function planShifts(d, now) {
+    var here = d.plan.shifts[d.plan.m - st.step];
+    if (!st.anim || !st.anim.from) return here;
+    var t = Math.min(1, (now - st.anim.t0) / animMs()), k = 1 - (1 - t) * (1 - t), from = st.anim.from;
+    return here.map(function (h, pi) { return [0, 1, 2].map(function (a) { return from[pi][a] + (h[a] - from[pi][a]) * k; }); });
+  }
+
+  // Whether every piece, at its place in the plan's current position, has a box clear of
+  // every other piece's box (a gap on some axis): the pieces are apart.
+  function piecesApart(d) {
+    var sh = d.plan.shifts[d.plan.m - st.step], bs = d.plan.boxes, E = 1e-6;
+    for (var i = 0; i < bs.length; i++) {
+      if (!bs[i]) continue;
+      for (var j = i + 1; j < bs.length; j++) {
+        if (!bs[j]) continue;
+        var clear = false;
+        for (var a = 0; a < 3 && !clear; a++) {
+          var ilo = bs[i][0][a] + sh[i][a], ihi = bs[i][1][a] + sh[i][a];
+          var jlo = bs[j][0][a] + sh[j][a], jhi = bs[j][1][a] + sh[j][a];
+          clear = ihi + E < jlo || jhi + E < ilo;
+        }
+        if (!clear) return false;
+      }
+    }
+    return true;
+  }
+
   function ballCount(d) {
     if (d.balls === undefined) d.balls = d.pieces.reduce(function (s, cells) { return s + cells.length; }, 0);
     return d.balls;
@@ -356,13 +420,9 @@
     var now = performance.now();
     var e = st.explode;
     // With a plan, assembly step t shows the position after m - t disassembly moves.
-    var planOffset = function (pi) {
-      var here = d.plan.states[d.plan.m - st.step][pi];
-      if (!st.anim || st.anim.state === undefined) return here;
-      var from = d.plan.states[st.anim.state][pi];
-      var t = Math.min(1, (now - st.anim.t0) / DROP_MS), k = 1 - (1 - t) * (1 - t);
-      return [0, 1, 2].map(function (a) { return from[a] + (here[a] - from[a]) * k; });
-    };
+    var shifts = d.plan ? planShifts(d, now) : null;
+    // A piece lifted out (a step back through a slide-in order) is drawn until it is out.
+    if (!d.plan && st.anim && st.anim.out && shown.indexOf(st.anim.piece) < 0) shown.push(st.anim.piece);
     shown.forEach(function (pi) {
       var entry = legend[sc.k[pi]];
       var col = hexColour(entry[3]);
@@ -372,14 +432,11 @@
       cells.forEach(function (c) { set[key(c[0], c[1], c[2])] = true; });
       var off = [0, 1, 2].map(function (a) { return e * (d.centroid[pi][a] - d.centre[pi][a]); });
       if (d.plan) {
-        var po = planOffset(pi);
-        // A plan moves cells on the grid: in space, scaled as cells are placed.
-        var pw = sc.s === 2 ? [po[0] * TR[0][0], po[1] * TR[0][1], po[2]] :
-          po.map(function (v) { return v * (sc.s ? BALL : 1); });
-        off = [0, 1, 2].map(function (a) { return off[a] + pw[a]; });
+        off = [0, 1, 2].map(function (a) { return off[a] + shifts[pi][a]; });
       } else if (st.anim && st.anim.piece === pi) {
-        var t = Math.min(1, (now - st.anim.t0) / DROP_MS);
-        off[2] += (1 - t) * (1 - t) * (d.hi[2] - d.lo[2] + 1);
+        // Lowered in from above the box, or lifted out to there.
+        var t = Math.min(1, (now - st.anim.t0) / animMs()), up = st.anim.out ? t * t : (1 - t) * (1 - t);
+        off[2] += up * (d.hi[2] - d.lo[2] + 1);
       }
       if (sc.s === 3) {
         // Tetrahedra: the piece's outer faces, each outlined (light lines for a hint).
@@ -480,8 +537,11 @@
     status.setAttribute('data-webgl', gl ? '1' : '0');
     status.setAttribute('data-scene', String(st.scene));
     status.setAttribute('data-step', String(st.step));
-    if (!gl) return;
     var sc = scenes[st.scene], d = decode(sc);
+    status.setAttribute('data-moving', st.anim ? '1' : '0');
+    if (d.plan) status.setAttribute('data-apart', !st.anim && piecesApart(d) ? '1' : '0');
+    else status.removeAttribute('data-apart');
+    if (!gl) return;
     resize();
     gl.viewport(0, 0, canvas.width, canvas.height);
     gl.clearColor(BG[0], BG[1], BG[2], 1);
@@ -547,31 +607,61 @@
     pending = true;
     window.requestAnimationFrame(function () {
       pending = false;
+      // An animation past its time is over: this frame draws where it ended.
+      if (st.anim && performance.now() - st.anim.t0 >= animMs()) st.anim = null;
       draw();
-      if (st.anim && performance.now() - st.anim.t0 < DROP_MS) redraw();
-      else st.anim = null;
+      if (st.anim) redraw();
     });
   }
 
   // ---- controls --------------------------------------------------------------------------
+  // The player's position as its controls count it: with a plan played apart, moves done from
+  // the assembled puzzle; otherwise assembly steps done (st.step itself).
+  function at(d) { return d.plan && st.dir === 'apart' ? d.n - st.step : st.step; }
+  function stepAt(d, k) { return d.plan && st.dir === 'apart' ? d.n - k : k; }
+
+  // What the player shows now, for the step counter, the slider and a framing page.
+  function playerState() {
+    if (!scenes.length) return null;
+    var sc = scenes[st.scene], d = decode(sc), k = at(d), info;
+    if (d.plan) {
+      var moves = d.n - st.step;
+      if (st.dir === 'apart') {
+        info = 'move ' + k + ' / ' + d.n + (k > 0 && sc.dl ? ': ' + sc.dl[k - 1] : '') + (k === d.n ? ' (apart)' : '');
+      } else {
+        info = 'step ' + k + ' / ' + d.n + (k > 0 ? ': ' + sc.pl[moves] : '') + (k === d.n ? ' (assembled)' : '');
+      }
+    } else {
+      info = 'step ' + k + ' / ' + d.n;
+      if (k > sc.o.length) info += ' (piece ' + legend[sc.k[d.seq[k - 1]]][1] + ' cannot slide in)';
+      else if (k > 0) info += ': ' + legend[sc.k[d.seq[k - 1]]][1];
+    }
+    return { plan: !!d.plan, direction: d.plan ? st.dir : 'together', at: k, steps: d.n,
+      moves: d.plan ? d.n - st.step : null, step: st.step, playing: !!st.timer, speed: st.speed, info: info };
+  }
+
   function updateUi() {
-    var sc = scenes[st.scene], d = decode(sc);
+    var sc = scenes[st.scene], d = decode(sc), ps = playerState();
     $('title').textContent = sc.t;
     document.title = sc.t || 'cubesat';
     $('solnav').style.display = scenes.length > 1 ? '' : 'none';
     $('sinfo').textContent = 'solution ' + (st.scene + 1) + ' / ' + scenes.length;
-    var info = 'step ' + st.step + ' / ' + d.n;
-    if (d.plan) { if (st.step > 0) info += ': ' + sc.pl[d.plan.m - st.step]; }
-    else if (st.step > sc.o.length) info += ' (piece ' + legend[sc.k[d.seq[st.step - 1]]][1] + ' cannot slide in)';
-    else if (st.step > 0) info += ': ' + legend[sc.k[d.seq[st.step - 1]]][1];
-    $('ainfo').textContent = info;
+    $('ainfo').textContent = ps.info;
     $('aplay').textContent = st.timer ? 'pause' : 'play';
+    // A plan plays either way: the way is chosen; a slide-in order is an assembly.
+    $('aword').style.display = d.plan ? 'none' : '';
+    $('adirbox').style.display = d.plan ? '' : 'none';
+    $('adir').value = st.dir;
+    var scrub = $('ascrub');
+    scrub.max = String(d.n); scrub.value = String(ps.at);
+    scrub.setAttribute('aria-valuetext', ps.info);
+    $('aspeed').value = String(st.speed);
     // Loose pieces (a puzzle sheet) are no assembly: nothing to step through.
     $('asm').style.display = sc.a === 0 ? 'none' : '';
     var layer = $('layer');
     layer.min = String(d.zlo); layer.max = String(d.zhi); layer.value = String(st.layer);
     $('lval').textContent = String(st.layer);
-    $('msg').textContent = d.plan ? (sc.pt || '') + ': the disassembly played backwards' :
+    $('msg').textContent = d.plan ? (sc.pt || '') + (st.dir === 'apart' ? ': taken apart move by move' : ': put together, the disassembly played backwards') :
       sc.f || sc.a === 0 ? '' : 'No full slide-in order exists: only ' + sc.o.length + ' of ' + d.n +
       ' pieces can be lowered into place from above, one after another.';
     $('msg').style.color = d.plan ? '#333' : '';
@@ -589,6 +679,8 @@
       if (!shown[p]) row.className = 'off';
       lg.appendChild(row);
     });
+    // A page framing this one follows the player here.
+    try { window.dispatchEvent(new CustomEvent('cubesat-player', { detail: ps })); } catch (e) { /* no CustomEvent */ }
   }
 
   function showScene(i) {
@@ -601,34 +693,66 @@
     updateUi();
   }
 
+  // Goes to assembly step s; a single step either way is animated when `animate` is set (a
+  // plan's move slides, a slide-in piece is lowered in or lifted out), from where the pieces
+  // are drawn now, so that a step taken while another is animated carries on smoothly.
   function setStep(s, animate) {
-    var d = decode(scenes[st.scene]);
+    var sc = scenes[st.scene], d = decode(sc), now = performance.now();
     s = Math.max(0, Math.min(d.n, s));
-    if (d.plan) st.anim = animate && s === st.step + 1 ? { state: d.plan.m - st.step, t0: performance.now() } : null;
-    else st.anim = animate && s === st.step + 1 && s <= scenes[st.scene].o.length ? { piece: d.seq[s - 1], t0: performance.now() } : null;
+    var one = animate && Math.abs(s - st.step) === 1;
+    if (s === st.step) one = false;
+    else if (d.plan) st.anim = one ? { from: planShifts(d, now), t0: now } : null;
+    else if (one && s > st.step && s <= sc.o.length) st.anim = { piece: d.seq[s - 1], t0: now };
+    else if (one && s < st.step && st.step <= sc.o.length) st.anim = { piece: d.seq[s], t0: now, out: true };
+    else st.anim = null;
     st.step = s;
     updateUi();
     redraw();
   }
 
-  function stop() { if (st.timer) { clearInterval(st.timer); st.timer = null; } }
+  // Goes to position k of the player (see `at`).
+  function go(k, animate) { setStep(stepAt(decode(scenes[st.scene]), k), animate); }
+
+  function stop() { if (st.timer) { clearTimeout(st.timer); st.timer = null; } }
+
+  // Plays from here to the end of the way chosen (from its start when at its end), one step
+  // every stepMs; stops at the end.
+  function play() {
+    var d = decode(scenes[st.scene]);
+    stop();
+    if (at(d) >= d.n) go(0, false);
+    var tick = function () {
+      var d2 = decode(scenes[st.scene]);
+      go(at(d2) + 1, true);
+      if (at(d2) >= d2.n) { st.timer = null; updateUi(); return; }
+      st.timer = setTimeout(tick, stepMs());
+      updateUi();
+    };
+    st.timer = setTimeout(tick, 0);
+    updateUi();
+  }
+  function pause() { stop(); updateUi(); }
 
   $('sprev').onclick = function () { showScene(st.scene - 1); redraw(); };
   $('snext').onclick = function () { showScene(st.scene + 1); redraw(); };
-  $('aprev').onclick = function () { stop(); setStep(st.step - 1, false); };
-  $('anext').onclick = function () { stop(); setStep(st.step + 1, true); };
-  $('aplay').onclick = function () {
-    if (st.timer) { stop(); updateUi(); return; }
-    var d = decode(scenes[st.scene]);
-    if (st.step >= d.n) setStep(0, false);
-    st.timer = setInterval(function () {
-      if (st.step >= d.n) { stop(); updateUi(); return; }
-      setStep(st.step + 1, true);
-    }, PLAY_MS);
-    updateUi();
-  };
+  $('aprev').onclick = function () { pause(); go(at(decode(scenes[st.scene])) - 1, true); };
+  $('anext').onclick = function () { pause(); go(at(decode(scenes[st.scene])) + 1, true); };
+  $('aplay').onclick = function () { if (st.timer) pause(); else play(); };
+  $('ascrub').oninput = function () { pause(); go(Number(this.value), true); };
+  $('adir').onchange = function () { pause(); st.dir = this.value === 'together' ? 'together' : 'apart'; updateUi(); };
+  $('aspeed').onchange = function () { st.speed = Number(this.value) || 1; updateUi(); };
   $('layer').oninput = function () { st.layer = Number(this.value); $('lval').textContent = this.value; redraw(); };
   $('explode').oninput = function () { st.explode = Number(this.value) / 100 * 1.5; redraw(); };
+
+  // The player for a page that frames this one (the studio): the same steps as the buttons.
+  window.cubesatPlayer = {
+    state: playerState,
+    go: function (k) { pause(); go(k, true); },
+    play: play,
+    pause: pause,
+    direction: function (dir) { pause(); st.dir = dir === 'together' ? 'together' : 'apart'; updateUi(); },
+    speed: function (x) { st.speed = Number(x) > 0 ? Number(x) : 1; updateUi(); }
+  };
 
   var drag = null;
   canvas.addEventListener('pointerdown', function (e) {
@@ -652,7 +776,10 @@
   }, { passive: false });
   window.addEventListener('resize', redraw);
   window.addEventListener('keydown', function (e) {
-    if (scenes[st.scene].a === 0) return;
+    if (scenes[st.scene].a === 0 || e.altKey || e.ctrlKey || e.metaKey) return;
+    // A slider or a list that has the focus uses the arrow keys itself.
+    var t = e.target && e.target.tagName;
+    if (t === 'INPUT' || t === 'SELECT' || t === 'TEXTAREA') return;
     if (e.key === 'ArrowRight') $('anext').onclick();
     else if (e.key === 'ArrowLeft') $('aprev').onclick();
   });

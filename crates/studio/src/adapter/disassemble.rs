@@ -159,7 +159,8 @@ fn level_words(a: &Analysis) -> String {
 
 /// One solution of a disassembly job taken apart again for the page: its 3D page with the
 /// plan animated (as `cubesat disassemble --format html` writes it) and the plan itself:
-/// per move, the scene's pieces that move and by how much, in the 3D page's cells.
+/// per move, the scene's pieces that move and by how much, in the 3D page's cells; each
+/// piece with the colour the page draws it in (`#rrggbb`).
 pub fn view(
     inst: &Instance,
     placements: &[u32],
@@ -187,16 +188,19 @@ pub fn view(
     let sc = scene(&inst.puzzle, &inst.table, placements, &title, false);
     let labels = piece_labels(&sc);
     let shown = ScenePlan::new(&sc, &a.steps, words.clone());
+    // Each piece's colour as every view draws it: the one its name gives, else the palette's.
+    let copies = sc.copies();
     let pieces: Vec<Value> = sc
         .pieces
         .iter()
         .zip(&labels)
-        .map(|(p, label)| {
+        .enumerate()
+        .map(|(i, (p, label))| {
             json!({
                 "name": p.name,
                 "letter": p.letter.to_string(),
                 "label": label,
-                "color": p.color,
+                "color": sc.colour(i, copies[i]).hex(),
                 "hint": p.hint,
                 "cells": p.cells,
             })

@@ -1,21 +1,22 @@
 //! The studio's estimate jobs: the settings read and bounded, the library's estimate run as
-//! `cubesat estimate` runs it, worded by the library as the command line prints it, and the
-//! shard plan's scripts offered for download.
+//! `cubesat estimate` runs it (ending at the job's Stop), worded by the library as the command
+//! line prints it, and the shard plan's scripts offered for download.
 
 use std::time::Duration;
 
+use cubesat::Error;
 use cubesat::Puzzle;
 use cubesat::estimate::{self as est, MAX_PROBES, MAX_WALL};
 use cubesat::plan::{EstimatePlan, EstimateSettings, Settings};
 use cubesat::run::Instance;
+use cubesat_xc::Progress;
 use serde_json::{Value, json};
 
 use super::request::{Attached, Finished, RunRequest};
 use super::{Failure, number};
 
-/// The longest a studio estimate's probes run. Its probes do not stop on the job's Stop (the
-/// library's estimate has no interrupt), so every estimate ends by this bound; the command
-/// line takes up to a week.
+/// The longest a studio estimate's probes run (Stop ends them sooner); the command line takes
+/// up to a week.
 pub const MAX_SECONDS: f64 = 600.0;
 /// The most cores a shard plan may be made for.
 pub const MAX_CORES: u64 = 1_000_000;
@@ -85,12 +86,26 @@ pub fn precheck(puzzle: &Puzzle, req: &RunRequest) -> Result<(), Failure> {
 }
 
 /// `cubesat estimate`: the estimate's text and JSON as the command line prints them, and with
-/// a plan of several shards its Slurm script and shard commands.
-pub fn run(puzzle: Puzzle, req: &RunRequest) -> Result<Finished, Failure> {
+/// a plan of several shards its Slurm script and shard commands; stopped by the progress's
+/// interrupt, a result that says so and gives no figure.
+pub fn run(puzzle: Puzzle, req: &RunRequest, progress: &Progress) -> Result<Finished, Failure> {
     let plan = plan(&puzzle, req)?;
     let file = puzzle_file(&puzzle);
     let inst = Instance::new(puzzle)?;
-    let e = est::estimate(&inst, &plan.count, &plan.probes)?;
+    let e = match est::estimate_with(&inst, &plan.count, &plan.probes, Some(progress)) {
+        Err(Error::Interrupted) => {
+            return Ok(Finished {
+                summary: json!({
+                    "line": "no estimate: stopped before it finished",
+                    "interrupted": true,
+                }),
+                report: None,
+                up_to: plan.count.up_to,
+                attached: Vec::new(),
+            });
+        }
+        e => e?,
+    };
     let shards = plan.shards(&e);
     let up_to = plan.count.up_to;
     let text = est::text(&e, up_to, plan.wall, shards.as_ref(), &file);

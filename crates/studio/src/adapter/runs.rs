@@ -115,7 +115,7 @@ fn run_kept(
     match req.action {
         Action::Generate => return generate(puzzle, req, keep, progress),
         Action::Disassemble => return disassemble::run(puzzle, req, progress, keep, most),
-        Action::Estimate => return estimate::run(puzzle, req),
+        Action::Estimate => return estimate::run(puzzle, req, &progress),
         Action::Solve | Action::Count => {}
     }
     let plan = settings(req)

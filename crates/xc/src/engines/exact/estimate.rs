@@ -55,7 +55,7 @@ use cpu_time::ThreadTime;
 use super::prepare::Level;
 use super::search::{FrontierSink, Searcher, Sink};
 use super::{ExactQuery, MAX_FRONTIER_DEPTH};
-use crate::control::Subproblem;
+use crate::control::{Progress, Subproblem};
 use crate::error::{Error, Result};
 
 /// How long and how an estimate runs.
@@ -124,6 +124,10 @@ const CALIBRATION_MAX: Duration = Duration::from_secs(2);
 const CALIBRATION_UNTIMED: Duration = Duration::from_millis(300);
 /// Fewer nodes than this measure no rate.
 const CALIBRATION_MIN_NODES: u64 = 1000;
+
+/// How often the thread that watches an estimate's deadline and interrupt looks at them: a
+/// stop ends the estimate this soon after it, plus the time its searches take to see the flag.
+const WATCH_EVERY: Duration = Duration::from_millis(50);
 
 /// An estimated figure: the mean over probes and its standard error.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -194,6 +198,9 @@ pub struct TreeEstimate {
     pub calibration: Option<(u64, Duration)>,
     /// Wall time of the whole estimate.
     pub elapsed: Duration,
+    /// True when the caller's interrupt ([`ExactQuery::estimate_all_with`]) stopped the
+    /// probes before their count or time: the figures are those of the probes made so far.
+    pub interrupted: bool,
 }
 
 impl TreeEstimate {
@@ -908,6 +915,19 @@ impl ExactQuery {
         weight: &(dyn Fn(&[u32]) -> u64 + Sync),
         options: &EstimateOptions,
     ) -> Result<TreeEstimate> {
+        Self::estimate_all_with(queries, weight, options, None)
+    }
+
+    /// [`ExactQuery::estimate_all`] that also ends soon after `interrupt`'s
+    /// [`Progress::interrupt`] (a stop button), with [`TreeEstimate::interrupted`] set. The
+    /// interrupt is watched by the thread that watches the deadline, which raises the flag
+    /// the searches already poll for the deadline: the search's own loop gains no check.
+    pub fn estimate_all_with(
+        queries: &[ExactQuery],
+        weight: &(dyn Fn(&[u32]) -> u64 + Sync),
+        options: &EstimateOptions,
+        interrupt: Option<&Progress>,
+    ) -> Result<TreeEstimate> {
         let start = Instant::now();
         let stop = AtomicBool::new(false);
         let mut parts = Vec::new();
@@ -961,17 +981,24 @@ impl ExactQuery {
         let mut probes = 0u64;
         let mut finished = false;
         let done = AtomicBool::new(false);
+        let interrupted = AtomicBool::new(false);
         std::thread::scope(|scope| -> Result<()> {
-            let watch = deadline.map(|d| {
-                let (stop, done) = (&stop, &done);
+            let watch = (deadline.is_some() || interrupt.is_some()).then(|| {
+                let (stop, done, interrupted) = (&stop, &done, &interrupted);
                 scope.spawn(move || {
                     while !done.load(Ordering::Relaxed) {
-                        let now = Instant::now();
-                        if now >= d {
+                        if interrupt.is_some_and(Progress::is_interrupted) {
+                            interrupted.store(true, Ordering::Relaxed);
                             stop.store(true, Ordering::Relaxed);
                             break;
                         }
-                        std::thread::park_timeout((d - now).min(Duration::from_millis(50)));
+                        let now = Instant::now();
+                        if deadline.is_some_and(|d| now >= d) {
+                            stop.store(true, Ordering::Relaxed);
+                            break;
+                        }
+                        let wait = deadline.map_or(WATCH_EVERY, |d| (d - now).min(WATCH_EVERY));
+                        std::thread::park_timeout(wait);
                     }
                 })
             });
@@ -1104,6 +1131,7 @@ impl ExactQuery {
             search_time: est.search_time,
             calibration,
             elapsed: start.elapsed(),
+            interrupted: interrupted.into_inner(),
         })
     }
 
@@ -1143,6 +1171,57 @@ mod tests {
             assert_eq!(e.nodes.std_error, 0.0);
             assert_eq!(e.nodes.interval(1.96), (e.nodes.mean, e.nodes.mean));
         }
+    }
+
+    /// An interrupt ends an estimate long before its time (600 s here), flagged as such: the
+    /// interrupt raised before the start, and while the probes run.
+    #[test]
+    fn an_interrupt_ends_an_estimate() {
+        let model = random_model(7, 60, 900);
+        let engine = ExactEngine::new(&model).unwrap();
+        let q = engine.query();
+        let opts = EstimateOptions {
+            seed: 1,
+            probes: None,
+            time: Some(Duration::from_secs(600)),
+            exact_budget: 2,
+            fanout: 2,
+        };
+        for delay in [None, Some(Duration::from_millis(300))] {
+            let progress = Progress::new();
+            let start = Instant::now();
+            let e = std::thread::scope(|scope| {
+                match delay {
+                    None => progress.interrupt(),
+                    Some(d) => {
+                        let progress = &progress;
+                        scope.spawn(move || {
+                            std::thread::sleep(d);
+                            progress.interrupt();
+                        });
+                    }
+                }
+                ExactQuery::estimate_all_with(
+                    std::slice::from_ref(&q),
+                    &|_| 1,
+                    &opts,
+                    Some(&progress),
+                )
+                .unwrap()
+            });
+            assert!(e.interrupted && !e.exact, "{delay:?}: {e:?}");
+            // A bound for a loaded machine, not a timing assertion.
+            assert!(start.elapsed() < Duration::from_secs(30), "{delay:?}");
+        }
+        // Without an interrupt nothing says so.
+        let e = q
+            .estimate(&EstimateOptions {
+                probes: Some(3),
+                time: None,
+                ..opts
+            })
+            .unwrap();
+        assert!(!e.interrupted);
     }
 
     #[test]
