@@ -354,7 +354,7 @@ fn bench(
         })
         .collect();
     let round = |firsts: &mut Vec<Option<usize>>| -> anyhow::Result<u64> {
-        let mut d = Disassembler::new(parts.clone());
+        let mut d = Disassembler::new(w.inst.puzzle.grid, parts.clone())?;
         let mut states = 0;
         firsts.clear();
         for a in &local {
@@ -379,7 +379,7 @@ fn bench(
     let solutions = firsts.iter().filter(|f| f.is_some()).count();
     // The level strings, untimed: burrTxt -d prints them for the solutions it finds.
     let mut levels: std::collections::BTreeMap<String, usize> = Default::default();
-    let mut d = Disassembler::new(parts.clone());
+    let mut d = Disassembler::new(w.inst.puzzle.grid, parts.clone())?;
     for a in &local {
         let o = d
             .analyse(a, Mode::BurrTools, &|| false)

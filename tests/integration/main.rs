@@ -31,6 +31,7 @@ mod malformed;
 mod messages;
 mod outputs;
 mod pinned_output;
+mod prism_disassembly;
 mod prisms;
 mod render_assembly;
 mod render_browser;

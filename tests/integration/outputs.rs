@@ -92,6 +92,34 @@ fn a_sparse_target_in_a_huge_box_is_drawn_and_written_from_its_cells() {
         .check(r.stdout.len() < SMALL, "small");
 }
 
+#[test]
+fn a_target_away_from_the_origin_converts_to_burrtools_and_back() {
+    // A BurrTools file holds the target in a box from the origin: the same target moved, the
+    // same counts (cubes, and prisms moved by a step that keeps the triangles' directions).
+    let dir = Dir::new();
+    dir.write(
+        "off.json",
+        r#"{"target": {"cells": [[5,5,5],[6,5,5],[7,5,5],[5,6,5],[6,6,5],[7,6,5]], "optional": [[8,5,5]]}, "pieces": [{"name": "L", "cells": [[0,0,0],[1,0,0],[0,1,0]]}, {"name": "d", "cells": [[0,0,0],[1,0,0]]}, {"name": "m", "cells": [[0,0,0]]}]}"#,
+    );
+    dir.write(
+        "offp.json",
+        r#####"{"grid": "prisms", "target": {"layers": [["....########", "....########"]]}, "pieces": [{"name": "bar", "count": 4, "layers": [["####"]]}]}"#####,
+    );
+    for f in ["off", "offp"] {
+        let before = dir.count(&format!("{f}.json"), None, &["--up-to", "none"]);
+        assert!(before > 0, "{f}");
+        dir.run(&[
+            "convert",
+            "-q",
+            &format!("{f}.json"),
+            &format!("{f}.xmpuzzle"),
+        ])
+        .code(0);
+        let after = dir.count(&format!("{f}.xmpuzzle"), None, &["--up-to", "none"]);
+        assert_eq!(before, after, "{f}");
+    }
+}
+
 /// A count record of `puzzle`'s shard `k/n`, as `solve --count --shard` prints it.
 fn shard_record(dir: &Dir, puzzle: &str, k: u32, n: u32) -> serde_json::Value {
     let shard = format!("{k}/{n}");

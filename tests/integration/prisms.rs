@@ -136,11 +136,10 @@ fn prism_inputs_are_refused_with_one_line() {
         &dir.run(&["convert", "hex.json", "hex.xmpuzzle"]),
         &["hex.json", "BurrTools has no grid of hexagons"],
     );
-    // The disassembler does not take prism assemblies apart yet.
-    dir.write("h.json", HEXAGON);
+    // The disassembler takes prisms apart (prism_disassembly.rs), hexagons not.
     one_line(
-        &dir.run(&["solve", "--disassemble", "h.json"]),
-        &["--disassemble", "prisms"],
+        &dir.run(&["solve", "--disassemble", "hex.json"]),
+        &["--disassemble", "hexagons"],
     );
 }
 

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use cubesat::Puzzle;
 use cubesat::disassembly::solutions::Analysis;
 use cubesat::disassembly::stream::{self, Found, StreamError, Streamed, Tally};
-use cubesat::disassembly::{Mode, Order, direction_name};
+use cubesat::disassembly::{Mode, Order};
 use cubesat::plan::{DisassemblyPlan, DisassemblySettings, PlanError, Settings, Task};
 use cubesat::render::{self, ScenePlan, plan::piece_labels};
 use cubesat::report::{scene, solution_json, stats_line};
@@ -366,14 +366,14 @@ fn plan_lines(labels: &[String], a: &Analysis) -> Vec<String> {
                     "{:>width$}. {} {} out",
                     i + 1,
                     who.join(" "),
-                    direction_name(s.direction)
+                    a.grid.direction_name(s.direction)
                 )
             } else {
                 format!(
                     "{:>width$}. {} {} {}",
                     i + 1,
                     who.join(" "),
-                    direction_name(s.direction),
+                    a.grid.direction_name(s.direction),
                     s.distance
                 )
             }
@@ -389,7 +389,7 @@ fn plan_json(labels: &[String], a: &Analysis) -> Value {
             .map(|s| {
                 json!({
                     "pieces": s.pieces.iter().map(|&p| labels[p].clone()).collect::<Vec<_>>(),
-                    "direction": direction_name(s.direction),
+                    "direction": a.grid.direction_name(s.direction),
                     "distance": s.distance,
                     "removal": s.removal,
                 })

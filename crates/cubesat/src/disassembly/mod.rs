@@ -1,7 +1,9 @@
 //! Disassembly analysis: can an assembly be taken apart by sliding pieces along the grid axes, in how many moves, and the moves themselves; and the slide-in order of the 3D page.
 //!
 //! A move slides one piece, or a group of pieces that must move together, or several
-//! independent groups at once, by whole units along one axis direction; every move counts 1
+//! independent groups at once, by whole units along one of the grid's slide directions
+//! ([`Grid::slide_axes`]: ±x, ±y, ±z on the cube grid; ±z and both ways along the three sides of
+//! the triangles on the prism grid, as BurrTools moves them); every move counts 1
 //! whatever its length. A move that takes a group out for good (it can slide on without end)
 //! separates the pieces into two parts, each of which is then taken apart on its own, until
 //! every part is one piece or a set of pieces of one BurrTools piece group. The search is
@@ -34,7 +36,7 @@ use std::str::FromStr;
 pub use grouping::PartGroups;
 
 use crate::error::{Error, Result, bail};
-use crate::geometry::Cell;
+use crate::geometry::{Cell, Grid};
 use limits::LimitCache;
 use search::{Item, Searcher};
 
@@ -183,7 +185,9 @@ pub struct Separation {
     pub path: Vec<Vec<[i32; 3]>>,
     /// Per piece of `pieces`: whether it leaves with the separating move.
     pub removed: Vec<bool>,
-    /// The direction the removed pieces leave in (0..6: +x, -x, +y, -y, +z, -z).
+    /// The direction the removed pieces leave in: `2a` along slide axis `a`, `2a + 1` the
+    /// opposite way (on the cube grid 0..6: +x, -x, +y, -y, +z, -z; see
+    /// [`Grid::direction_name`]).
     pub direction: u8,
     /// How the part left behind comes apart; `None` when it needs nothing (one piece, or a
     /// group).
@@ -197,17 +201,13 @@ pub struct Separation {
 pub struct Step {
     /// The pieces that move (indices into the analysed pieces).
     pub pieces: Vec<usize>,
-    /// Direction (0..6: +x, -x, +y, -y, +z, -z).
+    /// Direction: `2a` along slide axis `a` of the grid, `2a + 1` the opposite way
+    /// ([`Grid::direction_name`]).
     pub direction: u8,
     /// Units moved; for a removal, just far enough to clear the rest of its part.
     pub distance: u32,
     /// True when the pieces leave their part for good (a separation).
     pub removal: bool,
-}
-
-/// The name of direction `d` (0..6): `+x`, `-x`, ...
-pub fn direction_name(d: u8) -> &'static str {
-    ["+x", "-x", "+y", "-y", "+z", "-z"][d as usize % 6]
 }
 
 impl Separation {
@@ -300,14 +300,14 @@ impl Separation {
 
     /// The moves of the whole tree in BurrTools' plan order: this separation's moves, then
     /// the removed part's, then the part left behind. `cells[i]` are the assembled cells of
-    /// piece `i` (to know how far a removal must go).
-    pub fn steps(&self, cells: &[Vec<Cell>]) -> Vec<Step> {
+    /// piece `i` on `grid` (to know how far a removal must go).
+    pub fn steps(&self, grid: Grid, cells: &[Vec<Cell>]) -> Vec<Step> {
         let mut out = Vec::new();
-        self.collect_steps(cells, &mut out);
+        self.collect_steps(grid, cells, &mut out);
         out
     }
 
-    fn collect_steps(&self, cells: &[Vec<Cell>], out: &mut Vec<Step>) {
+    fn collect_steps(&self, grid: Grid, cells: &[Vec<Cell>], out: &mut Vec<Step>) {
         for w in self.path.windows(2) {
             let moved: Vec<usize> = (0..self.pieces.len())
                 .filter(|&i| w[0][i] != w[1][i])
@@ -316,22 +316,24 @@ impl Separation {
                 continue;
             };
             let d = [0, 1, 2].map(|a| w[1][first][a] - w[0][first][a]);
-            let a = (0..3).find(|&a| d[a] != 0).unwrap_or(0);
+            let (direction, distance) = slide_of(grid, d);
             out.push(Step {
                 pieces: moved.iter().map(|&i| self.pieces[i]).collect(),
-                direction: (2 * a + usize::from(d[a] < 0)) as u8,
-                distance: d[a].unsigned_abs(),
+                direction,
+                distance,
                 removal: false,
             });
         }
-        // The removal: far enough that the removed cells pass every other cell of the part.
+        // The removal: far enough that the removed cells pass every other cell of the part,
+        // in steps along the lines of its axis.
         let last = self.path.last().cloned().unwrap_or_default();
         let a = (self.direction >> 1) as usize;
         let sign = if self.direction & 1 == 0 { 1 } else { -1 };
         let (mut gone_lo, mut rest_hi) = (i32::MAX, i32::MIN);
         for (i, &p) in self.pieces.iter().enumerate() {
             for c in &cells[p] {
-                let v = sign * (c[a] + last[i][a]);
+                let at = [0, 1, 2].map(|x| c[x] + last[i][x]);
+                let v = sign * grid.slide_line(a, at).1;
                 if self.removed[i] {
                     gone_lo = gone_lo.min(v);
                 } else {
@@ -349,9 +351,21 @@ impl Separation {
             removal: true,
         });
         for sub in [&self.removed_part, &self.left].into_iter().flatten() {
-            sub.collect_steps(cells, out);
+            sub.collect_steps(grid, cells, out);
         }
     }
+}
+
+/// The direction and number of unit steps of a move by `d`, a whole number of steps along
+/// one of `grid`'s slide axes (as every move of a plan is).
+pub(crate) fn slide_of(grid: Grid, d: Cell) -> (u8, u32) {
+    for a in 0..grid.slide_axes().len() {
+        let (line, t) = grid.slide_line(a, d);
+        if line == [0; 3] && t != 0 {
+            return ((2 * a + usize::from(t < 0)) as u8, t.unsigned_abs());
+        }
+    }
+    (0, 0)
 }
 
 /// The result of analysing one assembly.
@@ -366,6 +380,7 @@ pub struct Outcome {
 /// The disassembly analyser of one puzzle: the parts' weights and groups, and the slide
 /// limits cached across the assemblies it analyses.
 pub struct Disassembler {
+    grid: Grid,
     parts: Vec<Part>,
     groups: Vec<PartGroups>,
     cache: LimitCache,
@@ -374,14 +389,28 @@ pub struct Disassembler {
 }
 
 impl Disassembler {
-    /// An analyser for assemblies of pieces that are copies of `parts`.
-    pub fn new(parts: Vec<Part>) -> Disassembler {
-        Disassembler {
+    /// An analyser for assemblies on `grid` of pieces that are copies of `parts`; an error
+    /// when the grid's assemblies are not taken apart ([`Grid::can_disassemble`]).
+    pub fn new(grid: Grid, parts: Vec<Part>) -> Result<Disassembler> {
+        if !grid.can_disassemble() || grid.slide_axes().len() > limits::MAX_AXES {
+            bail!(
+                "assemblies on {} cannot be taken apart (the disassembler takes apart {})",
+                grid.title(),
+                Grid::disassembled_names()
+            );
+        }
+        Ok(Disassembler {
+            grid,
             groups: parts.iter().map(|p| p.groups.clone()).collect(),
             parts,
-            cache: LimitCache::default(),
+            cache: LimitCache::new(grid),
             max_states: DEFAULT_MAX_STATES,
-        }
+        })
+    }
+
+    /// The grid of the assemblies it analyses.
+    pub fn grid(&self) -> Grid {
+        self.grid
     }
 
     /// Pairs of shapes whose slide limits are cached.
@@ -420,10 +449,13 @@ impl Disassembler {
         exhaustive: bool,
         stop: &dyn Fn() -> bool,
     ) -> Result<Outcome, Halt> {
+        let grid = self.grid;
         let items: Vec<Item> = pieces
             .iter()
             .map(|p| {
-                let lo = [0, 1, 2].map(|a| p.cells.iter().map(|c| c[a]).min().unwrap_or(0));
+                // Moved by one of the grid's translations, so every cell keeps its kind (a
+                // triangle its direction): the limits depend on it.
+                let lo = grid.normal_offset(&p.cells).unwrap_or([0; 3]);
                 let mut norm: Vec<Cell> = p
                     .cells
                     .iter()
@@ -448,6 +480,7 @@ impl Disassembler {
         let memo = (exhaustive && grouping.is_empty()).then(Default::default);
         let mut s = Searcher {
             items: &items,
+            axes: grid.slide_axes(),
             cache: &mut self.cache,
             groups: &self.groups,
             grouping,
@@ -537,7 +570,7 @@ mod tests {
         // Random burrs: BurrTools' rule (stop where the first separation's part fails)
         // and the search that tries every separation agree on every one.
         let mut rng = SeededRng::new(31);
-        let mut d = Disassembler::new(vec![Part::default(); 6]);
+        let mut d = Disassembler::new(Grid::Cube, vec![Part::default(); 6]).unwrap();
         // The exhaustive search may explore a great many positions: burrs it cannot finish
         // within this many states are left out (and counted).
         d.max_states = 20_000;
@@ -589,7 +622,7 @@ mod tests {
                 cells: vec![[0, 0, 0]],
             },
         ];
-        let mut d = Disassembler::new(vec![Part::default(); 3]);
+        let mut d = Disassembler::new(Grid::Cube, vec![Part::default(); 3]).unwrap();
         d.max_states = 20_000;
         let greedy = d.analyse(&pieces, Mode::BurrTools, &|| false).unwrap();
         assert!(greedy.tree.is_none() && greedy.states < d.max_states);

@@ -1,25 +1,29 @@
 //! The independent plan checker: replays a plan's moves unit step by unit step on the pieces' cells; every plan cubesat prints or counts passes it.
 //!
 //! It trusts nothing the analyser computed (no limits, no states, no tree): only the assembled
-//! cells and the list of moves. Pieces start in one part, assembled. A move must slide pieces
-//! of one part, not all of them, by at least one unit along an axis; at every unit step no cell
-//! of a moving piece may meet a cell of a piece of the same part that stays. A removal must
-//! end with the moving pieces clear of the rest of their part (nothing of the part left ahead
-//! of them along the direction), and they become a part of their own: parts apart never meet
-//! again. At the end every part must be a single piece, or pieces whose parts all list one
+//! cells, the list of moves and the grid's geometry (its slide axes and the cells a unit step
+//! of a cell passes through, [`Grid::slide_sweep`]). Pieces start in one part, assembled. A
+//! move must slide pieces of one part, not all of them, by at least one unit along a slide
+//! axis; at every unit step no cell a moving piece passes through or lands on may hold a cell
+//! of a piece of the same part that stays (for a step against the axis: no cell a staying
+//! piece would sweep stepping along it holds a moving piece). A removal must end with the
+//! moving pieces clear of the rest of their part (every moving cell further along the
+//! direction's lines than every staying cell, so that no later step can meet them), and they
+//! become a part of their own: parts apart never meet again. At the end every part must be a single piece, or pieces whose parts all list one
 //! common group (the checker's own reading of the groups, not the analyser's).
 
 use std::collections::HashSet;
 
 use crate::error::{Error, Result};
-use crate::geometry::Cell;
+use crate::geometry::{Cell, Grid};
 
-use super::{PartGroups, Step, direction_name};
+use super::{PartGroups, Step};
 
-/// Replays `steps` on pieces with assembled `cells`, copies of parts `part_of` (groups
-/// `groups[part]`). `Ok` when every move is legal and every piece ends separated; otherwise an
-/// [`Error::Invalid`] naming the move and what went wrong.
+/// Replays `steps` on pieces with assembled `cells` on `grid`, copies of parts `part_of`
+/// (groups `groups[part]`). `Ok` when every move is legal and every piece ends separated;
+/// otherwise an [`Error::Invalid`] naming the move and what went wrong.
 pub fn check(
+    grid: Grid,
     cells: &[Vec<Cell>],
     part_of: &[usize],
     groups: &[PartGroups],
@@ -39,7 +43,8 @@ pub fn check(
         if s.pieces.is_empty() || s.pieces.iter().any(|&p| p >= n) {
             return bad(i, "no pieces, or a piece out of range".into());
         }
-        if s.direction >= 6 || s.distance == 0 {
+        let axes = grid.slide_axes();
+        if s.direction as usize >= 2 * axes.len() || s.distance == 0 {
             return bad(i, format!("direction {} by {}", s.direction, s.distance));
         }
         let p = part[s.pieces[0]];
@@ -64,34 +69,55 @@ pub fn check(
         still.sort_unstable();
         let axis = (s.direction >> 1) as usize;
         let sign = if s.direction & 1 == 0 { 1 } else { -1 };
+        let unit = axes[axis].map(|x| sign * x);
         for _ in 0..s.distance {
+            let mut moving: Vec<Cell> = s
+                .pieces
+                .iter()
+                .flat_map(|&q| {
+                    let off = offset[q];
+                    cells[q].iter().map(move |c| at(c, off))
+                })
+                .collect();
+            moving.sort_unstable();
+            // Stepping along the axis, the moving cells sweep; against it, the staying cells
+            // sweep towards them (the same relative motion).
+            let (sweeping, swept) = if sign > 0 {
+                (&moving, &still)
+            } else {
+                (&still, &moving)
+            };
+            let hit = sweeping.iter().find_map(|&c| {
+                grid.slide_sweep(axis, c)
+                    .iter()
+                    .map(|o| at(&c, *o))
+                    .find(|x| swept.binary_search(x).is_ok())
+            });
+            if let Some(x) = hit {
+                return bad(
+                    i,
+                    format!(
+                        "pieces {} run into another piece moving {} (at cell {x:?})",
+                        s.pieces
+                            .iter()
+                            .map(|q| (q + 1).to_string())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        grid.direction_name(s.direction),
+                    ),
+                );
+            }
             for &q in &s.pieces {
-                offset[q][axis] += sign;
-                for c in &cells[q] {
-                    if still.binary_search(&at(c, offset[q])).is_ok() {
-                        return bad(
-                            i,
-                            format!(
-                                "piece {} runs into another piece moving {} (at offset {:?})",
-                                q + 1,
-                                direction_name(s.direction),
-                                offset[q]
-                            ),
-                        );
-                    }
-                }
+                offset[q] = at(&offset[q], unit);
             }
         }
         if s.removal {
-            let ahead = still
-                .iter()
-                .map(|c| sign * c[axis])
-                .max()
-                .unwrap_or(i32::MIN);
+            let step = |c: Cell| sign * grid.slide_line(axis, c).1;
+            let ahead = still.iter().map(|&c| step(c)).max().unwrap_or(i32::MIN);
             let mut behind = i32::MAX;
             for &q in &s.pieces {
                 for c in &cells[q] {
-                    behind = behind.min(sign * (c[axis] + offset[q][axis]));
+                    behind = behind.min(step(at(c, offset[q])));
                 }
             }
             if behind <= ahead {
@@ -148,15 +174,42 @@ mod tests {
     fn two_cubes_side_by_side() {
         let cells = vec![vec![[0, 0, 0]], vec![[1, 0, 0]]];
         let none = vec![vec![]];
-        assert!(check(&cells, &[0, 0], &none, &[step(&[1], 0, 1, true)]).is_ok());
+        assert!(
+            check(
+                Grid::Cube,
+                &cells,
+                &[0, 0],
+                &none,
+                &[step(&[1], 0, 1, true)]
+            )
+            .is_ok()
+        );
         // Moving into the other piece fails.
-        assert!(check(&cells, &[0, 0], &none, &[step(&[1], 1, 1, true)]).is_err());
+        assert!(
+            check(
+                Grid::Cube,
+                &cells,
+                &[0, 0],
+                &none,
+                &[step(&[1], 1, 1, true)]
+            )
+            .is_err()
+        );
         // A removal that stops while still level with the other piece is refused.
         let tall = vec![vec![[0, 0, 0], [0, 0, 1], [0, 0, 2]], vec![[1, 0, 0]]];
-        assert!(check(&tall, &[0, 0], &none, &[step(&[1], 4, 1, true)]).is_err());
-        assert!(check(&tall, &[0, 0], &none, &[step(&[1], 4, 3, true)]).is_ok());
+        assert!(check(Grid::Cube, &tall, &[0, 0], &none, &[step(&[1], 4, 1, true)]).is_err());
+        assert!(check(Grid::Cube, &tall, &[0, 0], &none, &[step(&[1], 4, 3, true)]).is_ok());
         // Nothing removed: the two pieces end together.
-        assert!(check(&cells, &[0, 0], &none, &[step(&[1], 2, 3, false)]).is_err());
+        assert!(
+            check(
+                Grid::Cube,
+                &cells,
+                &[0, 0],
+                &none,
+                &[step(&[1], 2, 3, false)]
+            )
+            .is_err()
+        );
     }
 
     #[test]
@@ -167,16 +220,61 @@ mod tests {
             vec![[1, 1, 0]],
         ];
         let none = vec![vec![]];
-        assert!(check(&cells, &[0, 0], &none, &[step(&[1], 0, 2, true)]).is_err());
-        assert!(check(&cells, &[0, 0], &none, &[step(&[1], 2, 1, true)]).is_ok());
-        assert!(check(&cells, &[0, 0], &none, &[step(&[1], 4, 1, true)]).is_ok());
+        assert!(
+            check(
+                Grid::Cube,
+                &cells,
+                &[0, 0],
+                &none,
+                &[step(&[1], 0, 2, true)]
+            )
+            .is_err()
+        );
+        assert!(
+            check(
+                Grid::Cube,
+                &cells,
+                &[0, 0],
+                &none,
+                &[step(&[1], 2, 1, true)]
+            )
+            .is_ok()
+        );
+        assert!(
+            check(
+                Grid::Cube,
+                &cells,
+                &[0, 0],
+                &none,
+                &[step(&[1], 4, 1, true)]
+            )
+            .is_ok()
+        );
     }
 
     #[test]
     fn groups_may_stay_together() {
         let cells = vec![vec![[0, 0, 0]], vec![[1, 0, 0]], vec![[5, 0, 0]]];
         let groups = vec![vec![(1, 2)], vec![]];
-        assert!(check(&cells, &[0, 0, 1], &groups, &[step(&[2], 0, 1, true)]).is_ok());
-        assert!(check(&cells, &[0, 1, 1], &groups, &[step(&[0], 1, 1, true)]).is_err());
+        assert!(
+            check(
+                Grid::Cube,
+                &cells,
+                &[0, 0, 1],
+                &groups,
+                &[step(&[2], 0, 1, true)]
+            )
+            .is_ok()
+        );
+        assert!(
+            check(
+                Grid::Cube,
+                &cells,
+                &[0, 1, 1],
+                &groups,
+                &[step(&[0], 1, 1, true)]
+            )
+            .is_err()
+        );
     }
 }

@@ -4,15 +4,16 @@
 //! `movementanalysator.cpp`); no code is taken from it. For one position of the pieces of a
 //! part:
 //!
-//! 1. The pairwise limits ([`super::limits`]) fill, per axis, `lim[i][j]`: how far `i` can
-//!    slide in the positive direction while `j` stays; `i` sliding the negative way is
-//!    `lim[j][i]`.
+//! 1. The pairwise limits ([`super::limits`]) fill, per slide axis of the grid (x, y, z on the
+//!    cube grid; z and the three sides of the triangles on the prism grid), `lim[i][j]`: how
+//!    far `i` can slide in the positive direction while `j` stays; `i` sliding the negative
+//!    way is `lim[j][i]`.
 //! 2. Moving piece `p` by `k` units in direction `d` drags every piece `j` it reaches through
 //!    pieces that block at less than `k` (`p` pushes `x`, which pushes `j`): with `b[p][j]`
 //!    the smallest largest limit on a chain from `p` to `j` (a min-max closure), the moving
 //!    set is `p` and every `j` with `b[p][j] < k`.
-//! 3. Moves are tried in BurrTools' order: for each of the 6 directions (+x, -x, +y, -y, +z,
-//!    -z), each piece alone removed (it slides without end); then each piece removed with
+//! 3. Moves are tried in BurrTools' order: for each direction (+x, -x, +y, -y, +z, -z on the
+//!    cube grid; `2a` is +a, `2a + 1` is -a), each piece alone removed (it slides without end); then each piece removed with
 //!    what it drags, if that is at most half of the pieces; then, direction by direction and
 //!    piece by piece, steps of 1, 2, 3... units while the moving set stays at most half of the
 //!    pieces, each new (set, step) followed by its unions with the earlier moves of the same
@@ -49,6 +50,7 @@ use std::ops::ControlFlow;
 use super::grouping::{Grouping, PartGroups, same_group};
 use super::limits::{FREE, LimitCache};
 use super::{Halt, MAX_SEARCH_BYTES, Separation};
+use crate::geometry::Cell;
 
 /// A removal slides its pieces this far, BurrTools' "without end" (above every finite limit,
 /// below [`FREE`]).
@@ -67,11 +69,11 @@ pub(crate) struct Item {
     pub weight: i32,
 }
 
-/// The unit vector of direction `d` (0..6: +x, -x, +y, -y, +z, -z).
-pub(crate) fn unit(d: usize) -> [i32; 3] {
-    let mut v = [0; 3];
-    v[d >> 1] = if d & 1 == 0 { 1 } else { -1 };
-    v
+/// The unit step of direction `d` over slide axes `axes` (`2a` is `+axes[a]`, `2a + 1` its
+/// opposite).
+pub(crate) fn unit(axes: &[Cell], d: usize) -> Cell {
+    let v = axes[d >> 1];
+    if d & 1 == 0 { v } else { v.map(|x| -x) }
 }
 
 /// States of one part. A state is stored as the offset of its first piece from its
@@ -222,12 +224,14 @@ fn stride(k: usize) -> usize {
     k.div_ceil(16).max(1) * 16
 }
 
-/// The move analysis of one position: closed limits and drag thresholds, per axis, as `k`
-/// rows of `s` entries (the entries past `k` are padding that stays [`FREE`]). Entries are at
+/// The move analysis of one position: closed limits and drag thresholds, per slide axis, as
+/// `k` rows of `s` entries (the entries past `k` are padding that stays [`FREE`]). Entries are at
 /// most [`FREE`], so they fit `i16`; sums saturate.
 struct Frame {
     k: usize,
     s: usize,
+    /// Slide axes.
+    axes: usize,
     /// `lim[a*k*s + i*s + j]`: how far `i` slides +a while `j` stays.
     lim: Vec<i16>,
     /// `mm[d*k*s + p*s + j]`: moving `p` by a step above this in direction `d` drags `j`
@@ -308,19 +312,20 @@ fn two_rows(m: &mut [i16], s: usize, i: usize, x: usize) -> (&mut [i16], &[i16])
 }
 
 impl Frame {
-    fn new(k: usize) -> Frame {
+    fn new(k: usize, axes: usize) -> Frame {
         let s = stride(k);
         Frame {
             k,
             s,
-            lim: vec![FREE as i16; 3 * k * s],
-            mm: vec![FREE as i16; 6 * k * s],
+            axes,
+            lim: vec![FREE as i16; axes * k * s],
+            mm: vec![FREE as i16; 2 * axes * k * s],
             found: Vec::new(),
         }
     }
 
     fn prepare(&mut self, items: &[Item], pieces: &[usize], pos: &[i16], cache: &mut LimitCache) {
-        let (k, s) = (self.k, self.s);
+        let (k, s, axes) = (self.k, self.s, self.axes);
         let ks = k * s;
         let at = |i: usize| {
             let it = &items[pieces[i]];
@@ -333,7 +338,7 @@ impl Frame {
         for i in 0..k {
             let pi = at(i);
             let si = items[pieces[i]].sid;
-            for a in 0..3 {
+            for a in 0..axes {
                 self.lim[a * ks + i * s + i] = 0;
             }
             for j in i + 1..k {
@@ -343,13 +348,13 @@ impl Frame {
                     items[pieces[j]].sid,
                     [pj[0] - pi[0], pj[1] - pi[1], pj[2] - pi[2]],
                 );
-                for a in 0..3 {
-                    self.lim[a * ks + i * s + j] = v[a] as i16;
-                    self.lim[a * ks + j * s + i] = v[3 + a] as i16;
+                for a in 0..axes {
+                    self.lim[a * ks + i * s + j] = v[2 * a] as i16;
+                    self.lim[a * ks + j * s + i] = v[2 * a + 1] as i16;
                 }
             }
         }
-        for a in 0..3 {
+        for a in 0..axes {
             // The drag thresholds for +a: the min-max closure of the limits (Floyd-Warshall;
             // the closure is unique, so its order does not matter). BurrTools first closes the
             // limits under min-plus and drags along chains of the closed limits; that gives
@@ -396,7 +401,7 @@ impl Frame {
         out.clear();
         let half = (self.k / 2) as u32;
         for limit in [1, half] {
-            for d in 0..6 {
+            for d in 0..2 * self.axes {
                 for p in 0..self.k {
                     let m = self.drag(d, p, OUT);
                     if m.count_ones() <= limit {
@@ -445,7 +450,7 @@ struct StateStore {
 }
 
 impl<'p> Bfs<'p> {
-    fn new(items: &[Item], pieces: &'p [usize]) -> Result<Self, Halt> {
+    fn new(items: &[Item], pieces: &'p [usize], axes: usize) -> Result<Self, Halt> {
         let k = pieces.len();
         if k > 64 {
             return Err(Halt::TooManyPieces(k));
@@ -459,7 +464,7 @@ impl<'p> Bfs<'p> {
             k,
             full: if k == 64 { u64::MAX } else { (1u64 << k) - 1 },
             heavy,
-            frame: Frame::new(k),
+            frame: Frame::new(k, axes),
             removals: Vec::new(),
             tried: Vec::new(),
             pos: Vec::with_capacity(3 * k),
@@ -485,22 +490,26 @@ impl<'p> Bfs<'p> {
         self.frame.prepare(items, self.pieces, &self.pos, cache);
     }
 
-    /// The span of the loaded position along each axis: a step that long takes any set
-    /// clear of the rest.
+    /// The span of the loaded position along each slide axis, in unit steps: a step that
+    /// long takes any set clear of the rest.
     #[inline]
-    fn span(&self, items: &[Item], cache: &LimitCache) -> [u32; 3] {
-        let mut span = [0u32; 3];
-        for (a, s) in span.iter_mut().enumerate() {
+    fn span(&self, items: &[Item], cache: &LimitCache, axes: &[Cell], out: &mut [u32]) {
+        for (a, s) in out.iter_mut().enumerate() {
+            let v = axes[a];
             let (mut lo, mut hi) = (i32::MAX, i32::MIN);
+            // A shape's cells moved by `o` sit `t(o)` steps further along the axis's lines,
+            // or one more where the step's leading coordinate is not ±1 (the remainders add).
+            let lead = v.iter().find(|&&x| x != 0).map_or(1, |x| x.abs());
             for i in 0..self.k {
                 let it = &items[self.pieces[i]];
-                let c = it.anchor[a] + self.pos[3 * i + a] as i32;
-                lo = lo.min(c);
-                hi = hi.max(c + cache.extent(it.sid)[a]);
+                let o = [0, 1, 2].map(|x| it.anchor[x] + self.pos[3 * i + x] as i32);
+                let (_, t) = cache.line(a, o);
+                let (tlo, thi) = cache.steps(it.sid, a);
+                lo = lo.min(t + tlo);
+                hi = hi.max(t + thi + lead - 1);
             }
             *s = (hi - lo + 1).max(1) as u32;
         }
-        span
     }
 }
 
@@ -556,6 +565,8 @@ pub(crate) type Memo = (Option<Separation>, [i32; 3]);
 /// What a search needs besides the part it is given.
 pub(crate) struct Searcher<'a> {
     pub items: &'a [Item],
+    /// The grid's slide axes.
+    pub axes: &'a [Cell],
     pub cache: &'a mut LimitCache,
     pub groups: &'a [PartGroups],
     pub grouping: Grouping,
@@ -675,7 +686,7 @@ impl Searcher<'_> {
     /// The breadth-first search over the positions of a part: front by front, each state
     /// first tried for a removal, then expanded by every smaller move.
     fn bfs(&mut self, pieces: &[usize], start: &[[i32; 3]]) -> Result<Option<Separation>, Halt> {
-        let mut run = Bfs::new(self.items, pieces)?;
+        let mut run = Bfs::new(self.items, pieces, self.axes.len())?;
         let mut store = StateStore::new(start)?;
         self.states += 1;
         loop {
@@ -733,9 +744,11 @@ impl Searcher<'_> {
     /// could leave, until it is clear of the rest); each new state joins the next front.
     #[inline]
     fn expand(&mut self, run: &mut Bfs, store: &mut StateStore, node: u32) -> Result<(), Halt> {
-        let span = run.span(self.items, self.cache);
+        let mut span = [0u32; super::limits::MAX_AXES];
+        let span = &mut span[..self.axes.len()];
+        run.span(self.items, self.cache, self.axes, span);
         let half = (run.k / 2) as u32;
-        for d in 0..6 {
+        for d in 0..2 * self.axes.len() {
             run.frame.found.clear();
             for p in 0..run.k {
                 let top = span[d >> 1];
@@ -805,7 +818,7 @@ impl Searcher<'_> {
             ..
         } = store;
         let depth = *depth;
-        let u = unit(d);
+        let u = unit(self.axes, d);
         let w = 3 * arena.k;
         let (moved, stored) = child.split_at_mut(w);
         moved.copy_from_slice(pos);

@@ -95,6 +95,8 @@ pub struct Analysis {
     pub steps: Vec<Step>,
     /// States visited.
     pub states: u64,
+    /// The grid, which names the steps' directions ([`crate::geometry::Grid::direction_name`]).
+    pub grid: crate::geometry::Grid,
 }
 
 impl Analysis {
@@ -167,13 +169,19 @@ pub fn analyse_one(
     let states = out.states;
     let steps = match &out.tree {
         Some(t) => {
+            let grid = d.grid();
             let cells: Vec<Vec<Cell>> = pieces.iter().map(|p| p.cells.clone()).collect();
             let steps: Vec<Step> = t
-                .steps(&cells)
+                .steps(grid, &cells)
                 .into_iter()
                 .map(|s| Step {
                     pieces: s.pieces.iter().map(|&i| oriented.source[i]).collect(),
-                    direction: orient::direction_back(oriented.transformation, s.direction),
+                    // Identity when not turned (on every grid other than cubes).
+                    direction: if oriented.transformation == 0 {
+                        s.direction
+                    } else {
+                        orient::direction_back(oriented.transformation, s.direction)
+                    },
                     ..s
                 })
                 .collect();
@@ -185,7 +193,7 @@ pub fn analyse_one(
                 .iter()
                 .map(|p| p.groups.clone())
                 .collect();
-            replay::check(&cells, &part_of, &groups, &steps).map_err(|e| {
+            replay::check(grid, &cells, &part_of, &groups, &steps).map_err(|e| {
                 Error::Internal(format!("a disassembly plan failed its replay: {e}"))
             })?;
             steps
@@ -198,6 +206,7 @@ pub fn analyse_one(
         source: oriented.source,
         steps,
         states,
+        grid: d.grid(),
     }))
 }
 
@@ -242,7 +251,13 @@ impl Shared<'_> {
     /// One worker: takes solutions until none is left or the run stops, each analysed with
     /// the worker's own analyser; returns its analyses with their indices.
     fn work(&self) -> Vec<(usize, Analysis)> {
-        let mut d = Disassembler::new(parts(&self.inst.puzzle));
+        let mut d = match Disassembler::new(self.inst.puzzle.grid, parts(&self.inst.puzzle)) {
+            Ok(d) => d,
+            Err(e) => {
+                self.fail(e.into());
+                return Vec::new();
+            }
+        };
         d.max_states = self.opts.max_states;
         let share = 1.0 / self.solutions.len().max(1) as f64;
         let mut mine = Vec::new();
@@ -286,8 +301,9 @@ pub fn analyse(
         inst,
         solutions,
         opts,
-        orienter: opts
-            .burrtools_orientation
+        // BurrTools' numbering of orientations is the cube grid's: on other grids the
+        // assemblies are analysed as listed.
+        orienter: (opts.burrtools_orientation && inst.puzzle.grid.permutes_axes())
             .then(|| orient::Orienter::new(inst)),
         next: AtomicUsize::new(0),
         failure: Mutex::new(None),

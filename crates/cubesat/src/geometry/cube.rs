@@ -50,8 +50,16 @@ impl GridKind for Cubes {
     fn frame(&self) -> Frame {
         Frame::Lattice
     }
-    fn can_disassemble(&self) -> bool {
-        true
+    fn slide_axes(&self) -> &'static [Cell] {
+        &[[1, 0, 0], [0, 1, 0], [0, 0, 1]]
+    }
+    fn slide_sweep(&self, axis: usize, _c: Cell) -> &'static [Cell] {
+        // A cube slides straight into the next cell.
+        const STEPS: [[Cell; 1]; 3] = [[[1, 0, 0]], [[0, 1, 0]], [[0, 0, 1]]];
+        &STEPS[axis]
+    }
+    fn direction_names(&self) -> &'static [&'static str] {
+        &["+x", "-x", "+y", "-y", "+z", "-z"]
     }
     fn symmetries_compose(&self) -> bool {
         true

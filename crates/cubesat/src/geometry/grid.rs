@@ -75,6 +75,21 @@ macro_rules! ask {
 }
 
 /// `a`, `a or b`, `a, b or c`: items in prose, joined by `last` before the last.
+/// `c` as a point of the line through it along step `v` (non-zero): the line's point whose
+/// coordinate along `v`'s first non-zero coordinate is in `0..|v_i|`, and the steps from it.
+#[inline]
+fn line_along(v: Cell, c: Cell) -> (Cell, i32) {
+    let i = if v[0] != 0 {
+        0
+    } else if v[1] != 0 {
+        1
+    } else {
+        2
+    };
+    let t = c[i].div_euclid(v[i]);
+    ([c[0] - t * v[0], c[1] - t * v[1], c[2] - t * v[2]], t)
+}
+
 fn listed(items: impl IntoIterator<Item = String>, last: &str) -> String {
     let items: Vec<String> = items.into_iter().collect();
     match items.split_last() {
@@ -171,7 +186,38 @@ impl Grid {
 
     /// True when the disassembler can take the grid's assemblies apart.
     pub fn can_disassemble(self) -> bool {
-        ask!(self, g => g.can_disassemble())
+        !self.slide_axes().is_empty()
+    }
+
+    /// The axes the disassembler slides pieces along, each a unit step (a translation of the
+    /// grid), in BurrTools' order; direction `2a` is `+axes[a]` and `2a + 1` its opposite.
+    /// Empty when the grid's assemblies are not taken apart.
+    pub fn slide_axes(self) -> &'static [Cell] {
+        ask!(self, g => g.slide_axes())
+    }
+
+    /// The offsets from cell `c` of the cells one unit step of `c` along `+slide_axes()[axis]`
+    /// passes through or lands on; the step is free when all of them are.
+    #[inline]
+    pub fn slide_sweep(self, axis: usize, c: Cell) -> &'static [Cell] {
+        ask!(self, g => g.slide_sweep(axis, c))
+    }
+
+    /// The name of slide direction `d` (`"+x"`, `"-x"`, ...; on the prism grid in BurrTools'
+    /// voxel axes, `"+x+y"` for its step `(1, 1, 0)`); `"?"` past the grid's directions.
+    pub fn direction_name(self, d: u8) -> &'static str {
+        ask!(self, g => g.direction_names())
+            .get(d as usize)
+            .copied()
+            .unwrap_or("?")
+    }
+
+    /// Where `c` lies on the lines along slide axis `axis`: the line (its point with the
+    /// smallest non-negative coordinate along the axis's first non-zero coordinate) and the
+    /// number of unit steps from that point to `c`. Cells on one line differ by whole steps.
+    #[inline]
+    pub fn slide_line(self, axis: usize, c: Cell) -> (Cell, i32) {
+        line_along(self.slide_axes()[axis], c)
     }
 
     /// The names of the grids the disassembler takes apart, for messages ("cubes").

@@ -53,9 +53,6 @@ impl GridKind for Hexagons {
     fn frame(&self) -> Frame {
         Frame::Layers
     }
-    fn can_disassemble(&self) -> bool {
-        false
-    }
     fn symmetries_compose(&self) -> bool {
         true
     }

@@ -44,8 +44,24 @@ pub(super) trait GridKind {
     fn cell_shape(&self) -> CellShape;
     /// How people type its cells.
     fn frame(&self) -> Frame;
-    /// True when the disassembler can take its assemblies apart.
-    fn can_disassemble(&self) -> bool;
+    /// The axes the disassembler slides pieces along, in BurrTools' order of directions
+    /// (`movementcache_N.cpp`): each a unit step, a translation of the grid. Direction `2a`
+    /// is `+axes[a]`, `2a + 1` its opposite. Empty when the grid's assemblies are not taken
+    /// apart.
+    fn slide_axes(&self) -> &'static [Cell] {
+        &[]
+    }
+    /// The offsets from `c` of the cells a unit step of `c` along `+axes[axis]` passes
+    /// through or lands on: all must be free for the step (the step itself on a grid whose
+    /// cells slide straight into the next, more where a cell sweeps across others).
+    fn slide_sweep(&self, axis: usize, _c: Cell) -> &'static [Cell] {
+        let _ = axis;
+        &[]
+    }
+    /// The names of the directions, `2a` and `2a + 1` for axis `a` (`"+x"`, `"-x"`, ...).
+    fn direction_names(&self) -> &'static [&'static str] {
+        &[]
+    }
     /// True when the product of two of its transforms is again one of them.
     fn symmetries_compose(&self) -> bool;
     /// True when `c` is a cell.

@@ -59,8 +59,35 @@ impl GridKind for Prisms {
     fn frame(&self) -> Frame {
         Frame::Layers
     }
-    fn can_disassemble(&self) -> bool {
-        false
+    fn slide_axes(&self) -> &'static [Cell] {
+        // BurrTools' order (movementcache_1.cpp): along z, then along the three sides of the
+        // triangles, its voxel steps (2, 0, 0), (1, 1, 0) and (-1, 1, 0).
+        &[[0, 0, 1], [2, 0, 0], [1, 3, 0], [-1, 3, 0]]
+    }
+    fn slide_sweep(&self, axis: usize, [_, v, _]: Cell) -> &'static [Cell] {
+        // A triangle sliding one side's length along a side passes through the triangle
+        // between it and where it lands (BurrTools' `checks` table, in these coordinates).
+        const UP: [&[Cell]; 4] = [
+            &[[0, 0, 1]],
+            &[[1, 1, 0], [2, 0, 0]],
+            &[[1, 1, 0], [1, 3, 0]],
+            &[[-1, 1, 0], [-1, 3, 0]],
+        ];
+        const DOWN: [&[Cell]; 4] = [
+            &[[0, 0, 1]],
+            &[[1, -1, 0], [2, 0, 0]],
+            &[[0, 2, 0], [1, 3, 0]],
+            &[[0, 2, 0], [-1, 3, 0]],
+        ];
+        if v.rem_euclid(3) == 1 {
+            UP[axis]
+        } else {
+            DOWN[axis]
+        }
+    }
+    fn direction_names(&self) -> &'static [&'static str] {
+        // In BurrTools' voxel axes: x along the rows, y across them (up the page).
+        &["+z", "-z", "+x", "-x", "+x+y", "-x-y", "-x+y", "+x-y"]
     }
     fn symmetries_compose(&self) -> bool {
         true

@@ -47,11 +47,6 @@ impl GridKind for Spheres {
     fn frame(&self) -> Frame {
         Frame::Layers
     }
-    fn can_disassemble(&self) -> bool {
-        // The disassembler moves pieces along the cube grid's axes; BurrTools takes apart
-        // only cube-grid assemblies too.
-        false
-    }
     fn symmetries_compose(&self) -> bool {
         // Two of the 240 can make a matrix with entries in Z/9, outside them.
         false

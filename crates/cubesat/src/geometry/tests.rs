@@ -416,3 +416,40 @@ mod grids {
         assert_eq!(Grid::Sphere.layer_origin([]), [0; 3]);
     }
 }
+
+#[test]
+fn slide_sweeps_lie_on_their_axis_and_end_with_the_step() {
+    // What the disassembler and its replay rely on: each axis is a translation; a cell's
+    // sweep ends where the step lands, holds only cells, and stays within one step along
+    // the axis's lines (so a part further along every line than the rest is clear of it).
+    for grid in Grid::ALL {
+        let axes = grid.slide_axes();
+        assert_eq!(grid.can_disassemble(), !axes.is_empty(), "{}", grid.name());
+        for (a, &v) in axes.iter().enumerate() {
+            assert!(grid.is_translation(v), "{} axis {a}", grid.name());
+            assert_ne!(grid.direction_name(2 * a as u8), "?");
+            assert_ne!(grid.direction_name(2 * a as u8 + 1), "?");
+            for x in -3..4 {
+                for y in -3..4 {
+                    for z in -1..2 {
+                        let c = [x, y, z];
+                        if !grid.is_cell(c) {
+                            continue;
+                        }
+                        let sweep = grid.slide_sweep(a, c);
+                        assert_eq!(sweep.last(), Some(&v), "{} {c:?}", grid.name());
+                        let (line, t) = grid.slide_line(a, c);
+                        let (end, te) = grid.slide_line(a, add(c, v));
+                        assert_eq!((end, te), (line, t + 1));
+                        for &o in sweep {
+                            let s = add(c, o);
+                            assert!(grid.is_cell(s), "{} {c:?} + {o:?}", grid.name());
+                            let ts = grid.slide_line(a, s).1;
+                            assert!(ts == t || ts == t + 1, "{} {c:?} + {o:?}", grid.name());
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -198,10 +198,6 @@ impl GridKind for Rhombic {
     fn frame(&self) -> Frame {
         Frame::Lattice
     }
-    fn can_disassemble(&self) -> bool {
-        // BurrTools has no movement rules for this grid either.
-        false
-    }
     fn symmetries_compose(&self) -> bool {
         true
     }
@@ -281,9 +277,6 @@ impl GridKind for TetraOcta {
     }
     fn frame(&self) -> Frame {
         Frame::Lattice
-    }
-    fn can_disassemble(&self) -> bool {
-        false
     }
     fn symmetries_compose(&self) -> bool {
         true

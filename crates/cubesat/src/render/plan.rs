@@ -1,7 +1,7 @@
 //! A disassembly plan as the 3D page animates it: each move's pieces and shift, removals taken far enough to clear every other piece, and two labels per move: the move as it takes the puzzle apart, and as an assembly step (the plan played backwards).
 
 use super::Scene;
-use crate::disassembly::{Step, direction_name};
+use crate::disassembly::Step;
 
 /// The plan of one scene.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -17,7 +17,7 @@ pub struct ScenePlan {
 pub struct PlanMove {
     /// The scene's pieces that move.
     pub pieces: Vec<usize>,
-    /// How far they move (x, y, z).
+    /// How far they move, in the grid's cell coordinates.
     pub shift: [i32; 3],
     /// The move as an assembly step (the reverse of the disassembly move), e.g. `"B C -x 2"`.
     pub label: String,
@@ -54,16 +54,22 @@ impl ScenePlan {
         let n = scene.pieces.len();
         let mut offset = vec![[0i32; 3]; n];
         let mut moves = Vec::with_capacity(steps.len());
+        let grid = scene.grid;
         for s in steps {
             let a = (s.direction >> 1) as usize;
             let sign = if s.direction & 1 == 0 { 1 } else { -1 };
+            let unit = grid.slide_axes().get(a).copied().unwrap_or([0; 3]);
             let mut dist = s.distance as i32;
             if s.removal {
+                // Along the lines of the axis, in unit steps.
                 let reach = |i: usize, best: fn(i32, i32) -> i32, start: i32| {
                     scene.pieces[i]
                         .cells
                         .iter()
-                        .map(|c| sign * (c[a] + offset[i][a]))
+                        .map(|c| {
+                            let at = [0, 1, 2].map(|x| c[x] + offset[i][x]);
+                            sign * grid.slide_line(a, at).1
+                        })
                         .fold(start, best)
                 };
                 let ahead = (0..n)
@@ -81,13 +87,17 @@ impl ScenePlan {
                     dist = dist.max(ahead - behind + 2);
                 }
             }
-            let mut shift = [0; 3];
-            shift[a] = sign * dist;
+            let shift = unit.map(|x| sign * dist * x);
             for &i in &s.pieces {
-                offset[i][a] += shift[a];
+                for x in 0..3 {
+                    offset[i][x] += shift[x];
+                }
             }
             let who: Vec<&str> = s.pieces.iter().map(|&i| names[i].as_str()).collect();
-            let (on, back) = (direction_name(s.direction), direction_name(s.direction ^ 1));
+            let (on, back) = (
+                grid.direction_name(s.direction),
+                grid.direction_name(s.direction ^ 1),
+            );
             let (label, took) = if s.removal {
                 (
                     format!("{} {back} in", who.join(" ")),

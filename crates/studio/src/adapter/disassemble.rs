@@ -11,7 +11,7 @@ use std::sync::Arc;
 use cubesat::Puzzle;
 use cubesat::disassembly::solutions::{self, Analysis};
 use cubesat::disassembly::stream::{self, Found, StreamError};
-use cubesat::disassembly::{Level, Mode, Order, direction_name};
+use cubesat::disassembly::{Level, Mode, Order};
 use cubesat::plan::{DisassemblyPlan, DisassemblySettings};
 use cubesat::render::{self, ScenePlan, plan::piece_labels};
 use cubesat::report::{plural, scene, stats_line};
@@ -216,7 +216,7 @@ pub fn view(
                 "labels": m.pieces.iter().map(|&i| labels[i].clone()).collect::<Vec<_>>(),
                 "shift": m.shift,
                 "removal": s.removal,
-                "direction": direction_name(s.direction),
+                "direction": a.grid.direction_name(s.direction),
                 "distance": s.distance,
                 "label": m.label,
             })
