@@ -241,7 +241,7 @@ fn reference_files_count_as_burrtxt_d() {
 }
 
 /// Piece labels as the plan uses them: the letter, numbered when several pieces share it.
-fn labels(sol: &Value) -> Vec<String> {
+pub(crate) fn labels(sol: &Value) -> Vec<String> {
     let letters: Vec<String> = sol["pieces"]
         .as_array()
         .unwrap()

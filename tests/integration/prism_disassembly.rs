@@ -177,22 +177,7 @@ fn moved(c: [i64; 3], d: (P, i64)) -> [i64; 3] {
 /// stays; a removal can then slide on without end; every piece ends alone.
 fn replay(sol: &Value) -> Result<usize, String> {
     let pieces = sol["pieces"].as_array().unwrap();
-    let letters: Vec<&str> = pieces
-        .iter()
-        .map(|p| p["letter"].as_str().unwrap())
-        .collect();
-    let names: Vec<String> = letters
-        .iter()
-        .enumerate()
-        .map(|(i, l)| {
-            if letters.iter().filter(|m| *m == l).count() > 1 {
-                let k = letters[..i].iter().filter(|m| *m == l).count() + 1;
-                format!("{l}{k}")
-            } else {
-                l.to_string()
-            }
-        })
-        .collect();
+    let names = crate::disassembly::labels(sol);
     let mut cells: Vec<Vec<[i64; 3]>> = pieces
         .iter()
         .map(|p| {

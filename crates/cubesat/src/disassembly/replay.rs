@@ -170,46 +170,24 @@ mod tests {
         }
     }
 
+    /// Whether `steps` replay on `cells` (pieces of parts 0, 1, ... without groups).
+    fn replays(grid: Grid, cells: &[Vec<Cell>], steps: &[Step]) -> bool {
+        let parts: Vec<usize> = (0..cells.len()).collect();
+        check(grid, cells, &parts, &vec![vec![]; cells.len()], steps).is_ok()
+    }
+
     #[test]
     fn two_cubes_side_by_side() {
         let cells = vec![vec![[0, 0, 0]], vec![[1, 0, 0]]];
-        let none = vec![vec![]];
-        assert!(
-            check(
-                Grid::Cube,
-                &cells,
-                &[0, 0],
-                &none,
-                &[step(&[1], 0, 1, true)]
-            )
-            .is_ok()
-        );
+        assert!(replays(Grid::Cube, &cells, &[step(&[1], 0, 1, true)]));
         // Moving into the other piece fails.
-        assert!(
-            check(
-                Grid::Cube,
-                &cells,
-                &[0, 0],
-                &none,
-                &[step(&[1], 1, 1, true)]
-            )
-            .is_err()
-        );
+        assert!(!replays(Grid::Cube, &cells, &[step(&[1], 1, 1, true)]));
         // A removal that stops while still level with the other piece is refused.
         let tall = vec![vec![[0, 0, 0], [0, 0, 1], [0, 0, 2]], vec![[1, 0, 0]]];
-        assert!(check(Grid::Cube, &tall, &[0, 0], &none, &[step(&[1], 4, 1, true)]).is_err());
-        assert!(check(Grid::Cube, &tall, &[0, 0], &none, &[step(&[1], 4, 3, true)]).is_ok());
+        assert!(!replays(Grid::Cube, &tall, &[step(&[1], 4, 1, true)]));
+        assert!(replays(Grid::Cube, &tall, &[step(&[1], 4, 3, true)]));
         // Nothing removed: the two pieces end together.
-        assert!(
-            check(
-                Grid::Cube,
-                &cells,
-                &[0, 0],
-                &none,
-                &[step(&[1], 2, 3, false)]
-            )
-            .is_err()
-        );
+        assert!(!replays(Grid::Cube, &cells, &[step(&[1], 2, 3, false)]));
     }
 
     #[test]
@@ -219,37 +197,24 @@ mod tests {
             vec![[0, 0, 0], [1, 0, 0], [2, 0, 0], [0, 1, 0], [2, 1, 0]],
             vec![[1, 1, 0]],
         ];
-        let none = vec![vec![]];
-        assert!(
-            check(
-                Grid::Cube,
-                &cells,
-                &[0, 0],
-                &none,
-                &[step(&[1], 0, 2, true)]
-            )
-            .is_err()
-        );
-        assert!(
-            check(
-                Grid::Cube,
-                &cells,
-                &[0, 0],
-                &none,
-                &[step(&[1], 2, 1, true)]
-            )
-            .is_ok()
-        );
-        assert!(
-            check(
-                Grid::Cube,
-                &cells,
-                &[0, 0],
-                &none,
-                &[step(&[1], 4, 1, true)]
-            )
-            .is_ok()
-        );
+        assert!(!replays(Grid::Cube, &cells, &[step(&[1], 0, 2, true)]));
+        assert!(replays(Grid::Cube, &cells, &[step(&[1], 2, 1, true)]));
+        assert!(replays(Grid::Cube, &cells, &[step(&[1], 4, 1, true)]));
+    }
+
+    #[test]
+    fn a_triangle_may_not_slide_across_its_neighbour() {
+        // An up triangle and the down triangle to its right: the up one cannot leave along
+        // +x or +x+y (it would pass over the other), but can along their common side (-x+y)
+        // or away from it (-x); the down one is blocked going -x.
+        let cells = vec![vec![[1, 1, 0]], vec![[2, 2, 0]]];
+        assert!(!replays(Grid::Prism, &cells, &[step(&[0], 2, 1, true)]));
+        assert!(!replays(Grid::Prism, &cells, &[step(&[0], 4, 1, true)]));
+        assert!(replays(Grid::Prism, &cells, &[step(&[0], 6, 1, true)]));
+        assert!(replays(Grid::Prism, &cells, &[step(&[0], 3, 1, true)]));
+        assert!(!replays(Grid::Prism, &cells, &[step(&[1], 3, 1, true)]));
+        // Along z every direction is free.
+        assert!(replays(Grid::Prism, &cells, &[step(&[1], 0, 1, true)]));
     }
 
     #[test]
