@@ -294,6 +294,6 @@ fn sphere_inputs_are_refused_with_one_line() {
     dir.write("p.json", PYRAMID);
     one_line(
         &dir.run(&["solve", "--disassemble", "p.json"]),
-        &["--disassemble", "cubes only", "spheres"],
+        &["--disassemble", "cubes and prisms only", "spheres"],
     );
 }

@@ -450,12 +450,13 @@ await check('pieces named after a colour are drawn in it (finding 4)', async () 
   await valid();
   const red = page.locator('#items button.item', { hasText: /^red/ });
   await red.click();
-  // The grid is redrawn for the piece clicked: wait for its cells, not the last item's.
-  await page.waitForFunction(() => {
+  // The grid is redrawn for the piece clicked (and again when the server's check comes
+  // back): read its cells' colours in the same moment as they are found, not after.
+  const colours = await (await page.waitForFunction(() => {
     const tds = Array.from(document.querySelectorAll('#grid td.fill'));
-    return tds.length > 0 && tds.every((td) => getComputedStyle(td).backgroundColor === 'rgb(255, 0, 0)');
-  });
-  const colours = await page.locator('#grid td.fill').evaluateAll((tds) => tds.map((td) => getComputedStyle(td).backgroundColor));
+    const cs = tds.map((td) => getComputedStyle(td).backgroundColor);
+    return cs.length > 0 && cs.every((c) => c === 'rgb(255, 0, 0)') && cs;
+  })).jsonValue();
   assert(colours.length > 0 && colours.every((c) => c === 'rgb(255, 0, 0)'), 'the red piece is red in the editor: ' + colours.join(', '));
   await page.locator('#items button.item', { hasText: /^darkgreen/ }).click();
   await page.waitForFunction(() => {
