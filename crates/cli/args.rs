@@ -231,7 +231,7 @@ pub struct SolveArgs {
     #[arg(long = "up-to", value_name = "MODE", value_parser = parse_up_to,
           help = "What counts as one solution: none (every placement), rotation, rotation+reflection, or burrtools (BurrTools' own count); default: rotation, or burrtools for a BurrTools file [possible values: none, rotation, rotation+reflection, burrtools]")]
     pub up_to: Option<UpTo>,
-    /// The engine: auto (= exact), exact (bitset exact cover), dlx (plain dancing links), sat (varisat).
+    /// The engine: auto (= exact), exact (bitset exact cover), dlx (plain dancing links), sat (varisat), memo (memoized counting: --count only, --up-to none or an exactly restricted mode, no shards).
     #[arg(long, value_name = "ENGINE", default_value = "auto", value_parser = parse_engine)]
     pub engine: EngineChoice,
     /// At-most-one encoding for the SAT engine.

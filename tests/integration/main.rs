@@ -13,6 +13,7 @@ mod cuts;
 mod disassembly;
 mod engine_exact;
 mod engine_leaf;
+mod engine_memo;
 mod engines_agree;
 mod estimate;
 mod export_formats;

@@ -15,6 +15,7 @@ use cubesat_xc::cuts::{self, Refutation};
 use cubesat_xc::dlx::Dlx;
 use cubesat_xc::encoding::AtMostOne;
 use cubesat_xc::exact::ExactEngine;
+use cubesat_xc::memo::{MemoConfig, MemoEngine};
 use cubesat_xc::sat::{
     CUBES_ENUMERATION, CUBES_ENUMERATION_VARISAT, CUBES_LISTING, CUBES_LISTING_VARISAT,
     CubeAndConquer, DEFAULT_EXACT_BUDGET, SatConfig,
@@ -38,6 +39,10 @@ pub enum EngineChoice {
     Dlx,
     /// The varisat SAT engine with blocking clauses.
     Sat,
+    /// The memoized counter ([`cubesat_xc::memo`]): counts only, where every solution of the
+    /// search weighs the same (`none`, or a mode whose restriction alone is exact), whole
+    /// runs only; its solutions are not listed, so not verified one by one.
+    Memo,
 }
 
 impl EngineChoice {
@@ -57,6 +62,7 @@ impl fmt::Display for EngineChoice {
             EngineChoice::Exact => "exact",
             EngineChoice::Dlx => "dlx",
             EngineChoice::Sat => "sat",
+            EngineChoice::Memo => "memo",
         })
     }
 }
@@ -69,8 +75,9 @@ impl FromStr for EngineChoice {
             "exact" => EngineChoice::Exact,
             "dlx" => EngineChoice::Dlx,
             "sat" => EngineChoice::Sat,
+            "memo" => EngineChoice::Memo,
             _ => bail!(
-                "unknown engine '{}' (expected auto, exact, dlx or sat)",
+                "unknown engine '{}' (expected auto, exact, dlx, sat or memo)",
                 crate::echo::echo(s)
             ),
         })
@@ -270,6 +277,20 @@ fn engine<'a>(
                 .with_preprocess(opts.prune && counting),
         ),
         EngineChoice::Dlx => Box::new(Dlx::new(&inst.model)?),
+        EngineChoice::Memo => {
+            if !counting || opts.limit.is_some() {
+                bail!("the memo engine only counts whole runs (--count without --limit)");
+            }
+            if opts.shard.is_some() {
+                bail!("the memo engine does not run shards (use the exact engine)");
+            }
+            // [`memo_reducer`] kept the runs where every solution weighs 1.
+            let config = MemoConfig {
+                solution_weight: Some(1),
+                ..MemoConfig::default()
+            };
+            Box::new(MemoEngine::with_config(&inst.model, config)?)
+        }
         EngineChoice::Sat => {
             let config = SatConfig {
                 amo: opts.amo,
@@ -410,7 +431,11 @@ pub fn list(
 /// every one.
 pub fn count(inst: &Instance, opts: &RunOptions) -> Result<RunReport> {
     let exact = LazyEngine::new(inst);
-    let reducer = exact.reducer(opts.up_to, true)?;
+    let reducer = if opts.engine.resolve() == EngineChoice::Memo {
+        memo_reducer(&exact, opts.up_to)?
+    } else {
+        exact.reducer(opts.up_to, true)?
+    };
     let verifier = inst.verifier();
     let mut report = RunReport {
         description: reducer.describe(&inst.puzzle),
@@ -473,6 +498,22 @@ pub fn count(inst: &Instance, opts: &RunOptions) -> Result<RunReport> {
     report.raw = raw;
     report.elapsed = start.elapsed();
     Ok(report)
+}
+
+/// The reduction of a memoized count, which never sees a solution and so cannot weigh one:
+/// `none` searched without symmetries (every solution weighs 1), another mode only when its
+/// restriction alone keeps one solution per class in a single search.
+fn memo_reducer(exact: &LazyEngine, mode: UpTo) -> Result<Reducer> {
+    if mode == UpTo::None {
+        return exact.reducer(mode, false);
+    }
+    let r = exact.reducer(mode, true)?;
+    if !r.restriction_is_exact() || r.branch_count() != 1 {
+        bail!(
+            "the memo engine cannot count this puzzle up to {mode}: its solutions need a check each (try --up-to none or another engine)"
+        );
+    }
+    Ok(r)
 }
 
 /// A full count as a catalog record states it ([`crate::puzzle::Catalog`]):

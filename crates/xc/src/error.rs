@@ -61,6 +61,12 @@ pub enum Error {
         /// What it was asked ("run a shard of a search").
         what: &'static str,
     },
+    /// A count past `u64::MAX` (the memoized engine's sums are checked, not saturated).
+    #[error("the {what} overflows 64 bits")]
+    Overflow {
+        /// What overflowed ("count").
+        what: &'static str,
+    },
     /// A compiled body of an engine that needs CPU features this CPU lacks.
     #[error("{what} needs {missing}, which this CPU lacks")]
     CpuLacks {

@@ -4,8 +4,9 @@
 //!   DLX3, or at most once: secondary), options, forced options; [`Residual`] subproblems.
 //! - [`encoding`]: the CNF encoding of a model, one module per at-most-one encoding.
 //! - Engines behind one [`Engine`] trait: [`exact`] (the bitset search, the fast one),
-//!   [`dlx`] (plain dancing links, the baseline and oracle) and [`sat`] (varisat with
-//!   blocking clauses, cube and conquer).
+//!   [`dlx`] (plain dancing links, the baseline and oracle), [`memo`] (counting with a
+//!   cache of subproblem counts, DXZ) and [`sat`] (varisat with blocking clauses, cube and
+//!   conquer).
 //! - [`Progress`], [`Subproblem`] and [`worker_threads`]: cancellation, live counters, the
 //!   thread count and the split every parallel run, SAT cube list and shard shares.
 //! - [`Shard`]: one of N deterministic parts of a search ([`Query::shard`]), for runs spread
@@ -38,7 +39,7 @@ mod model;
 mod shard;
 
 pub use control::{MAX_THREADS_PER_CORE, Progress, Subproblem, available_cores, worker_threads};
-pub use engines::{Counted, Engine, Query, Stats, add_summary, dlx, exact, sat};
+pub use engines::{Counted, Engine, Query, Stats, add_summary, dlx, exact, memo, sat};
 pub use error::{Error, Result};
 pub use model::{CellGeometry, ExactCover, Item, Residual};
 pub use shard::{MAX_SHARDS, SUBTREES_PER_SHARD, Shard, ShardError, deal};

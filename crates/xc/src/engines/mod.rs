@@ -1,9 +1,10 @@
 //! The engines behind one [`Engine`] trait: the bitset exact-cover search, the dancing-links
-//! baseline and the varisat SAT engine, each answering a [`Query`] of forced and excluded
+//! baseline, the memoized counter and the varisat SAT engine, each answering a [`Query`] of forced and excluded
 //! options by enumerating into a sink or counting.
 
 pub mod dlx;
 pub mod exact;
+pub mod memo;
 pub mod sat;
 
 use std::ops::ControlFlow;
