@@ -284,8 +284,9 @@ pub struct SolveArgs {
     /// anyone without the key. Without it, records are checked against accidents only.
     #[arg(long, value_name = "FILE")]
     pub seal_key_file: Option<PathBuf>,
-    /// Keep only the assemblies that come apart by sliding pieces along the axes (BurrTools'
-    /// "solutions"); each listed solution shows its level and moves.
+    /// Keep only the assemblies that come apart by sliding pieces (along x, y and z on cubes;
+    /// along z and the triangles' sides on prisms), BurrTools' "solutions"; each listed
+    /// solution shows its level and moves.
     #[arg(long)]
     pub disassemble: bool,
     #[command(flatten)]

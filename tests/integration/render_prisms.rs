@@ -226,23 +226,22 @@ fn hexagon_solutions_draw_as_html() {
     assert_eq!(cells, 6, "every prism of the solution");
 }
 
-/// `cubesat stl triangle.json` into `flush` (no gap) and `gap` (0.4 mm), 10 mm prisms.
-fn write_stls(dir: &Dir) {
-    dir.write("triangle.json", &triangle());
-    for (out, gap) in [("flush", "0"), ("gap", "0.4")] {
+/// `cubesat stl NAME.json` (holding `text`) into `OUT[0]` (no gap) and `OUT[1]` (0.4 mm), 10 mm
+/// cells (hexagons across their flat sides) and high.
+fn stls(dir: &Dir, name: &str, text: &str, out: [&str; 2]) {
+    let file = format!("{name}.json");
+    dir.write(&file, text);
+    for (out, gap) in out.into_iter().zip(["0", "0.4"]) {
         dir.run(&[
-            "stl",
-            "triangle.json",
-            "--out",
-            out,
-            "--cube",
-            "10",
-            "--gap",
-            gap,
-            "-q",
+            "stl", &file, "--out", out, "--cube", "10", "--gap", gap, "-q",
         ])
         .code(0);
     }
+}
+
+/// The triangle's STL files into `flush` and `gap`.
+fn write_stls(dir: &Dir) {
+    stls(dir, "triangle", &triangle(), ["flush", "gap"]);
 }
 
 #[test]
@@ -271,24 +270,9 @@ fn prism_stl_files_are_closed_with_the_right_volume() {
     assert!((stl_volume(&solution) - 18.0 * AREA * 1000.0).abs() < 1e-1);
 }
 
-/// `cubesat stl steps.json` (hexagons) into `hflush` (no gap) and `hgap` (0.4 mm), 10 mm
-/// hexagons (across their flat sides, and high).
+/// The hexagon steps' STL files into `hflush` and `hgap`.
 fn write_hexagon_stls(dir: &Dir) {
-    dir.write("steps.json", &hex_steps());
-    for (out, gap) in [("hflush", "0"), ("hgap", "0.4")] {
-        dir.run(&[
-            "stl",
-            "steps.json",
-            "--out",
-            out,
-            "--cube",
-            "10",
-            "--gap",
-            gap,
-            "-q",
-        ])
-        .code(0);
-    }
+    stls(dir, "steps", &hex_steps(), ["hflush", "hgap"]);
 }
 
 #[test]

@@ -288,12 +288,26 @@ impl LimitCache {
             let (fwd, bwd) = match (&sa.sweeps[x], &sb.sweeps[x]) {
                 (None, None) => gaps(g, x, &sa.cells[x], &sb.cells[x], d),
                 (wa, wb) => {
-                    let own =
-                        |w: &Option<Lines>, c: &Lines| w.clone().unwrap_or_else(|| next_cells(c));
+                    // A straight shape's sweeps are made only when the other shape sweeps.
+                    let (made_a, made_b);
+                    let wa = match wa {
+                        Some(w) => w,
+                        None => {
+                            made_a = next_cells(&sa.cells[x]);
+                            &made_a
+                        }
+                    };
+                    let wb = match wb {
+                        Some(w) => w,
+                        None => {
+                            made_b = next_cells(&sb.cells[x]);
+                            &made_b
+                        }
+                    };
                     (
-                        reach(g, x, &own(wa, &sa.cells[x]), &sb.cells[x], d),
+                        reach(g, x, wa, &sb.cells[x], d),
                         // `a` sliding -x is `b` sliding +x against it.
-                        reach(g, x, &own(wb, &sb.cells[x]), &sa.cells[x], back),
+                        reach(g, x, wb, &sa.cells[x], back),
                     )
                 }
             };
