@@ -231,7 +231,7 @@ pub struct SolveArgs {
     #[arg(long = "up-to", value_name = "MODE", value_parser = parse_up_to,
           help = "What counts as one solution: none (every placement), rotation, rotation+reflection, or burrtools (BurrTools' own count); default: rotation, or burrtools for a BurrTools file [possible values: none, rotation, rotation+reflection, burrtools]")]
     pub up_to: Option<UpTo>,
-    /// The engine: auto (= exact), exact (bitset exact cover), dlx (plain dancing links), sat (varisat), memo (memoized counting: --count only, --up-to none or an exactly restricted mode, no shards).
+    /// The engine: auto (exact, or memo for a whole count that measures cheaper with it), exact (bitset exact cover), dlx (plain dancing links), sat (varisat), memo (memoized counting: --count only, --up-to none or an exactly restricted mode; its shards are its own, not the exact engine's).
     #[arg(long, value_name = "ENGINE", default_value = "auto", value_parser = parse_engine)]
     pub engine: EngineChoice,
     /// At-most-one encoding for the SAT engine.
@@ -250,6 +250,12 @@ pub struct SolveArgs {
     /// every cube to varisat. Default: 4096. Off with --no-prune.
     #[arg(long = "exact-budget", value_name = "N")]
     pub exact_budget: Option<u64>,
+    /// The most memory the memo engine's cache may take, growth included: bytes, or a
+    /// number with K, M, G or T (binary units: 1G = 1024 MiB); default 1G, at most 64G. The
+    /// count stays exact at any size: a full cache stops growing.
+    // Parsed by the solve command, so that a bad size is one error line like other bad input.
+    #[arg(long = "max-memory", value_name = "SIZE", allow_hyphen_values = true)]
+    pub max_memory: Option<String>,
     /// Worker threads for the exact engine and the SAT engine's cubes with --count or --all
     /// (0 = all cores; more than 4 per core are clamped to that); a limited listing runs on
     /// one thread. Counts and solution order are the same for every N.

@@ -1,6 +1,7 @@
 //! The memoized counting engine through the binary: `--engine memo` counts what the default
 //! engine counts on bundled and catalog puzzles in every mode it accepts, refuses the others
-//! with one line, and refuses listing.
+//! with one line, and refuses listing; its shards merge into the whole count, and its cache
+//! takes the memory bound it is given.
 
 use crate::common::Dir;
 
@@ -48,12 +49,97 @@ fn memo_refuses_what_it_cannot_do() {
         &[
             "solve", "soma", "--count", "--limit", "3", "--engine", "memo",
         ],
-        &[
-            "solve", "soma", "--count", "--up-to", "none", "--engine", "memo", "--shard", "1/2",
-        ],
     ] {
         let r = dir.run(args);
         assert_ne!(r.code, 0, "{args:?}");
         assert!(r.stderr.contains("memo"), "{args:?}: {}", r.stderr);
+    }
+}
+
+/// The memo engine's shards (its own cut, not the exact engine's) merge into the count of
+/// one run, in every mode it accepts, whatever the number of shards; the records say
+/// `memo`, and a record of the exact engine's shards does not merge with them.
+#[test]
+fn memo_shards_merge_into_the_whole_count() {
+    let dir = Dir::new();
+    for (name, mode) in [
+        ("dominoes-6x6", "none"),
+        ("pentominoes-3x20", "rotation"),
+        ("soma", "none"),
+    ] {
+        let want = dir.count(name, None, &["--up-to", mode]);
+        for n in [1, 3, 8] {
+            let mut files = Vec::new();
+            for k in 0..n {
+                let r = dir.run(&[
+                    "solve",
+                    name,
+                    "--count",
+                    "--up-to",
+                    mode,
+                    "--engine",
+                    "memo",
+                    "--shard",
+                    &format!("{k}/{n}"),
+                ]);
+                r.code(0).stdout_has("\"engine\":\"memo\"");
+                files.push(dir.write(&format!("{name}-{mode}-{k}-{n}.json"), &r.stdout));
+            }
+            let mut args = vec!["merge", "--format", "json"];
+            args.extend(files.iter().map(|f| f.to_str().unwrap()));
+            let r = dir.run(&args);
+            let v: serde_json::Value = serde_json::from_str(&r.code(0).stdout)
+                .unwrap_or_else(|e| panic!("{e}: {}", r.stdout));
+            assert_eq!(v["count"].as_u64(), Some(want), "{name} {mode} {n}: {v}");
+        }
+    }
+    // A shard of the exact engine is another run: the merge refuses the mixture.
+    let memo = dir.run(&[
+        "solve", "soma", "--count", "--up-to", "none", "--engine", "memo", "--shard", "0/2",
+    ]);
+    let exact = dir.run(&[
+        "solve", "soma", "--count", "--up-to", "none", "--shard", "1/2",
+    ]);
+    let a = dir.write("mixed-0.json", &memo.code(0).stdout);
+    let b = dir.write("mixed-1.json", &exact.code(0).stdout);
+    let r = dir.run(&["merge", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert_eq!(r.stderr.trim().lines().count(), 1, "{}", r.stderr);
+}
+
+/// `--max-memory` bounds the memo cache: the count is the same at 0 bytes, at 4K and by
+/// default; a size that is not one, or one over 64G, is refused in one line before any
+/// search.
+#[test]
+fn max_memory_bounds_the_cache_and_keeps_the_count() {
+    let dir = Dir::new();
+    let want = dir.count("dominoes-6x6", None, &["--up-to", "none"]);
+    for size in ["0", "4K", "1.5M", "1G", "64GiB"] {
+        let got = dir.count(
+            "dominoes-6x6",
+            None,
+            &["--up-to", "none", "--engine", "memo", "--max-memory", size],
+        );
+        assert_eq!(got, want, "--max-memory {size}");
+    }
+    for (size, says) in [
+        ("65G", "at most 64G"),
+        ("lots", "not a size"),
+        ("4GB", "not a size"),
+        ("-1", "not a size"),
+        ("1.5", "not a size"),
+        ("99999999999T", "not a size"),
+    ] {
+        let r = dir.run(&[
+            "solve",
+            "dominoes-6x6",
+            "--count",
+            "--engine",
+            "memo",
+            "--max-memory",
+            size,
+        ]);
+        r.code(2).stderr_has(says).stderr_has("--max-memory");
+        assert_eq!(r.stderr.trim().lines().count(), 1, "{}", r.stderr);
     }
 }

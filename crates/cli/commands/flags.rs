@@ -17,6 +17,17 @@ pub(crate) fn settings(args: &SolveArgs) -> Result<Settings> {
         ),
         None => None,
     };
+    let memory = match &args.max_memory {
+        Some(text) => Some(
+            cubesat::plan::parse_bytes(text).map_err(|_| {
+                anyhow!(
+                    "--max-memory {}: not a size (a whole number of bytes, or a number with K, M, G or T: binary units, 1K = 1024 bytes)",
+                    cubesat::echo::echo(text)
+                )
+            })?,
+        ),
+        None => None,
+    };
     Ok(Settings {
         task: if args.count { Task::Count } else { Task::List },
         // Without --all a listing shows the first solution, or the first --limit ones.
@@ -35,6 +46,7 @@ pub(crate) fn settings(args: &SolveArgs) -> Result<Settings> {
         shard,
         listing_is_record: args.format == SolutionFormat::Json,
         sealed: args.seal_key_file.is_some(),
+        memory,
     })
 }
 
@@ -50,6 +62,9 @@ pub(crate) fn flag_error(e: &PlanError) -> anyhow::Error {
         PlanError::ShardWithLimit => {
             anyhow!("--shard runs a whole shard: it cannot be combined with --limit")
         }
+        PlanError::MemoryTooLarge { asked, .. } => anyhow!(
+            "--max-memory: {asked} bytes is more than the memo engine's cache may take (at most 64G)"
+        ),
         PlanError::SealWithoutShard => {
             anyhow!("--seal-key-file seals a shard's record: it goes with --shard")
         }

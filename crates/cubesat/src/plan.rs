@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use cubesat_xc::encoding::AtMostOne;
 use cubesat_xc::exact::EstimateOptions;
+use cubesat_xc::memo::MAX_CACHE_BYTES;
 use cubesat_xc::{MAX_THREADS_PER_CORE, Progress, Shard, available_cores, sat::MAX_CUBES};
 
 use crate::counting::{Reducer, UpTo};
@@ -64,6 +65,9 @@ pub struct Settings {
     pub listing_is_record: bool,
     /// A key seals the shard's record.
     pub sealed: bool,
+    /// The most bytes the memo engine's cache may take (at most [`MAX_CACHE_BYTES`]);
+    /// `None` is its default, [`cubesat_xc::memo::DEFAULT_CACHE_BYTES`].
+    pub memory: Option<u64>,
 }
 
 /// A run resolved: what to run, and what the user should be told about how.
@@ -143,6 +147,19 @@ pub enum PlanError {
         /// The names of the grids the disassembler takes apart.
         able: String,
     },
+    /// A memory bound above [`MAX_CACHE_BYTES`].
+    #[error("memory: {asked} bytes is more than the {most} bytes (64 GiB) a cache may take")]
+    MemoryTooLarge {
+        /// Bytes asked for.
+        asked: u64,
+        /// The bound.
+        most: u64,
+    },
+    /// A memory bound that is not a size.
+    #[error(
+        "memory: '{0}' is not a size (a whole number of bytes, or a number with K, M, G or T: binary units, 1K = 1024 bytes)"
+    )]
+    MemorySyntax(String),
     /// An estimate's probe count out of bounds (1 to [`MAX_PROBES`]).
     #[error("samples: {asked} is out of bounds (1 to {most})")]
     EstimateSamples {
@@ -187,11 +204,12 @@ pub enum PlanError {
 }
 
 impl PlanError {
-    /// The setting at fault: `cubes`, `shard`, `seal key`, `grid`, `samples`, `seconds`,
-    /// `wall`, `cores` or `up to`.
+    /// The setting at fault: `cubes`, `memory`, `shard`, `seal key`, `grid`, `samples`,
+    /// `seconds`, `wall`, `cores` or `up to`.
     pub fn setting(&self) -> &'static str {
         match self {
             PlanError::TooManyCubes { .. } => "cubes",
+            PlanError::MemoryTooLarge { .. } | PlanError::MemorySyntax(_) => "memory",
             PlanError::ShardNotMergeable
             | PlanError::ShardWithLimit
             | PlanError::DisassemblyNotShardable => "shard",
@@ -204,6 +222,44 @@ impl PlanError {
             PlanError::ExportMode { .. } | PlanError::ExportInexact { .. } => "up to",
         }
     }
+}
+
+/// A memory size as a user writes it: a whole number of bytes, or a number (decimals
+/// allowed) followed by `K`, `M`, `G` or `T`, alone or as `KiB`..`TiB`, in binary units
+/// (`1.5G` is 1,610,612,736 bytes). Bounded by [`MAX_CACHE_BYTES`] later, in
+/// [`Settings::check`]; a size past `u64` is refused here.
+pub fn parse_bytes(text: &str) -> Result<u64, PlanError> {
+    let bad = || PlanError::MemorySyntax(echo(text).to_string());
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let shift = match unit.trim() {
+        "" | "B" => 0,
+        "K" | "KiB" => 10,
+        "M" | "MiB" => 20,
+        "G" | "GiB" => 30,
+        "T" | "TiB" => 40,
+        _ => return Err(bad()),
+    };
+    if number.is_empty() || number.starts_with('.') || number.ends_with('.') {
+        return Err(bad());
+    }
+    let (whole, frac) = number.split_once('.').unwrap_or((number, ""));
+    if frac.contains('.') || (shift == 0 && !frac.is_empty()) {
+        return Err(bad());
+    }
+    let whole: u64 = whole.parse().map_err(|_| bad())?;
+    let mut bytes = whole.checked_mul(1u64 << shift).ok_or_else(bad)?;
+    if !frac.is_empty() {
+        // The fraction of the unit, rounded down to a byte (at most 19 digits are kept).
+        let digits = &frac[..frac.len().min(18)];
+        let f: u128 = digits.parse().map_err(|_| bad())?;
+        let part = f * (1u128 << shift) / 10u128.pow(digits.len() as u32);
+        bytes = bytes.checked_add(part as u64).ok_or_else(bad)?;
+    }
+    Ok(bytes)
 }
 
 /// The counting mode a run uses: the one asked for, else the puzzle's own, else rotation.
@@ -219,6 +275,12 @@ impl Settings {
             return Err(PlanError::TooManyCubes {
                 asked: c,
                 most: MAX_CUBES,
+            });
+        }
+        if let Some(m) = self.memory.filter(|&m| m > MAX_CACHE_BYTES) {
+            return Err(PlanError::MemoryTooLarge {
+                asked: m,
+                most: MAX_CACHE_BYTES,
             });
         }
         if self.shard.is_some() {
@@ -269,6 +331,7 @@ impl Settings {
             sat_exact_budget: self.sat_exact_budget,
             progress: None,
             shard: None,
+            memory: self.memory,
         }
     }
 
@@ -709,6 +772,51 @@ pub enum ExportError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn memory_sizes_read_in_binary_units_and_are_bounded() {
+        for (text, bytes) in [
+            ("0", 0),
+            ("4096", 4096),
+            ("4K", 4096),
+            ("4KiB", 4096),
+            ("1.5M", 3 << 19),
+            ("1G", 1 << 30),
+            (" 64GiB ", 64 << 30),
+            ("2T", 2 << 40),
+            ("0.5K", 512),
+        ] {
+            assert_eq!(parse_bytes(text), Ok(bytes), "{text}");
+        }
+        for bad in [
+            "",
+            "G",
+            "-1",
+            "1.5",
+            "4GB",
+            "4 g",
+            "1..5G",
+            ".5G",
+            "5.G",
+            "99999999999T",
+            "1e9",
+        ] {
+            assert!(
+                matches!(parse_bytes(bad), Err(PlanError::MemorySyntax(_))),
+                "{bad}"
+            );
+        }
+        let too_much = Settings {
+            memory: Some(MAX_CACHE_BYTES + 1),
+            ..Settings::default()
+        };
+        assert_eq!(too_much.check().unwrap_err().setting(), "memory");
+        let most = Settings {
+            memory: Some(MAX_CACHE_BYTES),
+            ..Settings::default()
+        };
+        assert!(most.check().is_ok());
+    }
     use crate::puzzle::bundled;
 
     fn soma() -> Puzzle {

@@ -15,7 +15,7 @@ use cubesat_xc::cuts::{self, Refutation};
 use cubesat_xc::dlx::Dlx;
 use cubesat_xc::encoding::AtMostOne;
 use cubesat_xc::exact::ExactEngine;
-use cubesat_xc::memo::{MemoConfig, MemoEngine};
+use cubesat_xc::memo::{DEFAULT_CACHE_BYTES, MemoConfig, MemoEngine};
 use cubesat_xc::sat::{
     CUBES_ENUMERATION, CUBES_ENUMERATION_VARISAT, CUBES_LISTING, CUBES_LISTING_VARISAT,
     CubeAndConquer, DEFAULT_EXACT_BUDGET, SatConfig,
@@ -189,6 +189,10 @@ pub struct RunOptions {
     /// Run only this shard of the search ([`Shard`]): the shards of one run partition its
     /// solutions (see [`crate::shard`]). Not with a limit; the dancing-links engine refuses.
     pub shard: Option<Shard>,
+    /// The most bytes the memo engine's cache may take, its growth included; `None` is
+    /// [`DEFAULT_CACHE_BYTES`]. The count is exact at any bound: a full cache stops growing
+    /// and the search goes on without storing more.
+    pub memory: Option<u64>,
 }
 
 impl Default for RunOptions {
@@ -204,6 +208,7 @@ impl Default for RunOptions {
             sat_exact_budget: None,
             progress: None,
             shard: None,
+            memory: None,
         }
     }
 }
@@ -281,12 +286,10 @@ fn engine<'a>(
             if !counting || opts.limit.is_some() {
                 bail!("the memo engine only counts whole runs (--count without --limit)");
             }
-            if opts.shard.is_some() {
-                bail!("the memo engine does not run shards (use the exact engine)");
-            }
             // [`memo_reducer`] kept the runs where every solution weighs 1.
             let config = MemoConfig {
                 solution_weight: Some(1),
+                max_cache_bytes: opts.memory.unwrap_or(DEFAULT_CACHE_BYTES),
                 ..MemoConfig::default()
             };
             Box::new(MemoEngine::with_config(&inst.model, config)?)
@@ -428,8 +431,235 @@ pub fn list(
 }
 
 /// Counts solutions in the given mode (up to `opts.limit` counted solutions), verifying
-/// every one.
+/// every one the engine visits. With [`EngineChoice::Auto`] a whole count may be handed to
+/// the memo engine when measurement says it is the cheaper ([`count_auto`]).
 pub fn count(inst: &Instance, opts: &RunOptions) -> Result<RunReport> {
+    if opts.engine == EngineChoice::Auto && opts.limit.is_none() && opts.shard.is_none() {
+        return count_auto(inst, opts, AUTO);
+    }
+    count_with(inst, opts)
+}
+
+/// When an automatic count ([`count_auto`]) looks at the memo engine.
+#[derive(Clone, Copy, Debug)]
+struct AutoRule {
+    /// Exact-engine nodes searched before the count asks whether the memo engine might be
+    /// cheaper.
+    check: u64,
+    /// The count goes on with the exact engine unless its estimated tree is at least this
+    /// many times the nodes searched at the check: the check wastes at most that share.
+    long: f64,
+    /// Memo nodes a trial searches before its estimate is compared with the exact
+    /// engine's.
+    memo_check: u64,
+    /// The memo count goes on when its estimated cost is under this share of the exact
+    /// engine's.
+    memo_share: f64,
+}
+
+/// The rule of every automatic count: the check after 2^25 exact nodes (about three
+/// seconds on one thread, so every count shorter than that, the Tetris Cube, Bedlam and
+/// every bundled puzzle among them, runs as with `--engine exact` and loses nothing), a
+/// count 20 times longer than that for a trial (at most a twentieth wasted on the exact
+/// side), and a memo trial of about the same time.
+const AUTO: AutoRule = AutoRule {
+    check: 1 << 25,
+    long: 20.0,
+    memo_check: (1 << 25) / 64,
+    memo_share: 0.25,
+};
+
+/// The cost of one memo node in exact-engine nodes: the memo engine computes a key and
+/// probes its table at each node, and has none of the exact engine's bitset pruning
+/// (measured one thread, 2026-12-07: 11.5 M exact nodes/s on the Tetris Cube, 0.18 M memo
+/// nodes/s on the 4x20 board of the polyominoes of orders 4 and 5).
+const MEMO_NODE_COST: f64 = 64.0;
+
+/// How the automatic count ended up choosing, for the run's summary.
+fn auto_summary(report: &mut RunReport, why: String) {
+    report.engine = format!("{} (auto: {why})", report.engine);
+}
+
+/// [`count`] with [`EngineChoice::Auto`], a whole count: the exact engine counts, and where
+/// the memo engine applies (a piece of several copies, a mode it counts, a model it takes)
+/// a count still running at
+/// `rule.check` nodes whose estimated tree is `rule.long` times larger is stopped and
+/// measured against a memo trial. The memo count goes on when its own estimate (in
+/// exact-engine nodes, [`MEMO_NODE_COST`] each, against the exact engine's threads) is under
+/// `rule.memo_share` of the exact engine's (a quarter); else the exact count starts over. Both estimates are
+/// the engines' finished shares of their trees (Knuth's); the quarter is the margin for the
+/// memo estimate's spread. The choice depends on timing only through
+/// when a check looks, never the count: both engines count the same.
+fn count_auto(inst: &Instance, opts: &RunOptions, rule: AutoRule) -> Result<RunReport> {
+    let exact_opts = RunOptions {
+        engine: EngineChoice::Exact,
+        ..opts.clone()
+    };
+    // Only a piece of several copies makes subproblems repeat by construction (the same
+    // cells filled by its copies in another order). With distinct pieces the memo engine
+    // lost everywhere it was measured, and its early estimate misleads: on the 4x20 board of
+    // the polyominoes of orders 4 and 5 it promised minutes after a minute and needed over
+    // 200 M nodes (an hour and more) for shards the exact engine estimates at 23 minutes in
+    // all. Whether the memo engine can take the count is asked only of a long count, on the
+    // watcher's thread: a short one pays nothing for it.
+    let memo_applies = || {
+        inst.model
+            .items
+            .iter()
+            .any(|it| !it.is_secondary() && it.max > 1)
+            && memo_reducer(&LazyEngine::new(inst), opts.up_to).is_ok()
+            && MemoEngine::new(&inst.model).is_ok()
+    };
+    let mut exact_tree = 0.0;
+    let (report, stopped) = watched(inst, &exact_opts, |p| {
+        let (nodes, done) = (p.nodes(), p.fraction_done());
+        if nodes < rule.check {
+            return Watch::Going;
+        }
+        let tree = nodes as f64 / done.max(1e-12);
+        if tree < rule.long * nodes as f64 || !memo_applies() {
+            return Watch::Settled;
+        }
+        exact_tree = tree;
+        Watch::Stop
+    })?;
+    let interrupted = || own_interrupted_by_user(&opts.progress);
+    if !stopped || interrupted() {
+        return Ok(report);
+    }
+    let exact_cost = exact_tree / opts.threads.max(1) as f64;
+    let memo_opts = RunOptions {
+        engine: EngineChoice::Memo,
+        ..opts.clone()
+    };
+    let mut memo_cost = None;
+    let (mut report, stopped) = watched(inst, &memo_opts, |p| {
+        let (nodes, done) = (p.nodes(), p.fraction_done());
+        if nodes < rule.memo_check {
+            return Watch::Going;
+        }
+        let cost = nodes as f64 / done.max(1e-12) * MEMO_NODE_COST;
+        memo_cost = Some(cost);
+        if cost < exact_cost * rule.memo_share {
+            Watch::Settled
+        } else {
+            Watch::Stop
+        }
+    })?;
+    let threads = format!(
+        "{} thread{}",
+        opts.threads.max(1),
+        if opts.threads > 1 { "s" } else { "" }
+    );
+    let figures = match memo_cost {
+        Some(memo) => format!(
+            "an estimated {exact_tree:.3e} exact-engine nodes on {threads} against {memo:.3e} in memo nodes' cost"
+        ),
+        None => format!(
+            "an estimated {exact_tree:.3e} exact-engine nodes on {threads}, and the memo trial finished the count"
+        ),
+    };
+    if !stopped || interrupted() {
+        auto_summary(&mut report, format!("memo chosen, {figures}"));
+        return Ok(report);
+    }
+    if let Some(u) = &opts.progress {
+        u.reset_counters();
+    }
+    let mut report = count_with(inst, &exact_opts)?;
+    auto_summary(&mut report, format!("exact kept, {figures}"));
+    Ok(report)
+}
+
+/// What a watch over a running count says.
+enum Watch {
+    /// Look again later.
+    Going,
+    /// Let the count finish; stop looking.
+    Settled,
+    /// Stop the count: another engine is to run.
+    Stop,
+}
+
+/// Runs [`count_with`] on a progress of its own, watched: its counters are passed on to
+/// the run's progress (a display goes on as before; they are set back to zero when a new
+/// count starts over), a Ctrl-C on the run's progress stops it, and `watch` looks at its
+/// counters every 5 ms until it settles or stops the count. Returns the report
+/// and whether `watch` stopped it.
+fn watched(
+    inst: &Instance,
+    opts: &RunOptions,
+    mut watch: impl FnMut(&Progress) -> Watch + Send,
+) -> Result<(RunReport, bool)> {
+    let own = Arc::new(Progress::new());
+    let user = opts.progress.clone();
+    if let Some(u) = &user {
+        u.reset_counters();
+    }
+    let finished = std::sync::atomic::AtomicBool::new(false);
+    let stopped = std::sync::atomic::AtomicBool::new(false);
+    let relaxed = std::sync::atomic::Ordering::Relaxed;
+    let run_opts = RunOptions {
+        progress: Some(Arc::clone(&own)),
+        ..opts.clone()
+    };
+    let report = std::thread::scope(|scope| {
+        let watcher = scope.spawn(|| {
+            let (mut nodes, mut solutions, mut done) = (0u64, 0u64, 0f64);
+            let mut looking = true;
+            loop {
+                let end = finished.load(relaxed);
+                if let Some(u) = &user {
+                    let (n, s, d) = (own.nodes(), own.solutions(), own.fraction_done());
+                    u.record(n - nodes, s - solutions, d - done);
+                    (nodes, solutions, done) = (n, s, d);
+                    if u.is_interrupted() {
+                        own.interrupt();
+                    }
+                }
+                if end {
+                    return;
+                }
+                if looking {
+                    match watch(&own) {
+                        Watch::Going => {}
+                        Watch::Settled => looking = false,
+                        Watch::Stop => {
+                            stopped.store(true, relaxed);
+                            own.interrupt();
+                            looking = false;
+                        }
+                    }
+                }
+                std::thread::park_timeout(Duration::from_millis(5));
+            }
+        });
+        let report = count_with(inst, &run_opts);
+        finished.store(true, relaxed);
+        watcher.thread().unpark();
+        // The watcher only reads counters and sets flags; it cannot panic but by a bug.
+        let _ = watcher.join();
+        report
+    })?;
+    // A count the watch stopped is not a Ctrl-C: the caller runs another engine.
+    let stopped = stopped.load(relaxed);
+    let interrupted = report.interrupted && (!stopped || own_interrupted_by_user(&user));
+    Ok((
+        RunReport {
+            interrupted,
+            ..report
+        },
+        stopped,
+    ))
+}
+
+/// True when the run's own progress was interrupted (a Ctrl-C, a stop button).
+fn own_interrupted_by_user(user: &Option<Arc<Progress>>) -> bool {
+    user.as_ref().is_some_and(|u| u.is_interrupted())
+}
+
+/// [`count`] with the engine `opts` names (`auto` as [`EngineChoice::resolve`] says).
+fn count_with(inst: &Instance, opts: &RunOptions) -> Result<RunReport> {
     let exact = LazyEngine::new(inst);
     let reducer = if opts.engine.resolve() == EngineChoice::Memo {
         memo_reducer(&exact, opts.up_to)?
@@ -562,6 +792,75 @@ mod tests {
             out[i] = count(&inst, &opts).unwrap().count;
         }
         out
+    }
+
+    /// An automatic count switches engines only through measurement, and whatever it
+    /// chooses counts the published figure. With the check moved down to a few thousand
+    /// nodes, the 8x8 domino board (one piece of many copies) goes to the memo engine, and
+    /// Conway's puzzle (pieces of several copies) stays with the exact one when the memo
+    /// trial must promise the impossible; the Tetris
+    /// Cube's distinct pieces never try the memo engine. Under the real rule short counts
+    /// run as the exact engine does.
+    #[test]
+    fn an_automatic_count_chooses_by_measurement_and_counts_the_same() {
+        let early = AutoRule {
+            check: 4096,
+            long: 2.0,
+            memo_check: 64,
+            memo_share: 0.25,
+        };
+        // Every look stops the exact count, and no memo trial is good enough.
+        let eager = AutoRule {
+            long: 1.0,
+            memo_share: 0.0,
+            ..early
+        };
+        let auto = |up_to| RunOptions {
+            engine: EngineChoice::Auto,
+            up_to,
+            progress: Some(Arc::new(Progress::new())),
+            ..RunOptions::default()
+        };
+        for (name, up_to, rule, known, chosen) in [
+            (
+                "dominoes-8x8",
+                UpTo::None,
+                early,
+                12_988_816,
+                "(auto: memo chosen",
+            ),
+            (
+                "conway-puzzle",
+                UpTo::None,
+                eager,
+                27_456,
+                "(auto: exact kept",
+            ),
+            ("tetris-cube", UpTo::Rotation, early, 9_839, "leaf search"),
+        ] {
+            let inst = Instance::new(bundled(name).unwrap()).unwrap();
+            let opts = auto(up_to);
+            let r = count_auto(&inst, &opts, rule).unwrap();
+            assert_eq!(r.count, known, "{name}: {}", r.engine);
+            assert!(
+                !r.interrupted && r.engine.contains(chosen),
+                "{name}: {}",
+                r.engine
+            );
+            if chosen == "leaf search" {
+                assert!(!r.engine.contains("auto:"), "{}", r.engine);
+            }
+            // The run's progress holds the figures of the count that finished, not those
+            // of a count stopped before it.
+            let p = opts.progress.as_ref().unwrap();
+            assert_eq!(p.solutions(), r.raw, "{name}: {}", r.engine);
+        }
+        let soma = Instance::new(bundled("soma").unwrap()).unwrap();
+        for (up_to, known) in [(UpTo::None, 11_520), (UpTo::Rotation, 480)] {
+            let r = count(&soma, &auto(up_to)).unwrap();
+            assert_eq!(r.count, known);
+            assert!(!r.engine.contains("auto:"), "{}", r.engine);
+        }
     }
 
     #[test]

@@ -138,6 +138,15 @@ impl Progress {
         }
     }
 
+    /// Sets the counters (nodes, solutions, the finished fraction) back to zero, for a run
+    /// that starts its search over (a plan that switched engines); the interrupt, the share
+    /// and any alarm stay.
+    pub fn reset_counters(&self) {
+        self.nodes.store(0, Ordering::Relaxed);
+        self.solutions.store(0, Ordering::Relaxed);
+        self.done.store(0f64.to_bits(), Ordering::Relaxed);
+    }
+
     /// Sets the share of the whole run that each query from now on makes up (for a run of
     /// several queries, e.g. `1/k` each for `k` of them), so that
     /// [`Progress::fraction_done`] reaches 1 only when all are done.

@@ -43,14 +43,16 @@
 //! Weights: the [`Engine::count`] weight is a function of each solution, which a memoized
 //! count never sees. The engine therefore multiplies its count by the constant weight the
 //! caller declares ([`MemoConfig::solution_weight`]) and refuses a count without one;
-//! listing ([`Engine::enumerate`]) and shards are refused too. Threads are not used: the
-//! count runs on the calling thread.
+//! listing ([`Engine::enumerate`]) is refused too. Threads are not used: the count runs on
+//! the calling thread, and a count is spread over processes by shards, cut from the memo search's own top
+//! nodes ([`MemoEngine::count_query`]).
 
 use std::ops::ControlFlow;
 
 use crate::engines::{Counted, Engine, Query, Stats};
 use crate::error::{Error, Result};
 use crate::model::ExactCover;
+use cache::Cache;
 
 /// The cache bound when none is given: 1 GiB.
 pub const DEFAULT_CACHE_BYTES: u64 = 1 << 30;
@@ -58,8 +60,6 @@ pub const DEFAULT_CACHE_BYTES: u64 = 1 << 30;
 pub const MAX_CACHE_BYTES: u64 = 64 << 30;
 /// Nodes between two looks at the progress (counters published, interruption checked).
 const FLUSH_NODES: u64 = 4096;
-/// Slots of the first table.
-const FIRST_SLOTS: usize = 1 << 10;
 
 /// Which free item a node branches on ([module documentation](self)).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -238,15 +238,12 @@ impl MemoEngine {
         self.config
     }
 
-    /// Counts the solutions of `query` (its forced and excluded options and progress; one
-    /// thread whatever it asks; a shard is [`Error::Unsupported`]).
+    /// Counts the solutions of `query` (its forced and excluded options, its shard and its
+    /// progress; one thread whatever it asks). A shard counts the subtrees of the memo
+    /// search's own cut (its top nodes, breadth first, dealt by Knuth's estimate of their
+    /// size as [`crate::deal`] deals) that fall to it: the shards of one query add up to its
+    /// count, and they are not the exact engine's shards.
     pub fn count_query(&self, query: &Query) -> Result<MemoCount> {
-        if query.shard.is_some() {
-            return Err(Error::Unsupported {
-                engine: "memo",
-                what: "run a shard of a search",
-            });
-        }
         for &o in query.forced.iter().chain(&query.excluded) {
             if o as usize >= self.options.len() {
                 return Err(Error::OptionOutOfRange {
@@ -270,7 +267,11 @@ impl MemoEngine {
             }
             s.choose(o);
         }
-        let solutions = if possible { s.count(1.0)? } else { 0 };
+        let solutions = match (possible, query.shard) {
+            (false, _) => 0,
+            (true, None) => s.count(1.0)?,
+            (true, Some(shard)) => s.count_shard(shard)?,
+        };
         s.flush();
         if let Some(p) = &query.progress {
             p.record(0, solutions, if possible { 0.0 } else { 1.0 });
@@ -586,403 +587,7 @@ impl<'a> Search<'a> {
     }
 }
 
-/// Open addressing with linear probing over fixed-width keys: slot `s` holds its key in
-/// `slots[s * (w + 1)..][..w]` and its count after it; `used` marks the taken slots.
-struct Cache {
-    w: usize,
-    slots: Vec<u64>,
-    used: Vec<u64>,
-    mask: usize,
-    len: usize,
-    bound: u64,
-    peak: u64,
-    full: bool,
-}
-
-impl Cache {
-    fn bytes(w: usize, slots: usize) -> u64 {
-        (slots as u64 * (w as u64 + 1) + (slots as u64).div_ceil(64)) * 8
-    }
-
-    fn new(w: usize, bound: u64) -> Cache {
-        let mut c = Cache {
-            w,
-            slots: Vec::new(),
-            used: Vec::new(),
-            mask: 0,
-            len: 0,
-            bound,
-            peak: 0,
-            full: false,
-        };
-        if Cache::bytes(w, FIRST_SLOTS) <= bound {
-            c.alloc(FIRST_SLOTS);
-            c.peak = Cache::bytes(w, FIRST_SLOTS);
-        } else {
-            c.full = true;
-        }
-        c
-    }
-
-    fn alloc(&mut self, n: usize) {
-        self.slots = vec![0; n * (self.w + 1)];
-        self.used = vec![0; n.div_ceil(64)];
-        self.mask = n - 1;
-    }
-
-    fn hash(key: &[u64]) -> usize {
-        // FxHash's multiply-rotate, then the high bits folded down: keys are dense bitsets,
-        // whose low bits alone would crowd a few slots.
-        let mut h = 0u64;
-        for &k in key {
-            h = (h.rotate_left(5) ^ k).wrapping_mul(0x517c_c1b7_2722_0a95);
-        }
-        (h ^ (h >> 29)) as usize
-    }
-
-    fn taken(&self, s: usize) -> bool {
-        self.used[s / 64] >> (s % 64) & 1 == 1
-    }
-
-    fn get(&self, key: &[u64]) -> Option<u64> {
-        if self.slots.is_empty() {
-            return None;
-        }
-        let mut s = Cache::hash(key) & self.mask;
-        while self.taken(s) {
-            let at = s * (self.w + 1);
-            if &self.slots[at..at + self.w] == key {
-                return Some(self.slots[at + self.w]);
-            }
-            s = (s + 1) & self.mask;
-        }
-        None
-    }
-
-    fn insert(&mut self, key: &[u64], value: u64) {
-        if self.slots.is_empty() {
-            return;
-        }
-        let cap = self.mask + 1;
-        if (self.len + 1) * 4 > cap * 3 {
-            // Grow only while the old and the new table fit the bound together.
-            let grown = Cache::bytes(self.w, cap) + Cache::bytes(self.w, cap * 2);
-            if self.full || grown > self.bound {
-                self.full = true;
-                return;
-            }
-            self.peak = self.peak.max(grown);
-            let (slots, used) = (
-                std::mem::take(&mut self.slots),
-                std::mem::take(&mut self.used),
-            );
-            self.alloc(cap * 2);
-            self.len = 0;
-            for s in 0..cap {
-                if used[s / 64] >> (s % 64) & 1 == 1 {
-                    let at = s * (self.w + 1);
-                    self.place(&slots[at..at + self.w], slots[at + self.w]);
-                }
-            }
-        }
-        self.place(key, value);
-    }
-
-    fn place(&mut self, key: &[u64], value: u64) {
-        let mut s = Cache::hash(key) & self.mask;
-        while self.taken(s) {
-            s = (s + 1) & self.mask;
-        }
-        self.used[s / 64] |= 1 << (s % 64);
-        let at = s * (self.w + 1);
-        self.slots[at..at + self.w].copy_from_slice(key);
-        self.slots[at + self.w] = value;
-        self.len += 1;
-    }
-}
-
-/// Memoized counts against dancing links and the exact engine, on the kernel's fixtures
-/// and on seeded random models, at every branching rule and cache bound.
+mod cache;
+mod cut;
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::engines::{dlx::Dlx, exact::ExactEngine};
-    use crate::fixtures;
-    use crate::model::Item;
-    use crate::{Progress, Shard};
-    use std::sync::Arc;
-
-    const RULES: [Branching; 3] = [Branching::Mrv, Branching::First, Branching::FirstForced];
-
-    fn memo(model: &ExactCover, branching: Branching, bytes: u64) -> MemoEngine {
-        let config = MemoConfig {
-            max_cache_bytes: bytes,
-            branching,
-            solution_weight: Some(1),
-        };
-        MemoEngine::with_config(model, config).unwrap()
-    }
-
-    /// A seeded random model (xorshift): `cells` items needed once, some secondary items and
-    /// `pieces` items of need 1..=3 or ranged, every option holding at least one cell.
-    fn random_model(seed: u64, cells: usize, options: usize) -> ExactCover {
-        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        let mut next = move |n: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % n
-        };
-        let (secondary, pieces) = (cells / 4, 3);
-        let mut items: Vec<Item> = (0..cells)
-            .map(|i| Item::exact(format!("c{i}"), 1))
-            .collect();
-        items.extend((0..secondary).map(|i| Item::secondary(format!("s{i}"))));
-        for p in 0..pieces {
-            items.push(match next(3) {
-                0 => Item::exact(format!("p{p}"), 1 + next(3) as u32),
-                1 => Item::range(format!("p{p}"), next(2) as u32, 2 + next(2) as u32),
-                _ => Item::exact(format!("p{p}"), 1),
-            });
-        }
-        let mut model = ExactCover {
-            items,
-            ..ExactCover::default()
-        };
-        for _ in 0..options {
-            let k = 1 + next(3) as usize;
-            let mut o: Vec<u32> = (0..k).map(|_| next(cells as u64) as u32).collect();
-            if next(3) == 0 {
-                o.push((cells + next(secondary as u64) as usize) as u32);
-            }
-            if next(2) == 0 {
-                o.push((cells + secondary + next(pieces as u64) as usize) as u32);
-            }
-            o.sort_unstable();
-            o.dedup();
-            if !model.options.contains(&o) {
-                model.options.push(o);
-            }
-        }
-        model
-    }
-
-    fn dlx_count(model: &ExactCover, query: &Query) -> u64 {
-        Engine::count(&Dlx::new(model).unwrap(), query, &|_| 1)
-            .unwrap()
-            .total
-    }
-
-    #[test]
-    fn random_models_count_as_dancing_links_and_the_exact_engine() {
-        let mut nonempty = 0;
-        for seed in 1..60 {
-            let cells = 6 + (seed % 9) as usize;
-            let model = random_model(seed, cells, 12 + 2 * seed as usize);
-            let q = Query {
-                excluded: vec![(seed % 5) as u32],
-                ..Query::default()
-            };
-            let want = dlx_count(&model, &q);
-            let exact = ExactEngine::new(&model).unwrap();
-            assert_eq!(Engine::count(&exact, &q, &|_| 1).unwrap().total, want);
-            nonempty += usize::from(want > 0);
-            for rule in RULES {
-                for bytes in [0, 1 << 12, DEFAULT_CACHE_BYTES] {
-                    let c = memo(&model, rule, bytes).count_query(&q).unwrap();
-                    assert_eq!(c.solutions, want, "seed {seed}, {rule:?}, {bytes} bytes");
-                    assert!(c.peak_bytes <= bytes);
-                }
-            }
-        }
-        assert!(nonempty > 20, "the random models should have solutions");
-    }
-
-    /// The first solution the exact engine lists, as forced options that leave a smaller
-    /// problem of the same puzzle (debug builds run the tests).
-    fn first_solution(model: &ExactCover) -> Vec<u32> {
-        let mut first = Vec::new();
-        let exact = ExactEngine::new(model).unwrap();
-        Engine::enumerate(&exact, &Query::default(), &mut |s| {
-            first = s.to_vec();
-            ControlFlow::Break(())
-        })
-        .unwrap();
-        first
-    }
-
-    #[test]
-    fn fixtures_count_as_the_exact_engine_at_any_bound() {
-        // Soma whole (11,520 placements), the pentominoes 6x10 and the Tetris Cube with the
-        // first pieces of a solution placed (debug builds run these).
-        for (name, forced) in [("soma", 0), ("pentominoes-6x10", 2), ("tetris-cube", 3)] {
-            let model = fixtures::model(name);
-            let q = Query {
-                forced: first_solution(&model)[..forced].to_vec(),
-                ..Query::default()
-            };
-            let exact = ExactEngine::new(&model).unwrap();
-            let want = Engine::count(&exact, &q, &|_| 1).unwrap();
-            assert!(want.total >= 1, "{name}");
-            for rule in RULES {
-                let mut nodes = None;
-                for bytes in [0, 1 << 14, DEFAULT_CACHE_BYTES] {
-                    let e = memo(&model, rule, bytes);
-                    let c = Engine::count(&e, &q, &|_| 7).unwrap();
-                    // The declared weight (1) counts, not the function's.
-                    assert_eq!(c.solutions, want.total, "{name} {rule:?} {bytes}");
-                    assert_eq!(c.total, want.total);
-                    let again = e.count_query(&q).unwrap();
-                    assert_eq!(Some(again.nodes), c.nodes, "nodes are deterministic");
-                    assert!(again.peak_bytes <= bytes);
-                    // A larger cache never visits more nodes.
-                    assert!(nodes.is_none_or(|n| n >= again.nodes), "{name} {rule:?}");
-                    nodes = Some(again.nodes);
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn forced_and_excluded_options_restrict_the_count() {
-        let model = fixtures::model("pentominoes-6x10");
-        let exact = ExactEngine::new(&model).unwrap();
-        let e = memo(&model, Branching::default(), DEFAULT_CACHE_BYTES);
-        let some = first_solution(&model)[..3].to_vec();
-        for q in [
-            Query {
-                forced: some.clone(),
-                ..Query::default()
-            },
-            Query {
-                forced: some.clone(),
-                excluded: (0..400).filter(|o| !some.contains(o)).collect(),
-                ..Query::default()
-            },
-            Query {
-                forced: some.clone(),
-                excluded: some.clone(),
-                ..Query::default()
-            },
-        ] {
-            let want = Engine::count(&exact, &q, &|_| 1).unwrap().total;
-            assert_eq!(e.count_query(&q).unwrap().solutions, want);
-        }
-    }
-
-    /// Dominoes on a 4xN board (a piece item of need 2N and 4N cells): the count is the
-    /// known tiling number, and the memoized tree stays linear in N where the plain one
-    /// grows exponentially.
-    #[test]
-    fn domino_boards_count_tilings_in_few_nodes() {
-        // Tilings of a 4xN board by dominoes (OEIS A005178).
-        let known = [1u64, 1, 5, 11, 36, 95, 281, 781, 2245, 6336, 18061];
-        for (n, &tilings) in known.iter().enumerate().skip(1) {
-            let cells = 4 * n as u32;
-            let mut items = vec![Item::exact("domino", cells / 2)];
-            items.extend((0..cells).map(|c| Item::exact(format!("c{c}"), 1)));
-            let mut options = Vec::new();
-            for c in 0..cells {
-                let (r, col) = (c % 4, c / 4);
-                if r < 3 {
-                    options.push(vec![0, 1 + c, 2 + c]);
-                }
-                if col + 1 < n as u32 {
-                    options.push(vec![0, 1 + c, 5 + c]);
-                }
-            }
-            let model = ExactCover {
-                items,
-                options,
-                ..ExactCover::default()
-            };
-            let c = memo(&model, Branching::First, DEFAULT_CACHE_BYTES)
-                .count_query(&Query::default())
-                .unwrap();
-            assert_eq!(c.solutions, tilings, "4x{n}");
-            assert!(c.nodes <= 40 * n as u64, "4x{n}: {} nodes", c.nodes);
-        }
-    }
-
-    #[test]
-    fn refusals_are_typed() {
-        let model = fixtures::model("soma");
-        let e = MemoEngine::new(&model).unwrap();
-        let unsupported = |r: Result<Counted>| matches!(r, Err(Error::Unsupported { .. }));
-        // No declared weight; a shard; listing.
-        assert!(unsupported(Engine::count(&e, &Query::default(), &|_| 1)));
-        let e = e
-            .with(MemoConfig {
-                solution_weight: Some(1),
-                ..MemoConfig::default()
-            })
-            .unwrap();
-        let shard = Query {
-            shard: Some(Shard::new(0, 2).unwrap()),
-            ..Query::default()
-        };
-        assert!(unsupported(Engine::count(&e, &shard, &|_| 1)));
-        assert!(matches!(
-            Engine::enumerate(&e, &Query::default(), &mut |_| ControlFlow::Continue(())),
-            Err(Error::Unsupported { .. })
-        ));
-        let far = Query {
-            forced: vec![u32::MAX],
-            ..Query::default()
-        };
-        assert!(matches!(
-            e.count_query(&far),
-            Err(Error::OptionOutOfRange { .. })
-        ));
-        let huge = MemoConfig {
-            max_cache_bytes: MAX_CACHE_BYTES + 1,
-            ..MemoConfig::default()
-        };
-        assert!(matches!(
-            MemoEngine::with_config(&model, huge),
-            Err(Error::TooLarge { .. })
-        ));
-        // An option of secondary and multiplicity items only.
-        let m = ExactCover {
-            items: vec![
-                Item::exact("A", 2),
-                Item::secondary("s0"),
-                Item::secondary("s1"),
-            ],
-            options: vec![vec![0, 1], vec![0, 2]],
-            ..ExactCover::default()
-        };
-        assert!(matches!(
-            MemoEngine::new(&m),
-            Err(Error::Unsupported { .. })
-        ));
-    }
-
-    #[test]
-    fn progress_counts_nodes_and_an_interrupt_stops_the_count() {
-        let model = fixtures::model("soma");
-        let e = memo(&model, Branching::Mrv, DEFAULT_CACHE_BYTES);
-        let p = Arc::new(Progress::new());
-        let q = Query {
-            progress: Some(Arc::clone(&p)),
-            ..Query::default()
-        };
-        let c = e.count_query(&q).unwrap();
-        assert!(!c.interrupted);
-        assert_eq!(p.nodes(), c.nodes);
-        assert_eq!(p.solutions(), c.solutions);
-        assert!(
-            (p.fraction_done() - 1.0).abs() < 1e-6,
-            "{}",
-            p.fraction_done()
-        );
-        let p = Arc::new(Progress::new());
-        p.interrupt();
-        let q = Query {
-            progress: Some(p),
-            ..Query::default()
-        };
-        let c = e.count_query(&q).unwrap();
-        assert!(c.interrupted && c.nodes <= FLUSH_NODES && c.solutions < 11_520);
-    }
-}
+mod tests;
