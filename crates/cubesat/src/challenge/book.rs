@@ -656,7 +656,76 @@ pub fn pdf(set: &ChallengeSet, paper: Paper) -> Result<Vec<u8>> {
             set.base.puzzle.name
         )))
         .creator(pdf_writer::TextStr("cubesat"));
-    Ok(book.pdf.finish())
+    let mut bytes = book.pdf.finish();
+    fix_entry_order(&mut bytes);
+    Ok(bytes)
+}
+
+/// Sorts every run of consecutive `/Name N 0 R` lines of equal indent outside streams.
+///
+/// svg2pdf writes a picture's resource dictionaries (its patterns, graphics states) from a
+/// hash map, in an order that changes from run to run; the order of a dictionary's entries
+/// means nothing in PDF, so sorting them makes the bytes depend on the set alone. Each run
+/// keeps its length, so the cross-reference offsets stay right; streams (compressed binary)
+/// are skipped by their `/Length`.
+fn fix_entry_order(pdf: &mut [u8]) {
+    fn entry(line: &[u8]) -> Option<usize> {
+        let indent = line.iter().take_while(|&&b| b == b' ').count();
+        let rest = std::str::from_utf8(&line[indent..]).ok()?;
+        let t: Vec<&str> = rest.split(' ').collect();
+        let ok = t.len() == 4
+            && t[0].len() > 1
+            && t[0].starts_with('/')
+            && t[1].bytes().all(|b| b.is_ascii_digit())
+            && t[2] == "0"
+            && t[3] == "R";
+        ok.then_some(indent)
+    }
+    fn flush(pdf: &mut [u8], run: &mut Vec<(usize, usize)>) {
+        if run.len() > 1 {
+            let (start, end) = (run[0].0, run[run.len() - 1].1);
+            let mut lines: Vec<Vec<u8>> = run.iter().map(|&(a, b)| pdf[a..b].to_vec()).collect();
+            lines.sort();
+            pdf[start..end].copy_from_slice(&lines.join(&b'\n'));
+        }
+        run.clear();
+    }
+    let mut run: Vec<(usize, usize)> = Vec::new();
+    let mut run_indent = 0;
+    let mut length: Option<usize> = None;
+    let mut i = 0;
+    while i < pdf.len() {
+        let end = pdf[i..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(pdf.len(), |p| i + p);
+        let line = &pdf[i..end];
+        match entry(line) {
+            Some(indent) if run.is_empty() || indent == run_indent => {
+                run_indent = indent;
+                run.push((i, end));
+            }
+            Some(indent) => {
+                flush(pdf, &mut run);
+                run_indent = indent;
+                run.push((i, end));
+            }
+            None => flush(pdf, &mut run),
+        }
+        let line = &pdf[i..end];
+        let text = String::from_utf8_lossy(line);
+        if let Some(n) = text.trim_start().strip_prefix("/Length ") {
+            length = n.trim().parse().ok();
+        }
+        if line == b"stream" {
+            if let Some(n) = length.take() {
+                i = end + 1 + n;
+                continue;
+            }
+        }
+        i = end + 1;
+    }
+    flush(pdf, &mut run);
 }
 
 #[cfg(test)]
@@ -670,6 +739,18 @@ mod tests {
         assert!(lines.len() > 1 && lines.iter().all(|l| !l.is_empty()));
         assert_eq!(Paper::parse("Letter"), Some(Paper::Letter));
         assert_eq!(Paper::parse("a5"), None);
+    }
+
+    #[test]
+    fn resource_entries_are_sorted_outside_streams() {
+        let mut pdf = b"<<\n  /po9 61 0 R\n  /po10 5 0 R\n  /Length 17\n>>\nstream\n/b 1 0 R\n/a 1 0 R\nendstream\n  /z 1 0 R\n  /y 2 0 R\n".to_vec();
+        let before = pdf.len();
+        fix_entry_order(&mut pdf);
+        assert_eq!(pdf.len(), before);
+        assert_eq!(
+            String::from_utf8(pdf).unwrap(),
+            "<<\n  /po10 5 0 R\n  /po9 61 0 R\n  /Length 17\n>>\nstream\n/b 1 0 R\n/a 1 0 R\nendstream\n  /y 2 0 R\n  /z 1 0 R\n"
+        );
     }
 
     #[test]
