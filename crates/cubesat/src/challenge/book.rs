@@ -717,11 +717,11 @@ fn fix_entry_order(pdf: &mut [u8]) {
         if let Some(n) = text.trim_start().strip_prefix("/Length ") {
             length = n.trim().parse().ok();
         }
-        if line == b"stream" {
-            if let Some(n) = length.take() {
-                i = end + 1 + n;
-                continue;
-            }
+        if line == b"stream"
+            && let Some(n) = length.take()
+        {
+            i = end + 1 + n;
+            continue;
         }
         i = end + 1;
     }
