@@ -407,10 +407,10 @@ pub struct GenerateArgs {
     /// starter,junior,expert,master,wizard.
     #[arg(long, value_name = "L1,L2,...", requires = "set")]
     pub levels: Option<String>,
-    /// The booklet's paper: a4 or letter.
+    /// The challenge booklet's paper (with --set): a4 or letter.
     #[arg(long, value_enum, default_value_t = Paper::A4)]
     pub paper: Paper,
-    /// Random seed; the same puzzle, K and seed give the same bytes.
+    /// Random seed; the same puzzle, K (or N and levels) and seed give the same bytes.
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,
     /// Choose the hints so that exactly one completion exists.
