@@ -37,9 +37,9 @@ LAYERS = {
         "echo", "error", "input", "mode", "geometry", "rng", "puzzle", "puzzle::json", "puzzle::bundled", "placements",
         "symmetry", "counting", "solution", "run", "shard",
         "disassembly::grouping", "disassembly::limits", "disassembly::slide_in", "disassembly::search",
-        "disassembly::replay", "disassembly", "disassembly::orient", "disassembly::solutions", "estimate", "plan", "disassembly::stream", "render", "report", "interop", "generate",
+        "disassembly::replay", "disassembly", "disassembly::orient", "disassembly::solutions", "estimate", "plan", "disassembly::stream", "render", "report", "interop", "generate", "challenge::set", "challenge::book", "challenge",
     ],
-    "crates/studio/src": ["adapter::views", "adapter::request", "adapter::disassemble|adapter::estimate", "adapter::files|adapter::runs", "adapter|guard|assets", "jobs", "http"],
+    "crates/studio/src": ["adapter::views", "adapter::request", "adapter::disassemble|adapter::estimate|adapter::challenges", "adapter::files|adapter::runs", "adapter|guard|assets", "jobs", "http"],
     "crates/cli": ["shell", "args", "output", "progress", "sink", "commands"],
 }
 

@@ -397,15 +397,32 @@ pub struct GenerateArgs {
     #[command(flatten)]
     pub puzzle: PuzzleArg,
     /// Number of hint pieces.
-    #[arg(long, value_name = "K")]
-    pub hints: usize,
-    /// Random seed; the same puzzle, K and seed give the same bytes.
+    #[arg(
+        long,
+        value_name = "K",
+        required_unless_present = "set",
+        conflicts_with = "set"
+    )]
+    pub hints: Option<usize>,
+    /// Make a challenge set of N graded puzzles instead (into the folder --out DIR): each
+    /// with exactly one completion, no two alike up to the target's symmetries, the last
+    /// level with minimal hints; an index and a booklet (PDF, HTML) beside them.
+    #[arg(long, value_name = "N", conflicts_with_all = ["unique", "no_solution"], requires = "out")]
+    pub set: Option<usize>,
+    /// The set's level names, easiest first (the last level gives minimal hints); default
+    /// starter,junior,expert,master,wizard.
+    #[arg(long, value_name = "L1,L2,...", requires = "set")]
+    pub levels: Option<String>,
+    /// The challenge booklet's paper (with --set): a4 or letter.
+    #[arg(long, value_enum, default_value_t = Paper::A4)]
+    pub paper: Paper,
+    /// Random seed; the same puzzle, K (or N and levels) and seed give the same bytes.
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,
     /// Choose the hints so that exactly one completion exists.
     #[arg(long)]
     pub unique: bool,
-    /// Write the generated puzzle file here.
+    /// Write the generated puzzle file here (with --set: the folder to write the set into).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// How to show the puzzle and its solution on stdout.
@@ -417,6 +434,16 @@ pub struct GenerateArgs {
     /// Colour in text output.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
+}
+
+/// The challenge booklet's paper.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Default)]
+pub enum Paper {
+    /// ISO A4.
+    #[default]
+    A4,
+    /// US Letter.
+    Letter,
 }
 
 /// Output formats of `generate`.

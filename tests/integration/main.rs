@@ -1,6 +1,6 @@
 //! The integration tests in one binary (ripgrep's layout): each module drives the real
 //! `cubesat` binary the way a user would, or the libraries through their public API.
-//! Tests that need an external tool (CaDiCaL, clingo, Chromium, Playwright, d4, CryptoMiniSat) are `#[ignore]`d with the
+//! Tests that need an external tool (CaDiCaL, clingo, Chromium, Playwright, d4, CryptoMiniSat, pdftoppm) are `#[ignore]`d with the
 //! reason and run in CI with `--include-ignored`, so they never pass by skipping.
 
 mod common;
@@ -8,6 +8,7 @@ mod common;
 mod burrtools;
 mod burrtools_grids;
 mod catalog;
+mod challenge_sets;
 mod cli;
 mod cuts;
 mod disassembly;

@@ -451,6 +451,101 @@ fn studio_downloads_are_the_files_the_cli_writes() {
 }
 
 #[test]
+fn studio_makes_the_challenge_set_the_cli_makes_and_stops_one() {
+    let s = Studio::start(&["-q"]);
+    let kanoodle = std::fs::read_to_string(puzzle_file("kanoodle-2d")).unwrap();
+    s.post(
+        "/api/jobs",
+        &json!({"puzzle": kanoodle, "action": "challenges", "set": 0}),
+    )
+    .expect(400, "set of 0: a set has 1 to 1000 challenges");
+    s.post(
+        "/api/jobs",
+        &json!({"puzzle": kanoodle, "action": "challenges", "set": 5, "levels": "a,a"}),
+    )
+    .expect(400, "levels: level 'a' is named twice");
+    let id = s
+        .post(
+            "/api/jobs",
+            &json!({"puzzle": kanoodle, "action": "challenges", "set": 10, "seed": 5}),
+        )
+        .json()["id"]
+        .as_u64()
+        .unwrap();
+    let j = s.wait_job(id, |j| j["state"] != "running");
+    assert_eq!(j["state"], "done", "{j}");
+    let r = &j["result"];
+    assert!(
+        r["line"]
+            .as_str()
+            .unwrap()
+            .starts_with("challenge set of 10 challenges: 2 starter"),
+        "{r}"
+    );
+    assert_eq!(r["challenges"].as_array().unwrap().len(), 10);
+    assert_eq!(j["note"]["wanted"], 30, "{j}");
+    // The booklet is the command line's, byte for byte.
+    let out = tempfile::tempdir().unwrap();
+    let status = Command::new(env!("CARGO_BIN_EXE_cubesat"))
+        .args([
+            "generate",
+            "kanoodle-2d",
+            "--set",
+            "10",
+            "--seed",
+            "5",
+            "-q",
+            "--out",
+        ])
+        .arg(out.path())
+        .output()
+        .unwrap();
+    assert!(status.status.success());
+    for (format, file) in [("book-pdf", "book.pdf"), ("book-html", "book.html")] {
+        let got = s.post(
+            &format!("/api/jobs/{id}/download"),
+            &json!({"format": format}),
+        );
+        assert_eq!(got.status, 200, "{}", got.body);
+        assert!(
+            got.bytes == std::fs::read(out.path().join(file)).unwrap(),
+            "{format} differs from the CLI's {file}"
+        );
+    }
+    let set = s
+        .post(
+            &format!("/api/jobs/{id}/download"),
+            &json!({"format": "set-json"}),
+        )
+        .json();
+    assert_eq!(set["challenges"].as_object().unwrap().len(), 10);
+    // A large set stops soon after Stop, with nothing half made.
+    let tetris = std::fs::read_to_string(puzzle_file("tetris-cube")).unwrap();
+    let id = s
+        .post(
+            "/api/jobs",
+            &json!({"puzzle": tetris, "action": "challenges", "set": 1000}),
+        )
+        .json()["id"]
+        .as_u64()
+        .unwrap();
+    s.wait_job(id, |j| j["note"]["found"].as_u64().unwrap_or(0) > 0);
+    s.post(&format!("/api/jobs/{id}/stop"), &json!({}))
+        .expect(200, "\"stopped\":\"stopped\"");
+    let j = s.wait_job(id, |j| j["state"] != "running");
+    assert_eq!(j["result"]["interrupted"], true, "{j}");
+    assert_eq!(
+        j["result"]["line"],
+        "no challenge set: stopped before it was made"
+    );
+    s.post(
+        &format!("/api/jobs/{id}/download"),
+        &json!({"format": "book-pdf"}),
+    )
+    .expect(400, "offers no");
+}
+
+#[test]
 fn studio_refuses_other_origins_other_hosts_and_cross_site_requests() {
     let s = Studio::start(&["-q"]);
     let body = slow_count().to_string();

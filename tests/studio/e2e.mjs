@@ -803,6 +803,31 @@ await check('start a generation and stop it', async () => {
   await page.selectOption('#action', 'count');
 });
 
+await check('make a challenge set: its progress, its booklet, and Stop', async () => {
+  await openBundled('kanoodle-2d');
+  await page.click('#tab-solve');
+  await page.selectOption('#action', 'challenges');
+  await page.fill('#set-size', '5');
+  await page.click('#start');
+  await page.waitForSelector('#set-files:not([hidden])');
+  const line = await page.textContent('#result');
+  assert(/^challenge set of 5 challenges: 1 starter/.test(line), 'the set: ' + line);
+  const [pdf] = await Promise.all([page.waitForEvent('download'), page.click('#dl-book-pdf')]);
+  const pdfPath = join(work, pdf.suggestedFilename());
+  await pdf.saveAs(pdfPath);
+  assert(readFileSync(pdfPath).subarray(0, 5).toString() === '%PDF-', 'the booklet is a PDF');
+  await axe('challenge set');
+  // A large set shows how far it got, and stops.
+  await page.fill('#set-size', '1000');
+  await page.click('#start');
+  await page.waitForFunction(() => /candidates drawn/.test(document.getElementById('prog-text').textContent));
+  await page.click('#stop');
+  await page.waitForFunction(() => ['stopped', 'done'].includes(document.getElementById('job-state').textContent));
+  assert(/stopped before it was made/.test(await page.textContent('#result')), 'stopped: ' + await page.textContent('#result'));
+  assert(await page.locator('#set-files').isHidden(), 'no files from a stopped set');
+  await page.selectOption('#action', 'count');
+});
+
 await check('disassemble a BurrTools burr: its level, its moves, the animation played to the end', async () => {
   const file = 'tests/data/disassembly/burr.xmpuzzle';
   const cli = JSON.parse(execFileSync(CUBESAT, ['disassemble', file, '--format', 'json', '-q'], { encoding: 'utf8' }).split('\n')[0]);

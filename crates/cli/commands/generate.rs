@@ -2,16 +2,18 @@
 
 use std::io::Write;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
 use std::time::Instant;
 
+use cubesat::challenge::book;
+use cubesat::challenge::{SetOptions, make_set};
 use cubesat::generate::{Failure, GenerateOptions, Generated, generate};
 use cubesat::render;
 use cubesat::report::{piece_scene, pieces_to_place, plural, scene, sheet_scene};
 use serde_json::json;
 
-use crate::args::{GenerateArgs, GenerateFormat};
+use crate::args::{GenerateArgs, GenerateFormat, Paper};
 
 use super::{Outcome, output, use_color};
 
@@ -49,11 +51,16 @@ fn sheet_text(g: &Generated, title: &str, color: bool) -> String {
 /// `cubesat generate`: prints the puzzle and solution (text or JSON) on stdout, writes the
 /// puzzle file with `--out`, statistics on stderr.
 pub fn run(args: &GenerateArgs, quiet: bool) -> Result<Outcome> {
+    if let Some(n) = args.set {
+        return run_set(args, n, quiet);
+    }
     let start = Instant::now();
+    // clap requires one of --hints and --set.
+    let hints = args.hints.unwrap_or_default();
     let puzzle = super::load_puzzle(&args.puzzle)?;
     super::warn_same_shapes(&puzzle);
     let opts = GenerateOptions {
-        hints: args.hints,
+        hints,
         seed: args.seed,
         unique: args.unique,
         ..GenerateOptions::default()
@@ -62,7 +69,7 @@ pub fn run(args: &GenerateArgs, quiet: bool) -> Result<Outcome> {
         cubesat::Error::Unsupported {
             request: cubesat::Request::Hints,
             ..
-        } => anyhow::anyhow!("--hints {}: {e}", args.hints),
+        } => anyhow::anyhow!("--hints {hints}: {e}"),
         _ => e.into(),
     })?;
     let mut out = output(None)?;
@@ -97,6 +104,102 @@ pub fn run(args: &GenerateArgs, quiet: bool) -> Result<Outcome> {
             Ok(Outcome::NoneFound)
         }
     }
+}
+
+/// `cubesat generate --set N --out DIR`: makes the challenge set, writes its files into DIR
+/// (each replacing its old self only when written whole), lists them on stdout, progress
+/// and statistics on stderr.
+fn run_set(args: &GenerateArgs, n: usize, quiet: bool) -> Result<Outcome> {
+    let start = Instant::now();
+    let opts =
+        SetOptions::new(n, args.levels.as_deref(), args.seed).map_err(|e| match e.root() {
+            cubesat::Error::Unsupported {
+                request: cubesat::Request::Levels,
+                ..
+            } => anyhow::anyhow!("--levels: {e}"),
+            _ => anyhow::anyhow!("--set {n}: {e}"),
+        })?;
+    let dir = args.out.as_deref().ok_or_else(|| {
+        anyhow::anyhow!("--set needs --out DIR, the folder to write the set into")
+    })?;
+    if dir.exists() && !dir.is_dir() {
+        anyhow::bail!(
+            "{}: not a folder (--out with --set names the folder to write the set into)",
+            dir.display()
+        );
+    }
+    let puzzle = super::load_puzzle(&args.puzzle)?;
+    super::warn_same_shapes(&puzzle);
+    let mut level = usize::MAX;
+    let set = make_set(puzzle, &opts, None, &mut |p| {
+        if !quiet && p.level != level {
+            level = p.level;
+            say!(
+                "challenge set: drawing level {} of {} ({} candidates so far, {})",
+                p.level + 1,
+                p.levels,
+                p.found,
+                plural(p.draws, "seeded solution")
+            );
+        }
+    })
+    .map_err(|e| match e.root() {
+        cubesat::Error::Unsupported {
+            request: cubesat::Request::Set,
+            ..
+        } => anyhow::anyhow!("--set {n}: {e}"),
+        _ => e.into(),
+    })?;
+    let paper = match args.paper {
+        Paper::A4 => book::Paper::A4,
+        Paper::Letter => book::Paper::Letter,
+    };
+    let files = book::files(&set, paper)?;
+    std::fs::create_dir_all(dir.join("challenges")).with_context(|| {
+        format!(
+            "{}: cannot create the folder",
+            dir.join("challenges").display()
+        )
+    })?;
+    let mut out = output(None)?;
+    for (name, bytes) in &files {
+        let path = dir.join(name);
+        let mut file = output(Some(&path))?;
+        file.write_all(bytes)?;
+        file.finish()?;
+        writeln!(out, "{}", path.display())?;
+    }
+    out.finish()?;
+    if !quiet {
+        for (k, name) in set.levels.iter().enumerate() {
+            let cs: Vec<_> = set.challenges.iter().filter(|c| c.level == k).collect();
+            let nodes: Vec<u64> = cs.iter().map(|c| c.figures.nodes).collect();
+            let left: Vec<u32> = cs.iter().map(|c| c.figures.pieces_left).collect();
+            say!(
+                "level {name}: {}, {}-{} pieces to place, difficulty {}-{} nodes{}",
+                plural(cs.len() as u64, "challenge"),
+                left.iter().min().unwrap_or(&0),
+                left.iter().max().unwrap_or(&0),
+                nodes.iter().min().unwrap_or(&0),
+                nodes.iter().max().unwrap_or(&0),
+                if k + 1 == set.levels.len() {
+                    ", minimal hints"
+                } else {
+                    ""
+                }
+            );
+        }
+        say!(
+            "challenge set of {}: {}, {} uniqueness checks, {} duplicates up to {} dropped; {:.3} s",
+            plural(set.challenges.len() as u64, "challenge"),
+            plural(set.stats.draws, "seeded solution"),
+            set.stats.checks,
+            set.stats.duplicates,
+            plural(set.stats.symmetries as u64, "symmetry"),
+            start.elapsed().as_secs_f64()
+        );
+    }
+    Ok(Outcome::Found)
 }
 
 /// The generated puzzle on stdout in the format asked for: the sheet, and the solution

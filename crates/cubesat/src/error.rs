@@ -92,6 +92,10 @@ pub enum Request {
     Export,
     /// A disassembly analysis (too many states or pieces).
     Disassembly,
+    /// The size of a challenge set (`--set`).
+    Set,
+    /// A challenge set's levels (`--levels`).
+    Levels,
 }
 
 /// "'NAME' is neither a file nor a bundled puzzle", with the names near it if any.

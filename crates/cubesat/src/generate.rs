@@ -215,11 +215,11 @@ pub type Generation = std::result::Result<Box<Generated>, (Failure, GenerateStat
 /// A generation's stop: its queries report to the progress and end at its interrupt, after
 /// which [`Stop::check`] fails every step with [`Error::Interrupted`].
 #[derive(Clone, Default)]
-struct Stop(Option<Arc<Progress>>);
+pub(crate) struct Stop(pub(crate) Option<Arc<Progress>>);
 
 impl Stop {
     /// `q` reporting to the progress and obeying its interrupt.
-    fn watch(&self, q: ExactQuery) -> ExactQuery {
+    pub(crate) fn watch(&self, q: ExactQuery) -> ExactQuery {
         match &self.0 {
             Some(p) => q.progress(p.clone()),
             None => q,
@@ -228,7 +228,7 @@ impl Stop {
 
     /// Fails once the progress was interrupted (an interrupted query's figures are partial,
     /// so none of them may be used).
-    fn check(&self) -> Result<()> {
+    pub(crate) fn check(&self) -> Result<()> {
         match &self.0 {
             Some(p) if p.is_interrupted() => Err(Error::Interrupted),
             _ => Ok(()),
@@ -273,7 +273,7 @@ impl<'m> Checker<'m> {
 }
 
 /// Completions with `forced` added, counted up to `cap`: (count, complete, nodes).
-fn completions(
+pub(crate) fn completions(
     engine: &ExactEngine,
     forced: &[u32],
     cap: u64,
@@ -292,7 +292,7 @@ fn completions(
 
 /// A solution drawn from `rng`: the first solution of a copy of `model` whose options are
 /// shuffled, mapped back to the original option ids (ascending).
-fn random_solution(
+pub(crate) fn random_solution(
     model: &ExactCover,
     rng: &mut SeededRng,
     stop: &Stop,
@@ -633,7 +633,7 @@ fn check_hint_count(puzzle: &Puzzle, hints: usize) -> Result<()> {
 }
 
 /// The solution's pieces that are not hints already (`hints`, ascending), in seeded order.
-fn free_pieces(solution: &[u32], hints: &[u32], rng: &mut SeededRng) -> Vec<u32> {
+pub(crate) fn free_pieces(solution: &[u32], hints: &[u32], rng: &mut SeededRng) -> Vec<u32> {
     let mut free: Vec<u32> = solution
         .iter()
         .copied()

@@ -42,6 +42,7 @@
 
 #![warn(missing_docs)]
 
+pub mod challenge;
 pub mod counting;
 pub mod disassembly;
 pub mod echo;

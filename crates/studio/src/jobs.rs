@@ -90,6 +90,8 @@ struct Inner {
     streamed: bool,
     /// Since when no page watches it (set at the start: the page has to connect).
     unwatched_since: Option<Instant>,
+    /// Where a run that is not a search stands ([`adapter::Keep::note`]).
+    note: Option<Value>,
 }
 
 impl Jobs {
@@ -203,6 +205,9 @@ impl adapter::Keep for Keeper<'_> {
         inner.taken.push(taken);
         true
     }
+    fn note(&mut self, note: Value) {
+        lock(&self.0.inner).note = Some(note);
+    }
 }
 
 impl Job {
@@ -293,6 +298,7 @@ impl Job {
                 cubesat::estimate::progress_line(&self.progress, elapsed, self.action.name())
             }),
             "kept": inner.solutions.len(),
+            "note": inner.note,
             "stopped": inner.stopped,
             "result": inner.finished.as_ref().map(|f| f.summary.clone()),
             "error": inner.error.as_ref().map(Failure::to_json),
@@ -382,7 +388,7 @@ impl Job {
             .ok_or_else(|| {
                 let names: Vec<&str> = offered.iter().map(|a| a.format).collect();
                 Failure::new(if names.is_empty() {
-                    format!("job {} offers no files (an estimate's shard plan of more than one shard does)", self.id)
+                    format!("job {} offers no files (an estimate's shard plan of more than one shard does, and a finished challenge set)", self.id)
                 } else {
                     format!("job {} offers no '{format}' ({})", self.id, names.join(", "))
                 })

@@ -1,4 +1,4 @@
-// cubesat studio: runs (solve, count, generate) with live progress and a Stop button, the
+// cubesat studio: runs (solve, count, generate, challenge sets) with live progress and a Stop button, the
 // solution browser (arrow keys step through it), and the downloads. Every figure and file
 // comes from the server, which runs the cubesat library on the same engines and threads as
 // the command line.
@@ -55,11 +55,13 @@ export class Runs {
     const action = this.setting('action');
     const sat = this.setting('engine') === 'sat';
     for (const e of document.querySelectorAll('.for-solve')) e.hidden = action !== 'solve';
+    const makes = action === 'generate' || action === 'challenges';
     for (const e of document.querySelectorAll('.for-generate')) e.hidden = action !== 'generate';
-    for (const e of document.querySelectorAll('.for-run')) e.hidden = action === 'generate';
-    for (const e of document.querySelectorAll('.for-sat')) e.hidden = !sat || action === 'generate';
+    for (const e of document.querySelectorAll('.for-challenges')) e.hidden = action !== 'challenges';
+    for (const e of document.querySelectorAll('.for-run')) e.hidden = makes;
+    for (const e of document.querySelectorAll('.for-sat')) e.hidden = !sat || makes;
     $('limit').disabled = $('all').checked;
-    $('start').textContent = { count: 'Count', solve: 'Solve', generate: 'Generate' }[action];
+    $('start').textContent = { count: 'Count', solve: 'Solve', generate: 'Generate', challenges: 'Make the set' }[action];
   }
 
   request() {
@@ -83,6 +85,12 @@ export class Runs {
       body.seed = num('seed') || 0;
       body.unique = $('unique').checked;
     }
+    if (action === 'challenges') {
+      body.set = num('set-size');
+      body.levels = $('set-levels').value;
+      body.seed = num('set-seed') || 0;
+      body.paper = this.setting('set-paper');
+    }
     return body;
   }
 
@@ -105,6 +113,8 @@ export class Runs {
     $('why').textContent = '';
     $('browser').hidden = true;
     $('open-generated').hidden = true;
+    $('set-files').hidden = true;
+    $('set-note').textContent = '';
     let status;
     try {
       status = await api('/api/jobs', this.request());
@@ -198,7 +208,12 @@ export class Runs {
     if (s.nodes) parts.push(millions(s.nodes) + ' nodes');
     // What the running number counts: the server's phrase when it gives one. Otherwise it is
     // the search's own tally, which leaves out symmetric copies that the final count adds back.
-    if (s.action !== 'generate') {
+    if (s.action === 'challenges' && s.note) {
+      // A set is no search tree: its progress is the candidates found of those wanted.
+      const n = s.note;
+      parts.push('level ' + n.level + ' of ' + n.levels + ': ' + num(n.found) + ' of ' + num(n.wanted) + ' candidates drawn');
+      if (running) $('bar').value = Math.round(Math.min(1, n.found / Math.max(1, n.wanted)) * 1000);
+    } else if (s.action !== 'generate' && s.action !== 'challenges') {
       const found = num(s.found);
       parts.push(s.found_counts ? found + ' ' + s.found_counts + ' so far'
         : s.action === 'count' ? found + ' found by the search so far' : found + (s.found === 1 ? ' solution' : ' solutions') + ' found so far');
@@ -225,6 +240,7 @@ export class Runs {
         $('open-generated').hidden = false;
         this.generated = r.puzzle;
       }
+      if (r.files) $('set-files').hidden = false;
     }
     if (s.kept > 0) {
       $('browser').hidden = false;
@@ -326,6 +342,16 @@ export class Runs {
     return this.get(format, '/api/jobs/' + this.job + '/solutions/' + this.shown + '/download', Object.assign({ format }, extra || {}));
   }
 
+  /** A finished challenge set's file: the booklet (PDF, HTML) or the set as one JSON file. */
+  async setFile(format) {
+    if (!this.job) return;
+    try {
+      $('set-note').textContent = 'saved ' + await download('/api/jobs/' + this.job + '/download', { format });
+    } catch (e) {
+      $('set-note').textContent = format + ': ' + e.message;
+    }
+  }
+
   wire() {
     for (const id of ['action', 'engine', 'all']) $(id).addEventListener('change', () => this.formChanged());
     $('start').onclick = () => this.start();
@@ -344,6 +370,7 @@ export class Runs {
       else if (e.key === 'ArrowLeft') { e.preventDefault(); this.showSolution(this.want - 1); }
     });
     $('open-generated').onclick = () => this.openText(this.generated);
+    for (const f of ['book-pdf', 'book-html', 'set-json']) $('dl-' + f).onclick = () => this.setFile(f);
     $('dl-json').onclick = () => this.puzzleFile('json');
     $('dl-xmpuzzle').onclick = () => this.puzzleFile('xmpuzzle');
     $('dl-xmpuzzle-2').onclick = () => this.puzzleFile('xmpuzzle');

@@ -15,6 +15,9 @@ use serde_json::{Value, json};
 use super::request::{Attached, Finished, RunRequest};
 use super::{Failure, number};
 
+/// The media type of the shard scripts.
+const SCRIPT: &str = "text/x-shellscript; charset=utf-8";
+
 /// The longest a studio estimate's probes run (Stop ends them sooner); the command line takes
 /// up to a week.
 pub const MAX_SECONDS: f64 = 600.0;
@@ -114,12 +117,14 @@ pub fn run(puzzle: Puzzle, req: &RunRequest, progress: &Progress) -> Result<Fini
             Attached {
                 format: "sbatch",
                 file_name: "count.sbatch".into(),
-                text: est::sbatch_script(&p, up_to, &file),
+                bytes: est::sbatch_script(&p, up_to, &file).into_bytes(),
+                mime: SCRIPT,
             },
             Attached {
                 format: "shards",
                 file_name: "shards.sh".into(),
-                text: est::shard_script(&p, up_to, &file),
+                bytes: est::shard_script(&p, up_to, &file).into_bytes(),
+                mime: SCRIPT,
             },
         ],
         None => Vec::new(),

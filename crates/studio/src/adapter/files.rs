@@ -244,9 +244,9 @@ pub fn solutions_jsonl(
 /// A file a finished job offers ([`Attached`]: an estimate's shard scripts).
 pub fn attached_download(a: &Attached) -> Download {
     Download {
-        contents: Contents::Bytes(a.text.clone().into_bytes()),
+        contents: Contents::Bytes(a.bytes.clone()),
         file_name: a.file_name.clone(),
-        mime: "text/x-shellscript; charset=utf-8",
+        mime: a.mime,
     }
 }
 

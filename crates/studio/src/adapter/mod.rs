@@ -16,6 +16,7 @@
 //! job is asked and leaves; `runs`: solve, count, generate; `disassemble` and `estimate`:
 //! those jobs.
 
+mod challenges;
 mod disassemble;
 mod estimate;
 mod files;

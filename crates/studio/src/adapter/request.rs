@@ -24,6 +24,8 @@ pub enum Action {
     Disassemble,
     /// Estimate what a count will cost, with a shard plan (`cubesat estimate`).
     Estimate,
+    /// Make a challenge set (`cubesat generate --set`): graded challenges and their booklet.
+    Challenges,
 }
 
 impl Action {
@@ -35,6 +37,7 @@ impl Action {
             Action::Generate => "generate",
             Action::Disassemble => "disassemble",
             Action::Estimate => "estimate",
+            Action::Challenges => "challenges",
         }
     }
 
@@ -70,6 +73,11 @@ pub struct RunRequest {
     pub disassembly: DisassemblySettings,
     /// Estimate: probes, time, seed, and the wall time and cores of a shard plan.
     pub estimate: EstimateSettings,
+    /// Challenges: the set's size, levels and seed, and the booklet's paper.
+    pub challenges: Option<(
+        cubesat::challenge::SetOptions,
+        cubesat::challenge::book::Paper,
+    )>,
 }
 
 /// How one assembly came apart, as a disassembly job keeps it.
@@ -94,17 +102,25 @@ pub trait Keep {
         let _ = taken;
         self.solution(placements)
     }
+    /// Where a run that is not a search stands (a challenge set's candidates found of those
+    /// wanted), for the page's progress.
+    fn note(&mut self, note: Value) {
+        let _ = note;
+    }
 }
 
-/// A file a finished run offers for download (an estimate's shard scripts).
+/// A file a finished run offers for download (an estimate's shard scripts, a challenge
+/// set's booklet).
 #[derive(Clone, Debug)]
 pub struct Attached {
-    /// What the page asks for (`sbatch`, `shards`).
+    /// What the page asks for (`sbatch`, `shards`, `book-pdf`).
     pub format: &'static str,
     /// Its file name.
     pub file_name: String,
-    /// Its text.
-    pub text: String,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+    /// Its media type.
+    pub mime: &'static str,
 }
 
 /// A finished run: the page's summary, and what the downloads of its solutions need.

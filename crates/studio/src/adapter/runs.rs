@@ -15,6 +15,7 @@ use cubesat_xc::Progress;
 use cubesat_xc::encoding::AtMostOne;
 use serde_json::{Value, json};
 
+use super::challenges;
 use super::disassemble;
 use super::estimate;
 use super::request::{Action, Finished, Keep, RunRequest, settings};
@@ -30,9 +31,10 @@ pub fn run_request(v: &Value) -> Result<RunRequest, Failure> {
         "generate" => Action::Generate,
         "disassemble" => Action::Disassemble,
         "estimate" => Action::Estimate,
+        "challenges" => Action::Challenges,
         other => {
             return Err(Failure::new(format!(
-                "unknown action '{other}' (solve, count, generate, disassemble or estimate)"
+                "unknown action '{other}' (solve, count, generate, disassemble, estimate or challenges)"
             )));
         }
     };
@@ -78,6 +80,11 @@ pub fn run_request(v: &Value) -> Result<RunRequest, Failure> {
         } else {
             EstimateSettings::default()
         },
+        challenges: if action == Action::Challenges {
+            Some(challenges::settings(v)?)
+        } else {
+            None
+        },
     })
 }
 
@@ -88,7 +95,7 @@ pub fn precheck(text: &str, req: &RunRequest) -> Result<(), Failure> {
     match req.action {
         Action::Disassemble => disassemble::precheck(&parse(text)?, req),
         Action::Estimate => estimate::precheck(&parse(text)?, req),
-        Action::Solve | Action::Count | Action::Generate => Ok(()),
+        Action::Solve | Action::Count | Action::Generate | Action::Challenges => Ok(()),
     }
 }
 
@@ -116,6 +123,7 @@ fn run_kept(
         Action::Generate => return generate(puzzle, req, keep, progress),
         Action::Disassemble => return disassemble::run(puzzle, req, progress, keep, most),
         Action::Estimate => return estimate::run(puzzle, req, &progress),
+        Action::Challenges => return challenges::run(puzzle, req, keep, progress),
         Action::Solve | Action::Count => {}
     }
     let plan = settings(req)
