@@ -1,0 +1,56 @@
+//! Long runs off the GIL: a run goes to a worker thread while the calling thread, holding no
+//! GIL, waits for it and every tenth of a second asks Python whether a signal came (Ctrl-C,
+//! a notebook's interrupt); at one, the run's progress is interrupted, so its engines stop
+//! within their interrupt latency and the run returns what it found so far.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use cubesat_xc::Progress;
+use pyo3::prelude::*;
+
+/// How often the waiting thread asks Python for signals.
+pub const POLL: Duration = Duration::from_millis(100);
+
+/// What a watched run returned, and whether a signal stopped it.
+pub struct Watched<T> {
+    /// The run's own result (a partial one when a signal stopped it).
+    pub value: T,
+    /// The exception Python's signal handler raised (KeyboardInterrupt for Ctrl-C), when a
+    /// signal stopped the run.
+    pub signal: Option<PyErr>,
+}
+
+/// Runs `job` on a worker thread without the GIL, so that other Python threads run, and
+/// stops it through `progress` when a signal arrives (see the module's documentation).
+pub fn watched<T: Send>(
+    py: Python<'_>,
+    progress: &Arc<Progress>,
+    job: impl FnOnce() -> T + Send,
+) -> Watched<T> {
+    py.detach(|| {
+        std::thread::scope(|scope| {
+            let waiter = std::thread::current();
+            let worker = scope.spawn(move || {
+                let value = job();
+                waiter.unpark();
+                value
+            });
+            let mut signal = None;
+            while !worker.is_finished() {
+                std::thread::park_timeout(POLL);
+                if signal.is_none()
+                    && let Err(e) = Python::attach(|py| py.check_signals())
+                {
+                    progress.interrupt();
+                    signal = Some(e);
+                }
+            }
+            let value = match worker.join() {
+                Ok(v) => v,
+                Err(panic) => std::panic::resume_unwind(panic),
+            };
+            Watched { value, signal }
+        })
+    })
+}
