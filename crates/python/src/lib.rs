@@ -16,6 +16,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CubesatError", m.py().get_type::<errors::CubesatError>())?;
     m.add_class::<puzzle::PyPuzzle>()?;
     m.add_class::<stream::SolutionStream>()?;
+    m.add_class::<wait::Stop>()?;
     m.add_function(wrap_pyfunction!(puzzle::load, m)?)?;
     m.add_function(wrap_pyfunction!(puzzle::parse, m)?)?;
     m.add_function(wrap_pyfunction!(puzzle::names, m)?)?;

@@ -24,7 +24,7 @@ use serde_json::json;
 use crate::errors::{OrRaise, library, refused};
 use crate::stream::SolutionStream;
 use crate::summary::report_json;
-use crate::wait::watched;
+use crate::wait::{Stop, watched};
 
 /// A puzzle and, once a run needs them, its placements and exact-cover model.
 #[pyclass(frozen, module = "cubesat._native", name = "Puzzle")]
@@ -215,7 +215,7 @@ impl PyPuzzle {
 
     /// Counts the solutions: the run plan's settings, the run on the engines' threads off the
     /// GIL, stopped by a signal with the count so far. Returns the report as JSON.
-    #[pyo3(signature = (up_to=None, engine="auto", threads=0, limit=None))]
+    #[pyo3(signature = (up_to=None, engine="auto", threads=0, limit=None, stop=None))]
     fn count(
         &self,
         py: Python<'_>,
@@ -223,12 +223,16 @@ impl PyPuzzle {
         engine: &str,
         threads: usize,
         limit: Option<u64>,
+        stop: Option<&Stop>,
     ) -> PyResult<String> {
         let plan = settings(Task::Count, up_to, engine, threads, limit)?
             .resolve(&self.puzzle)
             .map_err(refused)?;
         let inst = self.instance(py)?;
         let progress = Arc::new(Progress::new());
+        if let Some(s) = stop {
+            s.watch(&progress);
+        }
         let opts = run::RunOptions {
             progress: Some(progress.clone()),
             ..plan.options
@@ -245,7 +249,7 @@ impl PyPuzzle {
 
     /// Lists the solutions lazily: an iterator of placement lists, fed by a run on its own
     /// thread.
-    #[pyo3(signature = (up_to=None, engine="auto", threads=0, limit=None))]
+    #[pyo3(signature = (up_to=None, engine="auto", threads=0, limit=None, stop=None))]
     fn solutions(
         &self,
         py: Python<'_>,
@@ -253,11 +257,16 @@ impl PyPuzzle {
         engine: &str,
         threads: usize,
         limit: Option<u64>,
+        stop: Option<&Stop>,
     ) -> PyResult<SolutionStream> {
         let plan = settings(Task::List, up_to, engine, threads, limit)?
             .resolve(&self.puzzle)
             .map_err(refused)?;
-        Ok(SolutionStream::start(self.instance(py)?, plan.options))
+        let stream = SolutionStream::start(self.instance(py)?, plan.options);
+        if let Some(s) = stop {
+            s.watch(stream.progress());
+        }
+        Ok(stream)
     }
 
     /// Estimates what a full count costs (the exact engine's tree sampled for `seconds` or
@@ -348,8 +357,8 @@ impl PyPuzzle {
     /// that come apart), each analysed by the `disassembler` (`complete` or `burrtools`;
     /// `None` takes the puzzle's). Returns (each assembly as (placements, level or None,
     /// moves), the run's summary as JSON).
-    #[pyo3(signature = (up_to=None, limit=None, disassembler=None, max_states=None, threads=0))]
-    #[allow(clippy::type_complexity)]
+    #[pyo3(signature = (up_to=None, limit=None, disassembler=None, max_states=None, threads=0, stop=None))]
+    #[allow(clippy::type_complexity, clippy::too_many_arguments)]
     fn disassemble(
         &self,
         py: Python<'_>,
@@ -358,6 +367,7 @@ impl PyPuzzle {
         disassembler: Option<&str>,
         max_states: Option<u64>,
         threads: usize,
+        stop: Option<&Stop>,
     ) -> PyResult<(Vec<(Vec<u32>, Option<String>, usize)>, String)> {
         let mode = disassembler
             .map(|d| d.parse::<Mode>())
@@ -367,6 +377,9 @@ impl PyPuzzle {
             return Err(refused("max_states: must be at least 1"));
         }
         let progress = Arc::new(Progress::new());
+        if let Some(s) = stop {
+            s.watch(&progress);
+        }
         let plan = settings(Task::List, up_to, "auto", threads, limit)?
             .resolve_disassembly(
                 &self.puzzle,

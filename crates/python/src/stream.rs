@@ -58,6 +58,11 @@ impl SolutionStream {
         }
     }
 
+    /// The run's live counters and interrupt.
+    pub fn progress(&self) -> &Arc<Progress> {
+        &self.progress
+    }
+
     /// Stops the run: its next solution finds no consumer, and its engine the interrupt.
     fn stop(&self) {
         self.progress.interrupt();
@@ -66,14 +71,17 @@ impl SolutionStream {
         }
     }
 
-    /// The run ended: its report kept, or its error raised.
-    fn finish(&self, signal: bool) -> PyResult<()> {
+    /// The run ended: its report kept, or its error raised. A run stopped from outside
+    /// (`stopped`: closed, dropped, a signal) reports itself interrupted, since its count is
+    /// then only what it found so far.
+    fn finish(&self, stopped: bool, signal: bool) -> PyResult<()> {
         let worker = self.worker.lock().ok().and_then(|mut w| w.take());
         if let Some(w) = worker {
-            let report = match w.join() {
+            let mut report = match w.join() {
                 Ok(r) => r.or_raise()?,
                 Err(panic) => std::panic::resume_unwind(panic),
             };
+            report.interrupted |= stopped;
             let json = crate::summary::report_json(&report, self.up_to, &self.instance, signal);
             if let Ok(mut r) = self.report.lock() {
                 *r = Some(json);
@@ -104,13 +112,13 @@ impl SolutionStream {
             match got {
                 Ok(s) => return Ok(Some(s)),
                 Err(RecvTimeoutError::Disconnected) => {
-                    self.finish(false)?;
+                    self.finish(false, false)?;
                     return Ok(None);
                 }
                 Err(RecvTimeoutError::Timeout) => {
                     if let Err(signal) = py.check_signals() {
                         self.stop();
-                        py.detach(|| self.finish(true))?;
+                        py.detach(|| self.finish(true, true))?;
                         return Err(signal);
                     }
                 }
@@ -121,7 +129,7 @@ impl SolutionStream {
     /// Stops the run (a `for` loop left early need not call it: dropping the iterator does).
     fn close(&self, py: Python<'_>) -> PyResult<()> {
         self.stop();
-        py.detach(|| self.finish(false))
+        py.detach(|| self.finish(true, false))
     }
 
     /// The run's report as JSON once the iterator is exhausted or closed, else `None`.

@@ -3,7 +3,7 @@
 //! a notebook's interrupt); at one, the run's progress is interrupted, so its engines stop
 //! within their interrupt latency and the run returns what it found so far.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use cubesat_xc::Progress;
@@ -53,4 +53,54 @@ pub fn watched<T: Send>(
             Watched { value, signal }
         })
     })
+}
+
+/// A stop button for runs on other threads: `set()` interrupts every run given it (now or
+/// later), as Ctrl-C does for a run on the main thread.
+#[pyclass(frozen, module = "cubesat._native")]
+#[derive(Default)]
+pub struct Stop {
+    state: Mutex<StopState>,
+}
+
+#[derive(Default)]
+struct StopState {
+    set: bool,
+    runs: Vec<Weak<Progress>>,
+}
+
+impl Stop {
+    /// Ties a run's progress to this stop: interrupted at once if the stop is set already.
+    pub fn watch(&self, progress: &Arc<Progress>) {
+        if let Ok(mut s) = self.state.lock() {
+            if s.set {
+                progress.interrupt();
+            }
+            s.runs.retain(|w| w.strong_count() > 0);
+            s.runs.push(Arc::downgrade(progress));
+        }
+    }
+}
+
+#[pymethods]
+impl Stop {
+    #[new]
+    fn new() -> Stop {
+        Stop::default()
+    }
+
+    /// Stops every run given this stop; runs started with it later stop at once.
+    fn set(&self) {
+        if let Ok(mut s) = self.state.lock() {
+            s.set = true;
+            for p in s.runs.drain(..).filter_map(|w| w.upgrade()) {
+                p.interrupt();
+            }
+        }
+    }
+
+    /// Whether `set()` was called.
+    fn is_set(&self) -> bool {
+        self.state.lock().map(|s| s.set).unwrap_or(true)
+    }
 }

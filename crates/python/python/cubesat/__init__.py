@@ -12,7 +12,8 @@ line and its studio.
 
 Long runs release the GIL, use the engines' threads (``threads=0``: one per core) and stop at
 Ctrl-C: a count raises :class:`Interrupted`, a ``KeyboardInterrupt`` carrying the count so
-far. Errors are :class:`CubesatError` with the library's one-line message.
+far; a run on another thread stops when its :class:`Stop` is set. Errors are
+:class:`CubesatError` with the library's one-line message.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import os as _os
 from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from . import _native
-from ._native import CubesatError
+from ._native import CubesatError, Stop
 
 __all__ = [
     "CubesatError",
@@ -37,6 +38,7 @@ __all__ = [
     "Puzzle",
     "Solution",
     "Solutions",
+    "Stop",
     "build",
     "bundled",
     "load",
@@ -446,7 +448,7 @@ class Puzzle:
     # -- runs ---------------------------------------------------------------------------
 
     def count(self, up_to: Optional[str] = None, engine: str = "auto", threads: int = 0,
-              limit: Optional[int] = None) -> Count:
+              limit: Optional[int] = None, stop: Optional[Stop] = None) -> Count:
         """Counts the solutions, every one verified.
 
         ``up_to``: ``none`` (every placement), ``rotation``, ``rotation+reflection`` or
@@ -455,19 +457,20 @@ class Puzzle:
         per core. ``limit``: stop after this many solutions.
 
         Ctrl-C stops the count within a second and raises :class:`Interrupted`, whose
-        ``partial`` is the count so far.
+        ``partial`` is the count so far. ``stop``: a :class:`Stop` that another thread may
+        set; the count then returns what it counted so far, marked ``interrupted``.
         """
-        report = _json.loads(self._native.count(up_to, engine, threads, limit))
+        report = _json.loads(self._native.count(up_to, engine, threads, limit, stop))
         c = Count(report)
         if report["signal"]:
             raise Interrupted(c, f"interrupted: {int(c)} counted so far ({c.up_to})")
         return c
 
     def solutions(self, up_to: Optional[str] = None, engine: str = "auto", threads: int = 0,
-                  limit: Optional[int] = None) -> Solutions:
+                  limit: Optional[int] = None, stop: Optional[Stop] = None) -> Solutions:
         """An iterator of the solutions (in each counting mode, one per class), each
         verified; ``limit`` stops after that many. The settings are :meth:`count`'s."""
-        return Solutions(self, self._native.solutions(up_to, engine, threads, limit))
+        return Solutions(self, self._native.solutions(up_to, engine, threads, limit, stop))
 
     def solve(self, up_to: Optional[str] = None, engine: str = "auto") -> Optional[Solution]:
         """The first solution, or ``None`` when there is none."""
@@ -493,12 +496,13 @@ class Puzzle:
 
     def disassemble(self, limit: Optional[int] = None, up_to: Optional[str] = None,
                     disassembler: Optional[str] = None, max_states: Optional[int] = None,
-                    threads: int = 0) -> List[Disassembly]:
+                    threads: int = 0, stop: Optional[Stop] = None) -> List[Disassembly]:
         """Takes the solutions apart by sliding pieces: every assembly the search finds,
         each with its level (``None`` when it does not come apart), stopping after ``limit``
         that come apart. ``disassembler``: ``complete`` or ``burrtools`` (default: the
         puzzle's). Ctrl-C raises :class:`Interrupted` with the assemblies so far."""
-        kept, summary = self._native.disassemble(up_to, limit, disassembler, max_states, threads)
+        kept, summary = self._native.disassemble(up_to, limit, disassembler, max_states, threads,
+                                                 stop)
         out = [Disassembly(Solution(self, options), level, moves)
                for options, level, moves in kept]
         if _json.loads(summary)["signal"]:
