@@ -3,6 +3,7 @@
 //! a notebook's interrupt); at one, the run's progress is interrupted, so its engines stop
 //! within their interrupt latency and the run returns what it found so far.
 
+use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
@@ -30,15 +31,16 @@ pub fn watched<T: Send>(
 ) -> Watched<T> {
     py.detach(|| {
         std::thread::scope(|scope| {
-            let waiter = std::thread::current();
+            // The worker says it is done on `done` (or drops it, when the job panics), so the
+            // wait ends at once rather than at the next poll.
+            let (done, finished) = std::sync::mpsc::channel::<()>();
             let worker = scope.spawn(move || {
                 let value = job();
-                waiter.unpark();
+                let _ = done.send(());
                 value
             });
             let mut signal = None;
-            while !worker.is_finished() {
-                std::thread::park_timeout(POLL);
+            while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(POLL) {
                 if signal.is_none()
                     && let Err(e) = Python::attach(|py| py.check_signals())
                 {

@@ -437,6 +437,16 @@ class Puzzle:
         """The number of placements (options of the exact-cover model)."""
         return self._native.placement_count()
 
+    def placements(self) -> List[Placement]:
+        """Every placement (the rows of the exact-cover model, in option order): piece name
+        and index, orientation, cells. A solution's options index this list."""
+        names = [p.name for p in self.pieces]
+        out = []
+        for o in range(self._native.placement_count()):
+            piece, orientation, cells = self._native.placement(o)
+            out.append(Placement(names[piece], piece, orientation, [tuple(c) for c in cells]))
+        return out
+
     def to_json(self) -> str:
         """The puzzle as a cubesat JSON file."""
         return self._native.to_json()
