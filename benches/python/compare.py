@@ -1,7 +1,7 @@
 """cubesat's Python package against the exact-cover solvers on PyPI (exact-cover, a C
 extension, and dlx-cython, dancing links in Cython) on the same exact-cover matrices, side by
-in one process: Soma, the pentominoes in 6x10, and the pentominoes with the 2x2
-square in 8x8.
+side in one process: Soma, the pentominoes in 6x10, and the pentominoes with the 2x2 square
+in 8x8.
 
 Every solver counts every exact cover of the same matrix (one row per placement cubesat
 enumerates, one column per piece and per target cell), cubesat's count in mode `none`
