@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 use cubesat::disassembly::stream::{self, Found};
-use cubesat::disassembly::{Mode, Order};
+use cubesat::disassembly::{MAX_ASKED_STATES, Mode, Order};
 use cubesat::estimate as est;
 use cubesat::generate::{GenerateOptions, generate_with};
 use cubesat::interop::export::{Export, ExportFormat};
@@ -373,8 +373,10 @@ impl PyPuzzle {
             .map(|d| d.parse::<Mode>())
             .transpose()
             .or_raise()?;
-        if max_states == Some(0) {
-            return Err(refused("max_states: must be at least 1"));
+        if let Some(m) = max_states.filter(|&m| m == 0 || m > MAX_ASKED_STATES) {
+            return Err(refused(format!(
+                "max_states: {m} is out of bounds (1 to {MAX_ASKED_STATES})"
+            )));
         }
         let progress = Arc::new(Progress::new());
         if let Some(s) = stop {

@@ -185,6 +185,9 @@ def test_disassemble_gives_levels(soma):
         assert d.moves >= 1 and d.level.split(".")[0].isdigit()
     with pytest.raises(cubesat.CubesatError, match="grid"):
         cubesat.load("kanoodle-2d").disassemble(limit=1)
+    for bad in (0, 10**9 + 1):
+        with pytest.raises(cubesat.CubesatError, match="max_states"):
+            soma.disassemble(max_states=bad)
 
 
 def test_exports(soma, tmp_path):
