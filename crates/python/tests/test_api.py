@@ -212,3 +212,10 @@ def test_pictures_for_notebooks(soma):
     assert frame.startswith("<iframe srcdoc=") and "<script" not in frame
     assert "<svg" in s.to_svg()
     assert str(s).startswith("Soma cube") and "z=0" in str(s)
+
+
+def test_the_docstrings_examples_run():
+    import doctest
+
+    failed, tried = doctest.testmod(cubesat)
+    assert tried >= 5 and failed == 0

@@ -342,9 +342,10 @@ def build(pieces: Union[Dict[str, Any], Sequence[Any]], target: Any, name: str =
     JSON format's target keys. Other JSON keys (``mirror``, ``hints``, ``description``) go in
     ``fields``.
 
-        >>> p = cubesat.build({"I": ["###"], "L": ["##", "#."]}, ["###", "###"])
+        >>> import cubesat
+        >>> p = cubesat.build({"I": "###", "L": ["##", "#."], "D": ["#", "#"]}, ["####", "####"])
         >>> p.count(up_to="none")
-        Count(2, up_to='none')
+        Count(4, up_to='none')
     """
     if isinstance(pieces, dict):
         entries = [_piece_entry(n, v) for n, v in pieces.items()]
