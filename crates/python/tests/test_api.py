@@ -116,6 +116,13 @@ def test_building_from_cells_and_layer_art_agree():
     assert len(list(art.solutions(up_to="none"))) == 4
     assert art.count(up_to="rotation") == 1
     stacked = cubesat.build({"A": "##\n\n##"}, {"box": [2, 1, 2]}, name="two-layers")
+    holed = cubesat.build({"U": "#.#\n###"}, "# #\n###", name="u")
+    assert sorted(holed.cells) == [(0, 0, 0, False), (0, 1, 0, False), (1, 1, 0, False),
+                                   (2, 0, 0, False), (2, 1, 0, False)]
+    assert holed.count(up_to="none") == 1
+    # A row of spaces is a row of empty cells, not a parting of layers.
+    low = cubesat.build({"I": "###"}, "   \n###", name="low")
+    assert sorted(c[:3] for c in low.cells) == [(0, 1, 0), (1, 1, 0), (2, 1, 0)]
     assert sorted(stacked.pieces[0].cells) == [(0, 0, 0), (0, 0, 1), (1, 0, 0), (1, 0, 1)]
     with_copies = cubesat.build({"D": {"cells": [[0, 0, 0], [1, 0, 0]], "count": 2}}, (2, 2, 1))
     assert with_copies.pieces[0].count == 2 and with_copies.count(up_to="none") == 2

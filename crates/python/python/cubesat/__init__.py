@@ -293,9 +293,8 @@ def _art(value: Any) -> Optional[List[List[str]]]:
     string (rows on lines, layers apart by a blank line), a list of rows (one layer), or a
     list of layers; ``None`` for anything else."""
     if isinstance(value, str):
-        layers = [[row for row in block.splitlines()]
-                  for block in value.strip("\n").split("\n\n")]
-        return [[row for row in layer if row.strip() != "" or len(layer) == 1] for layer in layers]
+        # Rows of spaces are rows of empty cells: only an empty line parts layers.
+        return [block.split("\n") for block in value.strip("\n").split("\n\n")]
     if isinstance(value, (list, tuple)) and value and all(isinstance(r, str) for r in value):
         return [list(value)]
     if (isinstance(value, (list, tuple)) and value and all(
@@ -546,7 +545,8 @@ class Puzzle:
         return f"<Puzzle {self.name!r}: {len(self.pieces)} pieces, {len(self.cells)} cells, {self.grid} grid>"
 
 
-def load(source: Union[str, "_os.PathLike[str]"], problem: Union[int, str, None] = None) -> Puzzle:
+def load(source: Union[str, "_os.PathLike[str]", Dict[str, Any]],
+         problem: Union[int, str, None] = None) -> Puzzle:
     """Opens a puzzle: an existing file (cubesat JSON, or a BurrTools ``.xmpuzzle`` whose
     ``problem`` is chosen by index or name, the first by default), else the name of a
     bundled or catalog puzzle (:func:`names`). A dict is read as :meth:`Puzzle.from_dict`."""
