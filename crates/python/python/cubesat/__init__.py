@@ -117,9 +117,9 @@ class Placement(NamedTuple):
 
 def _iframe(page: str, height: int = 520) -> str:
     """An HTML page for a notebook cell: in an iframe, so that its script and style stay its
-    own."""
+    own (not a sandboxed one: the 3D page draws nothing in an opaque origin)."""
     return (f'<iframe srcdoc="{_html.escape(page, quote=True)}" '
-            f'style="width:100%;height:{height}px;border:0" sandbox="allow-scripts"></iframe>')
+            f'style="width:100%;height:{height}px;border:0"></iframe>')
 
 
 def _numpy() -> Any:
