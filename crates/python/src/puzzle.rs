@@ -6,14 +6,19 @@ use std::ffi::OsStr;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
+use cubesat::disassembly::solutions::{self, Options as AnalysisOptions};
 use cubesat::disassembly::stream::{self, Found};
 use cubesat::disassembly::{MAX_ASKED_STATES, Mode, Order};
 use cubesat::estimate as est;
 use cubesat::generate::{GenerateOptions, generate_with};
 use cubesat::interop::export::{Export, ExportFormat};
-use cubesat::plan::{DisassemblySettings, EstimateSettings, ExportSettings, Settings, Task};
+use cubesat::plan::{
+    DisassemblyPlan, DisassemblySettings, EstimateSettings, ExportSettings, Settings, Task,
+};
 use cubesat::puzzle::{self, PuzzleFile};
+use cubesat::render::ScenePlan;
 use cubesat::run::{self, EngineChoice, Instance};
+use cubesat::solution::Solution;
 use cubesat::{Puzzle, UpTo, render, report};
 use cubesat_xc::Progress;
 use pyo3::exceptions::PyIndexError;
@@ -51,6 +56,37 @@ impl PyPuzzle {
             .detach(|| Instance::new(self.puzzle.clone()))
             .or_raise()?;
         Ok(self.instance.get_or_init(|| Arc::new(built)).clone())
+    }
+
+    /// The run plan of a disassembly (the settings the command line's `disassemble` takes).
+    fn disassembly_plan(
+        &self,
+        up_to: Option<&str>,
+        limit: Option<u64>,
+        disassembler: Option<&str>,
+        max_states: Option<u64>,
+        threads: usize,
+    ) -> PyResult<DisassemblyPlan> {
+        let mode = disassembler
+            .map(|d| d.parse::<Mode>())
+            .transpose()
+            .or_raise()?;
+        if let Some(m) = max_states.filter(|&m| m == 0 || m > MAX_ASKED_STATES) {
+            return Err(refused(format!(
+                "max_states: {m} is out of bounds (1 to {MAX_ASKED_STATES})"
+            )));
+        }
+        settings(Task::List, up_to, "auto", threads, limit)?
+            .resolve_disassembly(
+                &self.puzzle,
+                &DisassemblySettings {
+                    mode,
+                    max_states,
+                    min_level: None,
+                    order: Order::Found,
+                },
+            )
+            .map_err(refused)
     }
 }
 
@@ -369,30 +405,12 @@ impl PyPuzzle {
         threads: usize,
         stop: Option<&Stop>,
     ) -> PyResult<(Vec<(Vec<u32>, Option<String>, usize)>, String)> {
-        let mode = disassembler
-            .map(|d| d.parse::<Mode>())
-            .transpose()
-            .or_raise()?;
-        if let Some(m) = max_states.filter(|&m| m == 0 || m > MAX_ASKED_STATES) {
-            return Err(refused(format!(
-                "max_states: {m} is out of bounds (1 to {MAX_ASKED_STATES})"
-            )));
-        }
         let progress = Arc::new(Progress::new());
         if let Some(s) = stop {
             s.watch(&progress);
         }
-        let plan = settings(Task::List, up_to, "auto", threads, limit)?
-            .resolve_disassembly(
-                &self.puzzle,
-                &DisassemblySettings {
-                    mode,
-                    max_states,
-                    min_level: None,
-                    order: Order::Found,
-                },
-            )
-            .map_err(refused)?
+        let plan = self
+            .disassembly_plan(up_to, limit, disassembler, max_states, threads)?
             .with_progress(progress.clone());
         let inst = self.instance(py)?;
         let mut kept = Vec::new();
@@ -420,6 +438,50 @@ impl PyPuzzle {
             "meaning": streamed.report.description,
         });
         Ok((kept, summary.to_string()))
+    }
+
+    /// One solution taken apart and drawn: the 3D page with its plan animated (as
+    /// `cubesat disassemble --format html` draws it), titled with its level.
+    #[pyo3(signature = (placements, title, disassembler=None, max_states=None))]
+    fn disassembly_page(
+        &self,
+        py: Python<'_>,
+        placements: Vec<u32>,
+        title: &str,
+        disassembler: Option<&str>,
+        max_states: Option<u64>,
+    ) -> PyResult<String> {
+        let plan = self.disassembly_plan(None, None, disassembler, max_states, 1)?;
+        let inst = self.instance(py)?;
+        inst.verifier().verify(&placements).or_raise()?;
+        let solution = Solution { placements };
+        let opts = AnalysisOptions {
+            threads: 1,
+            progress: None,
+            ..plan.analysis
+        };
+        let batch = py
+            .detach(|| solutions::analyse(&inst, std::slice::from_ref(&solution), &opts))
+            .map_err(refused)?;
+        let a = batch
+            .analyses
+            .into_iter()
+            .next()
+            .ok_or_else(|| refused("the analysis of the solution was stopped"))?;
+        let words = match a.level() {
+            Some(l) => format!("level {l}, {}", report::plural(a.moves() as u64, "move")),
+            None => "does not come apart".to_string(),
+        };
+        let title = format!("{title} ({words})");
+        let scene = report::scene(
+            &inst.puzzle,
+            &inst.table,
+            &solution.placements,
+            &title,
+            false,
+        );
+        let shown = ScenePlan::new(&scene, &a.steps, words);
+        Ok(render::html_with_plans(&[scene], &[Some(shown)]))
     }
 
     /// The puzzle exported as `format` (`dimacs`, `dlx`, `asp`, `xmpuzzle`, `placements`), an

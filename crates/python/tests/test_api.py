@@ -190,6 +190,10 @@ def test_disassemble_gives_levels(soma):
     for d in apart:
         d.solution.verify()
         assert d.moves >= 1 and d.level.split(".")[0].isdigit()
+        assert d.disassembler == "complete"
+    page = apart[0].to_html()
+    assert f"(level {apart[0].level}, {apart[0].moves} moves)" in page and "<script" in page
+    assert apart[0]._repr_html_().startswith("<iframe srcdoc=")
     with pytest.raises(cubesat.CubesatError, match="grid"):
         cubesat.load("kanoodle-2d").disassemble(limit=1)
     for bad in (0, 10**9 + 1):

@@ -281,11 +281,23 @@ class Generated(NamedTuple):
 
 class Disassembly(NamedTuple):
     """An assembly taken apart: the solution, its level (``"4.9.3"``: moves to each
-    separation, BurrTools' notation; ``None`` when it does not come apart) and its moves."""
+    separation, BurrTools' notation; ``None`` when it does not come apart), its moves, and
+    the disassembler that took it apart. In a notebook it shows as the 3D page playing its
+    plan."""
 
     solution: Solution
     level: Optional[str]
     moves: int
+    disassembler: str
+
+    def to_html(self) -> str:
+        """The 3D page of the assembly with its plan animated (the analysis is run again:
+        it is deterministic)."""
+        s = self.solution
+        return s.puzzle._native.disassembly_page(list(s.options), s.title, self.disassembler)
+
+    def _repr_html_(self) -> str:
+        return _iframe(self.to_html())
 
 
 def _art(value: Any) -> Optional[List[List[str]]]:
@@ -513,9 +525,11 @@ class Puzzle:
         puzzle's). Ctrl-C raises :class:`Interrupted` with the assemblies so far."""
         kept, summary = self._native.disassemble(up_to, limit, disassembler, max_states, threads,
                                                  stop)
-        out = [Disassembly(Solution(self, options), level, moves)
-               for options, level, moves in kept]
-        if _json.loads(summary)["signal"]:
+        summary = _json.loads(summary)
+        out = [Disassembly(Solution(self, options, f"{self.name}, assembly {i}"), level, moves,
+                           summary["disassembler"])
+               for i, (options, level, moves) in enumerate(kept, 1)]
+        if summary["signal"]:
             raise Interrupted(out, f"interrupted: {len(out)} assemblies analysed so far")
         return out
 

@@ -89,6 +89,13 @@ class Puzzle:
         amo: Optional[str] = None,
         projection: Optional[str] = None,
     ) -> bytes: ...
+    def disassembly_page(
+        self,
+        placements: List[int],
+        title: str,
+        disassembler: Optional[str] = None,
+        max_states: Optional[int] = None,
+    ) -> str: ...
     def sheet_svg(self) -> str: ...
     def draw(self, placements: List[int], format: str, title: str) -> str: ...
 
