@@ -41,6 +41,7 @@ LAYERS = {
     ],
     "crates/studio/src": ["adapter::views", "adapter::request", "adapter::disassemble|adapter::estimate|adapter::challenges", "adapter::files|adapter::runs", "adapter|guard|assets", "jobs", "http"],
     "crates/cli": ["shell", "args", "output", "progress", "sink", "commands"],
+    "crates/python/src": ["errors", "wait", "summary", "stream", "puzzle"],
 }
 
 # The workspace's crates from the bottom up, as (manifest folder, package name): a crate's
@@ -50,6 +51,7 @@ CRATES = [
     ("crates/cubesat", "cubesat"),
     ("crates/studio", "cubesat-studio"),
     (".", "cubesat-cli"),
+    ("crates/python", "cubesat-python"),
 ]
 
 USE_RE = re.compile(r"\b(crate|super)((?:::\w+)+)")

@@ -43,6 +43,10 @@ use search::{Item, Searcher};
 /// The states one assembly may visit by default (about 60 bytes each for six pieces).
 pub const DEFAULT_MAX_STATES: u64 = 20_000_000;
 
+/// The most states a front end lets a user give one assembly's analysis (the command line's
+/// `--max-states`, the studio's and the Python package's `max_states`).
+pub const MAX_ASKED_STATES: u64 = 1_000_000_000;
+
 /// The memory the states of one part may take (6 bytes a piece and about 24 more a state,
 /// counted as they are stored): the search stops there rather than run out of memory.
 pub const MAX_SEARCH_BYTES: u64 = 2 << 30;
