@@ -406,3 +406,63 @@ fn every_puzzle_reads_back_from_the_file_it_is_written_as() {
     dir.run(&["convert", "hexominoes-plus-18x12", "board.json"])
         .code(0);
 }
+
+/// Every count finished in shards (`counts/NAME/MODE/K.json` in the repository, one folder
+/// per puzzle and mode) is reproduced by `cubesat merge` from its committed records: the
+/// merged count is the catalog's, the records are of the catalog's puzzle (its name, and
+/// its file in the command that ran each; the puzzle digest also covers the catalog record,
+/// which the finished count rewrote) and of the mode, and the catalog says how it was
+/// counted.
+#[test]
+fn counts_finished_in_shards_merge_from_their_committed_records() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("counts");
+    let dir = Dir::new();
+    let mut merged = 0;
+    for puzzle in std::fs::read_dir(&root).unwrap() {
+        let puzzle = puzzle.unwrap().path();
+        if !puzzle.is_dir() {
+            continue;
+        }
+        let name = puzzle.file_name().unwrap().to_str().unwrap().to_string();
+        let p = bundled(&name).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let catalog = p.catalog.clone().unwrap();
+        let how = &catalog
+            .incomplete
+            .as_ref()
+            .unwrap()
+            .counted
+            .as_ref()
+            .unwrap()
+            .how;
+        assert!(how.contains(&format!("counts/{name}/")), "{name}: {how}");
+        let file = format!(
+            "crates/cubesat/puzzles/catalog/{}/{name}.json",
+            catalog.family
+        );
+        for mode in CatalogCounts::MODES {
+            let folder = puzzle.join(mode.to_string().replace('+', "-"));
+            let r = dir.run(&["merge", "--format", "json", folder.to_str().unwrap()]);
+            let v: serde_json::Value = serde_json::from_str(&r.code(0).stdout).unwrap();
+            let want = match catalog.counts.get(mode) {
+                ModeCount::Count(n) => n,
+                other => panic!("{name} {mode}: {other:?}"),
+            };
+            assert_eq!(v["count"].as_u64(), Some(want), "{name} {mode}: {v}");
+            for f in std::fs::read_dir(&folder).unwrap() {
+                let rec: serde_json::Value =
+                    serde_json::from_str(&std::fs::read_to_string(f.unwrap().path()).unwrap())
+                        .unwrap();
+                assert_eq!(rec["up_to"].as_str(), Some(&*mode.to_string()), "{name}");
+                assert_eq!(rec["puzzle"].as_str(), Some(&*p.name), "{name} {mode}");
+                let command = rec["command"].as_str().unwrap();
+                assert!(
+                    command.starts_with(&format!("cubesat solve {file} --count")),
+                    "{name} {mode}: {command}"
+                );
+                assert_eq!(rec["complete"].as_bool(), Some(true), "{name} {mode}");
+            }
+            merged += 1;
+        }
+    }
+    assert!(merged >= 3, "{merged} counts merged");
+}
