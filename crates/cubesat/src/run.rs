@@ -502,8 +502,8 @@ fn count_auto(inst: &Instance, opts: &RunOptions, rule: AutoRule) -> Result<RunR
     // lost everywhere it was measured, and its early estimate misleads: on the 4x20 board of
     // the polyominoes of orders 4 and 5 up to rotation it promised six minutes after one,
     // and one of four shards passed 197 M nodes (some 830 CPU s) where the exact engine
-    // counts the whole board in 431. Whether the memo engine can take the count is asked only of a long count, on the
-    // watcher's thread: a short one pays nothing for it.
+    // counts the whole board in 431. Whether the memo engine can take the count is asked
+    // only of a long count, on the watcher's thread: a short one pays nothing for it.
     let memo_applies = || {
         inst.model
             .items
@@ -643,8 +643,9 @@ fn watched(
         let _ = watcher.join();
         report
     })?;
-    // A count the watch stopped is not a Ctrl-C: the caller runs another engine.
-    let stopped = stopped.load(relaxed);
+    // A count the watch stopped is not a Ctrl-C: the caller runs another engine. A count
+    // that finished before it saw the stop is whole, and kept.
+    let stopped = stopped.load(relaxed) && report.interrupted;
     let interrupted = report.interrupted && (!stopped || own_interrupted_by_user(&user));
     Ok((
         RunReport {
