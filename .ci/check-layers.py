@@ -29,7 +29,7 @@ import sys
 # other.
 LAYERS = {
     "crates/xc/src": [
-        "error", "model", "fixtures", "cuts", "control", "shard", "encoding", "engines",
+        "error", "rng", "model", "fixtures", "cuts", "control", "shard", "encoding", "engines",
         "engines::exact::sliced", "engines::exact::geo", "engines::exact::board_simd", "engines::exact::body", "engines::exact::tail", "engines::exact::prepare", "engines::exact::descend",
         "engines::exact::search", "engines::exact", "engines::dlx", "engines::sat",
     ],

@@ -36,6 +36,7 @@ mod error;
 #[cfg(test)]
 mod fixtures;
 mod model;
+mod rng;
 mod shard;
 
 pub use control::{MAX_THREADS_PER_CORE, Progress, Subproblem, available_cores, worker_threads};

@@ -57,6 +57,7 @@ use super::search::{FrontierSink, Searcher, Sink};
 use super::{ExactQuery, MAX_FRONTIER_DEPTH};
 use crate::control::{Progress, Subproblem};
 use crate::error::{Error, Result};
+use crate::rng::SplitMix;
 
 /// How long and how an estimate runs.
 #[derive(Clone, Debug)]
@@ -274,21 +275,6 @@ struct Part<'q> {
     base: Vec<u32>,
     shared: Level,
     root: Level,
-}
-
-/// SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators",
-/// OOPSLA 2014): a seeded stream of doubles for the draws, reproducible on every platform.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next_f64(&mut self) -> f64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        (z >> 11) as f64 / (1u64 << 53) as f64
-    }
 }
 
 /// Sums the weight over the solutions a search finds, and collects the leaves of a cut.

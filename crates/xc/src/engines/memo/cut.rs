@@ -17,6 +17,7 @@ use std::collections::VecDeque;
 
 use super::Search;
 use crate::error::Result;
+use crate::rng::SplitMix;
 use crate::shard::{SUBTREES_PER_SHARD, Shard, deal};
 
 /// Knuth probes per subtree for its estimated size.
@@ -139,7 +140,7 @@ impl Search<'_> {
                 }
                 degree *= free.len() as f64;
                 sum += degree;
-                let o = free[(rng.next() % free.len() as u64) as usize];
+                let o = free[(rng.next_u64() % free.len() as u64) as usize];
                 self.choose(o);
                 walk.push(o);
             }
@@ -151,18 +152,5 @@ impl Search<'_> {
             self.unchoose(o);
         }
         sum / PROBES as f64
-    }
-}
-
-/// Vigna's SplitMix64: a small fixed generator, the same stream everywhere.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
     }
 }
