@@ -40,6 +40,10 @@ use cubesat_xc::exact::{ExactEngine, SimdBody, set_simd_body};
 use cubesat_xc::{Counted, Engine, ExactCover, Query};
 use std::time::Instant;
 
+#[path = "common/shapes.rs"]
+mod shapes;
+use shapes::{BRICK, N_PENTACUBE, Y_PENTACUBE, one_kind};
+
 /// A workload: the model built by the real puzzle pipeline, the rotation reduction and the
 /// expected count (when known for the whole model).
 struct Workload {
@@ -91,30 +95,6 @@ fn workload(name: &str) -> anyhow::Result<Option<Workload>> {
         reducer,
         expected,
     }))
-}
-
-const Y_PENTACUBE: &str = "[0, 0, 0], [1, 0, 0], [2, 0, 0], [3, 0, 0], [1, 1, 0]";
-const N_PENTACUBE: &str = "[0, 0, 0], [1, 0, 0], [2, 0, 0], [2, 1, 0], [3, 1, 0]";
-const BRICK: &str =
-    "[0, 0, 0], [1, 0, 0], [2, 0, 0], [3, 0, 0], [0, 1, 0], [1, 1, 0], [2, 1, 0], [3, 1, 0]";
-
-/// A box of size `dims` (x, y, z) filled with copies of one piece (`pieces` names them in
-/// the plural), its cells in JSON.
-fn one_kind(
-    name: &str,
-    pieces: &str,
-    dims: [usize; 3],
-    cells: &str,
-) -> anyhow::Result<cubesat::puzzle::Puzzle> {
-    let copies = dims.iter().product::<usize>() / cells.matches('[').count();
-    let mut sides = dims;
-    sides.sort_unstable();
-    let [x, y, z] = dims;
-    let json = format!(
-        r#"{{"name": "{copies} {pieces} in {}x{}x{}", "target": {{"box": [{x}, {y}, {z}]}}, "pieces": [{{"name": "A", "count": {copies}, "cells": [{cells}]}}]}}"#,
-        sides[0], sides[1], sides[2],
-    );
-    Ok(cubesat::puzzle::json::parse_puzzle(&json, name)?)
 }
 
 const ALL: &[&str] = &[

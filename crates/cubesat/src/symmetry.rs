@@ -399,6 +399,32 @@ impl<'g> Composition<'g> {
 const COMPOSE_WITH: usize = 64;
 
 impl PlacementSymmetries {
+    /// The group as it acts on placements: one element for each distinct action (the
+    /// identity first), a reflection only when no rotation acts the same way. On a flat
+    /// target every reflection of space acts as a rotation does (turning the board over), so
+    /// the same orbits come from half the elements, and a restriction that is free under the
+    /// rotations stays free.
+    pub fn distinct_actions(self) -> PlacementSymmetries {
+        let mut out = PlacementSymmetries {
+            images: Vec::new(),
+            reflection: Vec::new(),
+            cells: Vec::new(),
+        };
+        for ((images, reflection), cells) in
+            self.images.into_iter().zip(self.reflection).zip(self.cells)
+        {
+            match out.images.iter().position(|i| *i == images) {
+                Some(k) => out.reflection[k] &= reflection,
+                None => {
+                    out.images.push(images);
+                    out.reflection.push(reflection);
+                    out.cells.push(cells);
+                }
+            }
+        }
+        out
+    }
+
     /// The symmetries of the target (with reflections if asked) that map the hint set onto
     /// itself, acting on placements. Reflections need mirror partners for every piece
     /// (`partners`), which the caller checks.
@@ -558,6 +584,34 @@ impl PlacementSymmetries {
 mod tests {
     use super::*;
     use crate::puzzle::ContainerSpec;
+
+    /// On a flat board every reflection of space acts on placements as a rotation does (it
+    /// turns the board over), so the full group has as many distinct actions as the
+    /// rotations and none of them is a reflection; a box keeps its reflections.
+    #[test]
+    fn reflections_of_a_flat_board_act_as_rotations() {
+        for (name, rotations, distinct, reflections) in
+            [("pentominoes-3x20", 4, 4, 0), ("soma", 24, 48, 24)]
+        {
+            let puzzle = crate::puzzle::bundled(name).unwrap();
+            let table = PlacementTable::new(&puzzle).unwrap();
+            let forms =
+                puzzle.canonical_forms_from(table.orientations(), table.orientation_colours());
+            let partners = puzzle.mirror_partners_of(&forms).unwrap();
+            let full = PlacementSymmetries::new(&puzzle, &table, true, Some(&partners)).unwrap();
+            assert_eq!(full.images.len(), 2 * rotations, "{name}");
+            let d = full.distinct_actions();
+            assert_eq!(d.images.len(), distinct, "{name}");
+            assert_eq!(
+                d.reflection.iter().filter(|&&r| r).count(),
+                reflections,
+                "{name}"
+            );
+            assert!(
+                !d.reflection[0] && d.images[0].iter().enumerate().all(|(p, &q)| p as u32 == q)
+            );
+        }
+    }
 
     #[test]
     fn box_symmetry_group_sizes() {

@@ -110,17 +110,20 @@ impl Reducer {
         counting: bool,
     ) -> Result<Reducer> {
         let engine = || ExactEngine::new_shared(std::sync::Arc::new(table.model(puzzle))).ok();
-        Reducer::with_engine_from(puzzle, table, mode, counting, &engine)
+        Reducer::with_engine_from(puzzle, table, mode, counting, false, &engine)
     }
 
     /// [`Reducer::new`] with the exact engine of the model `table` makes for `puzzle` made by
     /// `engine`, asked only when a count has a restricted piece to choose
-    /// ([`crate::run::LazyEngine`] shares it with the run).
+    /// ([`crate::run::LazyEngine`] shares it with the run). With `exact_only` (a memoized
+    /// count, which never sees a solution to check) only a piece whose restriction alone
+    /// keeps one solution per orbit is restricted: the first such candidate, unmeasured.
     pub(crate) fn with_engine_from(
         puzzle: &Puzzle,
         table: &PlacementTable,
         mode: UpTo,
         counting: bool,
+        exact_only: bool,
         engine: &dyn Fn() -> Option<ExactEngine>,
     ) -> Result<Reducer> {
         let forms = puzzle.canonical_forms_from(table.orientations(), table.orientation_colours());
@@ -130,7 +133,10 @@ impl Reducer {
             MirrorRule::new(puzzle, &forms, &parts, partners.is_some(), mode, counting)?;
         let use_group = mode != UpTo::None || counting;
         let group = if use_group {
-            Some(mirror.group(puzzle, table, partners.as_deref(), &parts)?)
+            let g = mirror.group(puzzle, table, partners.as_deref(), &parts)?;
+            // A memoized count needs a free restriction, which a reflection acting as a
+            // rotation (on a flat target) would deny.
+            Some(if exact_only { g.distinct_actions() } else { g })
         } else {
             None
         };
@@ -162,7 +168,13 @@ impl Reducer {
             note,
             rule: None,
         };
-        reducer.restrict_piece(puzzle, table, restrict_partners.as_deref(), engine);
+        reducer.restrict_piece(
+            puzzle,
+            table,
+            restrict_partners.as_deref(),
+            exact_only,
+            engine,
+        );
         reducer.rule_at_cell(puzzle, table);
         Ok(reducer)
     }
@@ -175,6 +187,7 @@ impl Reducer {
         puzzle: &Puzzle,
         table: &PlacementTable,
         partners: Option<&[usize]>,
+        exact_only: bool,
         engine: &dyn Fn() -> Option<ExactEngine>,
     ) {
         let Some(g) = &self.group else {
@@ -183,9 +196,15 @@ impl Reducer {
         if g.len() <= 1 {
             return;
         }
-        let Some((piece, reps, free)) =
-            choose_restriction(puzzle, table, g, partners, self.counting, engine)
-        else {
+        let Some((piece, reps, free)) = choose_restriction(
+            puzzle,
+            table,
+            g,
+            partners,
+            self.counting,
+            exact_only,
+            engine,
+        ) else {
             return;
         };
         // Exact on its own when the subgroup keeping the piece acts freely on its

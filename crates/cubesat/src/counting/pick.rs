@@ -58,16 +58,26 @@ pub(super) fn choose_restriction(
     group: &PlacementSymmetries,
     partners: Option<&[usize]>,
     counting: bool,
+    exact_only: bool,
     engine: &dyn Fn() -> Option<ExactEngine>,
 ) -> Option<(usize, Vec<u32>, bool)> {
     let mut cands = candidates(puzzle, table, group, partners);
+    if exact_only {
+        // A memoized count never sees a solution to check: only a piece whose placements
+        // the whole group moves freely keeps one solution per orbit by itself.
+        let whole = |pi: usize| {
+            (0..group.len())
+                .all(|g| !group.reflection[g] || partners.is_some_and(|pp| pp[pi] == pi))
+        };
+        cands.retain(|c| c.fixed_points == 0 && whole(c.piece));
+    }
     cands.sort_by(|a, b| {
         a.fraction
             .total_cmp(&b.fraction)
             .then(a.fixed_points.cmp(&b.fixed_points))
             .then(a.piece.cmp(&b.piece))
     });
-    let pick = if counting && cands.len() > 1 {
+    let pick = if counting && !exact_only && cands.len() > 1 {
         measured_pick(table, &cands, engine).unwrap_or(0)
     } else {
         0

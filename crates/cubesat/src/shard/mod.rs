@@ -74,12 +74,14 @@ pub fn puzzle_digest(puzzle: &Puzzle) -> String {
 }
 
 /// The digest of a sharded run: the puzzle and everything that changes the count or how the
-/// tree is split (counting mode, engine, count or listing, pruning, the SAT engine's cubes),
+/// tree is split (counting mode, engine, count or listing, pruning, the SAT engine's cubes,
+/// the memo engine's [`cubesat_xc::memo::SCHEME`]),
 /// not the thread count or the SAT encoding.
 pub fn run_digest(puzzle: &Puzzle, opts: &RunOptions, job: Job) -> String {
     let engine = opts.engine.resolve();
     let cubes = match engine {
         EngineChoice::Sat => json!(opts.sat_cubes),
+        EngineChoice::Memo => json!({ "memo": cubesat_xc::memo::SCHEME }),
         _ => Value::Null,
     };
     let parts = json!({

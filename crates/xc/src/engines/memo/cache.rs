@@ -3,6 +3,9 @@
 
 /// Slots of the first table.
 const FIRST_SLOTS: usize = 1 << 10;
+/// The most a table at its bound is filled, as a fraction: past it a new entry only
+/// replaces one.
+const FULL_LOAD: (usize, usize) = (7, 8);
 
 /// Open addressing with linear probing over fixed-width keys: slot `s` holds its key in
 /// `slots[s * (w + 1)..][..w]` and its count after it; `used` marks the taken slots.
@@ -15,6 +18,8 @@ pub(super) struct Cache {
     bound: u64,
     pub(super) peak: u64,
     pub(super) full: bool,
+    /// Entries replaced since the table reached its bound.
+    pub(super) evicted: u64,
 }
 
 impl Cache {
@@ -32,6 +37,7 @@ impl Cache {
             bound,
             peak: 0,
             full: false,
+            evicted: 0,
         };
         if Cache::bytes(w, FIRST_SLOTS) <= bound {
             c.alloc(FIRST_SLOTS);
@@ -82,28 +88,51 @@ impl Cache {
             return;
         }
         let cap = self.mask + 1;
-        if (self.len + 1) * 4 > cap * 3 {
+        if !self.full && (self.len + 1) * 4 > cap * 3 {
             // Grow only while the old and the new table fit the bound together.
             let grown = Cache::bytes(self.w, cap) + Cache::bytes(self.w, cap * 2);
-            if self.full || grown > self.bound {
+            if grown > self.bound {
                 self.full = true;
-                return;
-            }
-            self.peak = self.peak.max(grown);
-            let (slots, used) = (
-                std::mem::take(&mut self.slots),
-                std::mem::take(&mut self.used),
-            );
-            self.alloc(cap * 2);
-            self.len = 0;
-            for s in 0..cap {
-                if used[s / 64] >> (s % 64) & 1 == 1 {
-                    let at = s * (self.w + 1);
-                    self.place(&slots[at..at + self.w], slots[at + self.w]);
+            } else {
+                self.peak = self.peak.max(grown);
+                let (slots, used) = (
+                    std::mem::take(&mut self.slots),
+                    std::mem::take(&mut self.used),
+                );
+                self.alloc(cap * 2);
+                self.len = 0;
+                for s in 0..cap {
+                    if used[s / 64] >> (s % 64) & 1 == 1 {
+                        let at = s * (self.w + 1);
+                        self.place(&slots[at..at + self.w], slots[at + self.w]);
+                    }
                 }
             }
         }
-        self.place(key, value);
+        if self.full {
+            self.replace(key, value);
+        } else {
+            self.place(key, value);
+        }
+    }
+
+    /// A table at its bound keeps learning: the new entry takes its home slot, evicting the
+    /// entry there (a search revisits the states near its current path most, so the newest
+    /// entries are worth most). The slot stays taken, so every other key's probe run is
+    /// unbroken; a free home slot is filled only up to [`FULL_LOAD`], so a probe always
+    /// ends at a free slot.
+    fn replace(&mut self, key: &[u64], value: u64) {
+        let s = Cache::hash(key) & self.mask;
+        if !self.taken(s) {
+            if self.len * FULL_LOAD.1 < (self.mask + 1) * FULL_LOAD.0 {
+                self.place(key, value);
+            }
+            return;
+        }
+        let at = s * (self.w + 1);
+        self.slots[at..at + self.w].copy_from_slice(key);
+        self.slots[at + self.w] = value;
+        self.evicted += 1;
     }
 
     pub(super) fn place(&mut self, key: &[u64], value: u64) {

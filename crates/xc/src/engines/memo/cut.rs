@@ -15,7 +15,6 @@
 
 use std::collections::VecDeque;
 
-use super::Search;
 use crate::error::Result;
 use crate::rng::SplitMix;
 use crate::shard::{SUBTREES_PER_SHARD, Shard, deal};
@@ -25,14 +24,25 @@ const PROBES: u64 = 8;
 
 /// A subtree of the cut: the options chosen from the root, and its share of the tree (the
 /// product of the branching degrees above it, inverted).
-struct Subtree {
+pub(super) struct Subtree {
     path: Vec<u32>,
     share: f64,
 }
 
-impl Search<'_> {
+/// A memo search as the cut sees it: the state's branch, a move down and up, and the count
+/// below the state.
+pub(super) trait Tree {
+    /// The free options of the item the current state branches on: `None` at a leaf (every
+    /// item needed once covered), an empty list at a dead end.
+    fn branch(&self) -> Option<Vec<u32>>;
+    fn choose(&mut self, o: u32);
+    fn unchoose(&mut self, o: u32);
+    /// The count below the current state; `weight` is the node's share of the tree.
+    fn count(&mut self, weight: f64) -> Result<u64>;
+    fn interrupted(&self) -> bool;
+
     /// The count of `shard`'s subtrees from the current state (the query's root).
-    pub(super) fn count_shard(&mut self, shard: Shard) -> Result<u64> {
+    fn count_shard(&mut self, shard: Shard) -> Result<u64> {
         let want = SUBTREES_PER_SHARD.saturating_mul(shard.count() as usize);
         let cut = self.cut(want);
         let sizes: Vec<f64> = cut
@@ -62,24 +72,11 @@ impl Search<'_> {
             total = total
                 .checked_add(sub?)
                 .ok_or(crate::Error::Overflow { what: "count" })?;
-            if self.interrupted {
+            if self.interrupted() {
                 break;
             }
         }
         Ok(total)
-    }
-
-    /// The free options of the item the current state branches on: `None` at a leaf (every
-    /// item needed once covered), an empty list at a dead end.
-    fn branch(&self) -> Option<Vec<u32>> {
-        let item = self.pick()?;
-        Some(
-            self.e.by_item[item as usize]
-                .iter()
-                .copied()
-                .filter(|&o| self.blocked[o as usize] == 0)
-                .collect(),
-        )
     }
 
     /// The cut: at least `want` subtrees, or every node down to the leaves when the tree is

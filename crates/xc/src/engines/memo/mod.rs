@@ -19,26 +19,26 @@
 //! keeps each solution counted once without DLX's tweaking of tried options, which would
 //! make the free options depend on the path and not on the key.
 //!
-//! Branching ([`Branching`]): DXZ keeps DLX's rule, the item of fewest free options. The
-//! state determines that item, so every rule here is sound; what differs is how often
-//! states repeat and how soon dead ends show. Filling the first free item in a fixed order
-//! (cells in the model's scan order) makes a board the broken-profile dynamic program (the
-//! covered cells a prefix plus a frontier), but sees a dead end only when the scan reaches
-//! it. Measured one thread, 2026-12-06 (`cargo bench --bench memo`, table in
-//! `benches/README.md`): dominoes 8x8 (12,988,816 tilings) take 2,505 nodes with fewest
-//! options first and 3,071 in scan order, against 50 M for the plain exact engine;
-//! pentominoes 3x20 take 15,660 nodes with fewest options first, 2.2 M with
-//! [`Branching::FirstForced`] and over 22 M (unfinished at 40 s) in scan order. So the
-//! default is DXZ's own [`Branching::Mrv`]. Where few states repeat (boxes of distinct
-//! pentacubes, the Tetris Cube) the engine, which has none of the exact engine's pruning and
-//! pays a key and a lookup per node, is more than ten times slower than the exact engine:
-//! it is for many identical pieces and narrow boards, and nothing chooses it on its own yet.
+//! Branching ([`Branching`]): DXZ keeps DLX's rule, the item of fewest free options
+//! ([`Branching::Mrv`]). The state determines the item under every rule here, so every rule
+//! is sound; what differs is how often states repeat, how soon dead ends show and what a
+//! node costs. The default, [`Branching::Profile`], fills the first open item in a band
+//! order of the cells on bitsets (module `profile`): a board becomes the broken-profile
+//! dynamic program, and a node costs a few word operations per option tried instead of
+//! dancing links' updates. Measured one thread, 2026-12-07 (`cargo bench --bench memo`,
+//! tables in `benches/README.md`): dominoes 8x8 (12,988,816 tilings) take 1,451 nodes with
+//! it, 2,505 with fewest options first, against 50 M for the plain exact engine; the 4x20
+//! board of the 17 polyominoes of orders 4 and 5 counts up to rotation in 56 CPU s against
+//! the exact engine's 431 (fewest options first: over 800). Where few states repeat (boxes of
+//! distinct pentacubes, the Tetris Cube, boards with few solutions) the exact engine, with
+//! its pruning, is 10 to 20 times faster.
 //!
 //! Memory: the cache is one open-addressing table of fixed-width keys and 64-bit counts
 //! that doubles while the old and new tables together fit the byte bound
 //! ([`MemoConfig::max_cache_bytes`], default [`DEFAULT_CACHE_BYTES`], at most
-//! [`MAX_CACHE_BYTES`]); once it cannot grow it stops inserting and keeps answering from
-//! what it holds. Counts stay exact at any bound, down to 0 (no cache: the plain search).
+//! [`MAX_CACHE_BYTES`]); once it cannot grow, a new entry replaces the one at its home slot,
+//! so the cache keeps the states near the search's path. Every entry holds its state's
+//! whole count, so counts stay exact at any bound, down to 0 (no cache: the plain search).
 //!
 //! Weights: the [`Engine::count`] weight is a function of each solution, which a memoized
 //! count never sees. The engine therefore multiplies its count by the constant weight the
@@ -53,6 +53,15 @@ use crate::engines::{Counted, Engine, Query, Stats};
 use crate::error::{Error, Result};
 use crate::model::ExactCover;
 use cache::Cache;
+use cut::Tree;
+use profile::{Profile, ProfileSearch};
+
+/// The version of how the default rule orders a memoized search and cuts it into shards
+/// (the rule, the profile order, the cut): shards of searches of another scheme cover other
+/// subtrees (and a memoized count picks its restricted piece its own way), so a shard record
+/// names it and a merge never adds them up. 1: the profile rule
+/// ([`Branching::Profile`]).
+pub const SCHEME: u32 = 1;
 
 /// The cache bound when none is given: 1 GiB.
 pub const DEFAULT_CACHE_BYTES: u64 = 1 << 30;
@@ -66,12 +75,16 @@ const FLUSH_NODES: u64 = 4096;
 pub enum Branching {
     /// The item of fewest free options (DLX's and DXZ's rule), the first in scan order on a
     /// tie.
-    #[default]
     Mrv,
     /// The first free item in scan order (cells first, in model order).
     First,
     /// An item with at most one free option if there is one, else the first free item.
     FirstForced,
+    /// The first free item in the profile order, on bitsets: cells in a band order that
+    /// keeps the frontier narrow, then the other items (the broken-profile dynamic
+    /// program, module `profile`).
+    #[default]
+    Profile,
 }
 
 /// The memoized engine's settings.
@@ -110,8 +123,10 @@ pub struct MemoCount {
     pub entries: u64,
     /// The most bytes the cache held at once (growth included).
     pub peak_bytes: u64,
-    /// True when the cache stopped inserting at its bound.
+    /// True when the cache reached its bound (from then on a new entry replaced an old one).
     pub full: bool,
+    /// Entries replaced at the bound.
+    pub evicted: u64,
     /// True when the query's progress was interrupted: the figures are partial.
     pub interrupted: bool,
 }
@@ -150,6 +165,8 @@ pub struct MemoEngine {
     options: Vec<Vec<u32>>,
     by_item: Vec<Vec<u32>>,
     forced: Vec<u32>,
+    /// The model's first cell item and the cells' neighbours, for the profile order.
+    geometry: Option<(u32, Vec<Vec<u32>>)>,
 }
 
 impl MemoEngine {
@@ -223,6 +240,10 @@ impl MemoEngine {
             options: model.options.clone(),
             by_item: model.options_by_item(),
             forced: model.forced.clone(),
+            geometry: model
+                .geometry
+                .as_ref()
+                .map(|g| (g.first_cell, g.neighbors.clone())),
         })
     }
 
@@ -252,10 +273,26 @@ impl MemoEngine {
                 });
             }
         }
-        let mut s = Search::new(self, query);
         let mut forced: Vec<u32> = self.forced.iter().chain(&query.forced).copied().collect();
         forced.sort_unstable();
         forced.dedup();
+        if self.config.branching == Branching::Profile {
+            let p = Profile::new(self);
+            let mut s =
+                ProfileSearch::new(&p, query, self.options.len(), self.config.max_cache_bytes);
+            let possible = s.force(&forced);
+            let solutions = match (possible, query.shard) {
+                (false, _) => 0,
+                (true, None) => s.count(1.0)?,
+                (true, Some(shard)) => s.count_shard(shard)?,
+            };
+            let out = s.outcome(solutions);
+            if let Some(p) = &query.progress {
+                p.record(0, solutions, if possible { 0.0 } else { 1.0 });
+            }
+            return Ok(out);
+        }
+        let mut s = Search::new(self, query);
         for &o in &query.excluded {
             s.block_option(o);
         }
@@ -283,9 +320,22 @@ impl MemoEngine {
             entries: s.cache.len as u64,
             peak_bytes: s.cache.peak,
             full: s.cache.full,
+            evicted: s.cache.evicted,
             interrupted: s.interrupted,
         })
     }
+}
+
+/// The band of the profile rule's cell order on `model` (module `profile`): the most places
+/// in the order between two neighbouring cells. The profile search's states grow with it
+/// exponentially, so it says where the rule can pay before any search; `None` for a model
+/// without geometry.
+pub fn band(model: &ExactCover) -> Option<usize> {
+    let neighbors = &model.geometry.as_ref()?.neighbors;
+    Some(profile::band_width(
+        neighbors,
+        &profile::band_order(neighbors),
+    ))
 }
 
 fn check_bound(bytes: u64) -> Result<()> {
@@ -335,7 +385,11 @@ impl Engine for MemoEngine {
                 c.entries,
                 c.hits,
                 c.peak_bytes.div_ceil(1024),
-                if c.full { ", full" } else { "" }
+                if c.full {
+                    format!(", full, {} replaced", c.evicted)
+                } else {
+                    String::new()
+                }
             ),
         })
     }
@@ -482,7 +536,8 @@ impl<'a> Search<'a> {
                     return Some(item);
                 }
                 match e.config.branching {
-                    Branching::First => return Some(item),
+                    // The profile rule has its own search; this one never sees it.
+                    Branching::First | Branching::Profile => return Some(item),
                     Branching::FirstForced => {
                         if l == 1 {
                             return Some(item);
@@ -587,7 +642,37 @@ impl<'a> Search<'a> {
     }
 }
 
+impl Tree for Search<'_> {
+    fn branch(&self) -> Option<Vec<u32>> {
+        let item = self.pick()?;
+        Some(
+            self.e.by_item[item as usize]
+                .iter()
+                .copied()
+                .filter(|&o| self.blocked[o as usize] == 0)
+                .collect(),
+        )
+    }
+
+    fn choose(&mut self, o: u32) {
+        Search::choose(self, o)
+    }
+
+    fn unchoose(&mut self, o: u32) {
+        Search::unchoose(self, o)
+    }
+
+    fn count(&mut self, weight: f64) -> Result<u64> {
+        Search::count(self, weight)
+    }
+
+    fn interrupted(&self) -> bool {
+        self.interrupted
+    }
+}
+
 mod cache;
 mod cut;
+mod profile;
 #[cfg(test)]
 mod tests;

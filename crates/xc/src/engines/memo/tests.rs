@@ -8,7 +8,12 @@ use crate::model::Item;
 use crate::{Progress, Shard};
 use std::sync::Arc;
 
-const RULES: [Branching; 3] = [Branching::Mrv, Branching::First, Branching::FirstForced];
+const RULES: [Branching; 4] = [
+    Branching::Mrv,
+    Branching::First,
+    Branching::FirstForced,
+    Branching::Profile,
+];
 
 fn memo(model: &ExactCover, branching: Branching, bytes: u64) -> MemoEngine {
     let config = MemoConfig {
@@ -111,6 +116,7 @@ fn first_solution(model: &ExactCover) -> Vec<u32> {
 fn fixtures_count_as_the_exact_engine_at_any_bound() {
     // Soma whole (11,520 placements), the pentominoes 6x10 and the Tetris Cube with the
     // first pieces of a solution placed (debug builds run these).
+    let mut replaced = false;
     for (name, forced) in [("soma", 0), ("pentominoes-6x10", 2), ("tetris-cube", 3)] {
         let model = fixtures::model(name);
         let q = Query {
@@ -122,7 +128,8 @@ fn fixtures_count_as_the_exact_engine_at_any_bound() {
         assert!(want.total >= 1, "{name}");
         for rule in RULES {
             let mut nodes = None;
-            for bytes in [0, 1 << 14, DEFAULT_CACHE_BYTES] {
+            // No cache, a first table that can never grow (it replaces entries), and room.
+            for bytes in [0, 1 << 16, DEFAULT_CACHE_BYTES] {
                 let e = memo(&model, rule, bytes);
                 let c = Engine::count(&e, &q, &|_| 7).unwrap();
                 // The declared weight (1) counts, not the function's.
@@ -131,12 +138,14 @@ fn fixtures_count_as_the_exact_engine_at_any_bound() {
                 let again = e.count_query(&q).unwrap();
                 assert_eq!(Some(again.nodes), c.nodes, "nodes are deterministic");
                 assert!(again.peak_bytes <= bytes);
+                replaced |= again.evicted > 0;
                 // A larger cache never visits more nodes.
                 assert!(nodes.is_none_or(|n| n >= again.nodes), "{name} {rule:?}");
                 nodes = Some(again.nodes);
             }
         }
     }
+    assert!(replaced, "some count ran with its cache at the bound");
 }
 
 #[test]
@@ -200,6 +209,60 @@ fn domino_boards_count_tilings_in_few_nodes() {
     }
 }
 
+/// The profile rule orders the cells by the model's geometry, not by the model's numbering:
+/// on 4xN boards of dominoes whose cells are numbered along the long side (so that the
+/// model's order has a frontier N cells wide), it still counts in nodes linear in N, and the
+/// band order keeps every cell within a cross-section of its neighbours.
+#[test]
+fn the_profile_rule_follows_the_geometry() {
+    let known = [
+        1u64, 1, 5, 11, 36, 95, 281, 781, 2245, 6336, 18061, 51205, 145601,
+    ];
+    for (n, &tilings) in known.iter().enumerate().skip(1) {
+        let n = n as u32;
+        let cells = 4 * n;
+        let at = |r: u32, col: u32| r * n + col;
+        let mut neighbors = vec![Vec::new(); cells as usize];
+        let mut options = Vec::new();
+        for r in 0..4 {
+            for col in 0..n {
+                for (r2, c2) in [(r + 1, col), (r, col + 1)] {
+                    if r2 < 4 && c2 < n {
+                        let (a, b) = (at(r, col), at(r2, c2));
+                        neighbors[a as usize].push(b);
+                        neighbors[b as usize].push(a);
+                        options.push(vec![0, 1 + a.min(b), 1 + a.max(b)]);
+                    }
+                }
+            }
+        }
+        for v in &mut neighbors {
+            v.sort_unstable();
+        }
+        let band = profile::band_width(&neighbors, &profile::band_order(&neighbors));
+        assert!(band <= 5, "4x{n}: band {band}");
+        let mut items = vec![Item::exact("domino", cells / 2)];
+        items.extend((0..cells).map(|c| Item::exact(format!("c{c}"), 1)));
+        let model = ExactCover {
+            items,
+            options,
+            forced: Vec::new(),
+            geometry: Some(crate::model::CellGeometry {
+                first_cell: 1,
+                neighbors,
+                piece_sizes: vec![2],
+                connected: true,
+            }),
+        };
+        assert_eq!(super::band(&model), Some(band));
+        let c = memo(&model, Branching::Profile, DEFAULT_CACHE_BYTES)
+            .count_query(&Query::default())
+            .unwrap();
+        assert_eq!(c.solutions, tilings, "4x{n}");
+        assert!(c.nodes <= 40 * u64::from(n), "4x{n}: {} nodes", c.nodes);
+    }
+}
+
 /// The shards of a memoized count add up to the whole count, on random models (with
 /// excluded options) and on Soma, for shard counts that do and do not divide the cut; a
 /// shard is the same work every time (its nodes repeat).
@@ -220,9 +283,13 @@ fn shards_add_up_to_the_whole_count() {
             Query::default(),
         )))
         .collect();
-    for (name, model, q) in cases {
-        let e = memo(&model, Branching::Mrv, DEFAULT_CACHE_BYTES);
+    for ((name, model, q), rule) in cases
+        .into_iter()
+        .flat_map(|c| [Branching::Mrv, Branching::Profile].map(|r| (c.clone(), r)))
+    {
+        let e = memo(&model, rule, DEFAULT_CACHE_BYTES);
         let whole = e.count_query(&q).unwrap().solutions;
+        let name = format!("{name} {rule:?}");
         for n in [1u32, 2, 3, 7] {
             let mut sum = 0;
             for k in 0..n {
@@ -291,27 +358,29 @@ fn refusals_are_typed() {
 #[test]
 fn progress_counts_nodes_and_an_interrupt_stops_the_count() {
     let model = fixtures::model("soma");
-    let e = memo(&model, Branching::Mrv, DEFAULT_CACHE_BYTES);
-    let p = Arc::new(Progress::new());
-    let q = Query {
-        progress: Some(Arc::clone(&p)),
-        ..Query::default()
-    };
-    let c = e.count_query(&q).unwrap();
-    assert!(!c.interrupted);
-    assert_eq!(p.nodes(), c.nodes);
-    assert_eq!(p.solutions(), c.solutions);
-    assert!(
-        (p.fraction_done() - 1.0).abs() < 1e-6,
-        "{}",
-        p.fraction_done()
-    );
-    let p = Arc::new(Progress::new());
-    p.interrupt();
-    let q = Query {
-        progress: Some(p),
-        ..Query::default()
-    };
-    let c = e.count_query(&q).unwrap();
-    assert!(c.interrupted && c.nodes <= FLUSH_NODES && c.solutions < 11_520);
+    for rule in RULES {
+        let e = memo(&model, rule, DEFAULT_CACHE_BYTES);
+        let p = Arc::new(Progress::new());
+        let q = Query {
+            progress: Some(Arc::clone(&p)),
+            ..Query::default()
+        };
+        let c = e.count_query(&q).unwrap();
+        assert!(!c.interrupted);
+        assert_eq!(p.nodes(), c.nodes);
+        assert_eq!(p.solutions(), c.solutions);
+        assert!(
+            (p.fraction_done() - 1.0).abs() < 1e-6,
+            "{}",
+            p.fraction_done()
+        );
+        let p = Arc::new(Progress::new());
+        p.interrupt();
+        let q = Query {
+            progress: Some(p),
+            ..Query::default()
+        };
+        let c = e.count_query(&q).unwrap();
+        assert!(c.interrupted && c.nodes <= FLUSH_NODES && c.solutions < 11_520);
+    }
 }
