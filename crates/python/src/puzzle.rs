@@ -251,7 +251,9 @@ impl PyPuzzle {
 
     /// Counts the solutions: the run plan's settings, the run on the engines' threads off the
     /// GIL, stopped by a signal with the count so far. Returns the report as JSON.
-    #[pyo3(signature = (up_to=None, engine="auto", threads=0, limit=None, stop=None))]
+    /// `max_memory`: the memo engine's cache bound, a size as `--max-memory` takes it.
+    #[pyo3(signature = (up_to=None, engine="auto", threads=0, limit=None, stop=None, max_memory=None))]
+    #[allow(clippy::too_many_arguments)]
     fn count(
         &self,
         py: Python<'_>,
@@ -260,10 +262,18 @@ impl PyPuzzle {
         threads: usize,
         limit: Option<u64>,
         stop: Option<&Stop>,
+        max_memory: Option<&str>,
     ) -> PyResult<String> {
-        let plan = settings(Task::Count, up_to, engine, threads, limit)?
-            .resolve(&self.puzzle)
+        let memory = max_memory
+            .map(cubesat::plan::parse_bytes)
+            .transpose()
             .map_err(refused)?;
+        let plan = Settings {
+            memory,
+            ..settings(Task::Count, up_to, engine, threads, limit)?
+        }
+        .resolve(&self.puzzle)
+        .map_err(refused)?;
         let inst = self.instance(py)?;
         let progress = Arc::new(Progress::new());
         if let Some(s) = stop {

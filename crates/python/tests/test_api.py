@@ -164,6 +164,13 @@ def test_limits_and_engines_agree(soma):
     for engine in ("exact", "dlx", "sat"):
         assert soma.count(engine=engine) == 480
     assert soma.count(up_to="none", engine="memo") == 11520
+    # The memo engine's cache bound, as a size or in bytes; a bound it cannot take is refused.
+    assert soma.count(up_to="none", engine="memo", max_memory="64M") == 11520
+    assert soma.count(up_to="none", engine="memo", max_memory=1 << 20) == 11520
+    with pytest.raises(cubesat.CubesatError, match="memory"):
+        soma.count(engine="memo", max_memory="65G")
+    with pytest.raises(cubesat.CubesatError, match="not a size"):
+        soma.count(engine="memo", max_memory="lots")
 
 
 def test_estimate_of_a_small_tree_is_exact(soma):

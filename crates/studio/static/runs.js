@@ -60,6 +60,8 @@ export class Runs {
     for (const e of document.querySelectorAll('.for-challenges')) e.hidden = action !== 'challenges';
     for (const e of document.querySelectorAll('.for-run')) e.hidden = makes;
     for (const e of document.querySelectorAll('.for-sat')) e.hidden = !sat || makes;
+    const memo = this.setting('engine') === 'memo';
+    for (const e of document.querySelectorAll('.for-memo')) e.hidden = !memo || makes;
     $('limit').disabled = $('all').checked;
     $('start').textContent = { count: 'Count', solve: 'Solve', generate: 'Generate', challenges: 'Make the set' }[action];
   }
@@ -75,6 +77,7 @@ export class Runs {
       threads: num('threads') || 0,
     };
     if (action === 'solve' && !$('all').checked) body.limit = num('limit');
+    if (body.engine === 'memo' && $('memory').value.trim() !== '') body.memory = $('memory').value.trim();
     if (body.engine === 'sat') {
       body.amo = this.setting('amo');
       body.cubes = num('cubes');

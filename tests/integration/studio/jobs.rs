@@ -482,3 +482,30 @@ fn studio_bounds_a_flood_of_disassembly_and_estimate_jobs() {
         s.post("/api/jobs", body).expect(201, "running");
     }
 }
+
+/// The memo engine from the page: a count within the memory bound the page sets, the same
+/// count as the CLI's; a bound that is not a size is refused with the setting's name, and
+/// one over 64G fails the job with it.
+#[test]
+fn studio_counts_with_the_memo_engine_within_its_memory_bound() {
+    let s = Studio::start(&["-q"]);
+    let text = std::fs::read_to_string(puzzle_file("catalog/bricks/dominoes-10x5")).unwrap();
+    let job = |memory: &str| json!({"puzzle": text, "action": "count", "up_to": "none", "engine": "memo", "memory": memory});
+    let id = s.post("/api/jobs", &job("64M")).json()["id"]
+        .as_u64()
+        .unwrap();
+    let j = s.wait_job(id, |j| j["state"] != "running");
+    // Domino tilings of 5xN boards: 8, 95, 1,183, 14,824, 185,921 for N = 2, 4, ..., 10.
+    assert_eq!(j["result"]["count"], 185_921, "{j}");
+    assert!(
+        j["result"]["engine"].as_str().unwrap().starts_with("memo"),
+        "{j}"
+    );
+    s.post("/api/jobs", &job("lots"))
+        .expect(400, "memory: 'lots' is not a size");
+    let id = s.post("/api/jobs", &job("65G")).json()["id"]
+        .as_u64()
+        .unwrap();
+    let j = s.wait_job(id, |j| j["state"] != "running");
+    assert!(j.to_string().contains("a cache may take"), "{j}");
+}

@@ -470,19 +470,24 @@ class Puzzle:
     # -- runs ---------------------------------------------------------------------------
 
     def count(self, up_to: Optional[str] = None, engine: str = "auto", threads: int = 0,
-              limit: Optional[int] = None, stop: Optional[Stop] = None) -> Count:
-        """Counts the solutions, every one verified.
+              limit: Optional[int] = None, stop: Optional[Stop] = None,
+              max_memory: Optional[Union[str, int]] = None) -> Count:
+        """Counts the solutions, every one verified (but by the memo engine, which counts
+        without visiting them).
 
         ``up_to``: ``none`` (every placement), ``rotation``, ``rotation+reflection`` or
         ``burrtools``; ``None`` takes the puzzle's own (a BurrTools file's), else rotation.
         ``engine``: ``auto``, ``exact``, ``dlx``, ``sat`` or ``memo``. ``threads``: 0 is one
-        per core. ``limit``: stop after this many solutions.
+        per core. ``limit``: stop after this many solutions. ``max_memory``: the memo
+        engine's cache bound, bytes or a size such as ``"4G"`` (binary units, at most 64G;
+        default 1G).
 
         Ctrl-C stops the count within a second and raises :class:`Interrupted`, whose
         ``partial`` is the count so far. ``stop``: a :class:`Stop` that another thread may
         set; the count then returns what it counted so far, marked ``interrupted``.
         """
-        report = _json.loads(self._native.count(up_to, engine, threads, limit, stop))
+        memory = None if max_memory is None else str(max_memory)
+        report = _json.loads(self._native.count(up_to, engine, threads, limit, stop, memory))
         c = Count(report)
         if report["signal"]:
             raise Interrupted(c, f"interrupted: {int(c)} counted so far ({c.up_to})")

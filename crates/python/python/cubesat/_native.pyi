@@ -54,6 +54,7 @@ class Puzzle:
         threads: int = 0,
         limit: Optional[int] = None,
         stop: Optional[Stop] = None,
+        max_memory: Optional[str] = None,
     ) -> str: ...
     def solutions(
         self,

@@ -67,6 +67,8 @@ pub struct RunRequest {
     pub cubes: Option<usize>,
     /// The SAT engine's exact budget.
     pub exact_budget: Option<u64>,
+    /// The memo engine's cache bound in bytes (`None`: the default).
+    pub memory: Option<u64>,
     /// Generate: hint pieces, seed, uniqueness.
     pub generate: cubesat::generate::GenerateOptions,
     /// Disassemble: the rule and the states one assembly may visit.
@@ -151,6 +153,7 @@ pub(crate) fn settings(req: &RunRequest) -> Settings {
         amo: req.amo,
         sat_cubes: req.cubes,
         sat_exact_budget: req.exact_budget,
+        memory: req.memory,
         ..Settings::default()
     }
 }

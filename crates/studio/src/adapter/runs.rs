@@ -64,6 +64,12 @@ pub fn run_request(v: &Value) -> Result<RunRequest, Failure> {
         amo,
         cubes: number(v, "cubes", cubesat_xc::sat::MAX_CUBES as u64)?.map(|c| c as usize),
         exact_budget: number(v, "exact_budget", u64::MAX)?,
+        memory: match setting(v, "memory", "")?.trim() {
+            "" => None,
+            size => {
+                Some(cubesat::plan::parse_bytes(size).map_err(|e| Failure::new(e.to_string()))?)
+            }
+        },
         generate: cubesat::generate::GenerateOptions {
             hints: number(v, "hints", u32::MAX as u64)?.unwrap_or(0) as usize,
             seed: number(v, "seed", u64::MAX)?.unwrap_or(0),
