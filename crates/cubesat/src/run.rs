@@ -512,10 +512,12 @@ const MEMO_NODE_COST: f64 = 5.0;
 
 /// The widest band of the profile order ([`cubesat_xc::memo::band`]) at which a puzzle of
 /// distinct pieces is tried with the memo engine. The profile search's states grow
-/// exponentially with the band; measured one thread, 2026-12-07 (`benches/README.md`):
-/// band 4 (the 4x20 board of the polyominoes of orders 4 and 5) counts 7.8 times faster
-/// than the exact engine, band 5 (5x16) TODO, and 3D boxes (band 12 and more: the solid
-/// pentominoes' 3x4x5 box, the Tetris Cube) over ten times slower.
+/// exponentially with the band; measured one thread, 2026-12-07 (`benches/README.md`): the
+/// boards of the polyominoes of orders 4 and 5 count about 8 times faster than with the
+/// exact engine at bands 5 (4x20) and 6 (5x16), the pentominoes' 6x10 (band 7, few
+/// solutions) 20 times slower, and boxes (band 14: the solid pentominoes' 3x4x5, the
+/// Tetris Cube, Bedlam) 10 to 30 times slower. A board up to 8 wide is worth a trial,
+/// which the budget bounds; a box is not.
 const MEMO_BAND: usize = 8;
 
 /// Whether the memo engine may count `inst` faster than the exact engine, judged from the

@@ -36,8 +36,9 @@
 //! Memory: the cache is one open-addressing table of fixed-width keys and 64-bit counts
 //! that doubles while the old and new tables together fit the byte bound
 //! ([`MemoConfig::max_cache_bytes`], default [`DEFAULT_CACHE_BYTES`], at most
-//! [`MAX_CACHE_BYTES`]); once it cannot grow, a new entry replaces the one at its home slot,
-//! so the cache keeps the states near the search's path. Every entry holds its state's
+//! [`MAX_CACHE_BYTES`]), then grows once more through a packed list of its entries to what
+//! the bound holds beside that list; from then on a new entry replaces the one at its home
+//! slot, so the cache keeps the states near the search's path. Every entry holds its state's
 //! whole count, so counts stay exact at any bound, down to 0 (no cache: the plain search).
 //!
 //! Weights: the [`Engine::count`] weight is a function of each solution, which a memoized
