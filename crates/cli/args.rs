@@ -252,7 +252,7 @@ pub struct SolveArgs {
     pub exact_budget: Option<u64>,
     /// The most memory the memo engine's cache may take, growth included: bytes, or a
     /// number with K, M, G or T (binary units: 1G = 1024 MiB); default 1G, at most 64G. The
-    /// count stays exact at any size: a full cache stops growing.
+    /// count stays exact at any size: a full cache replaces old entries by new ones.
     // Parsed by the solve command, so that a bad size is one error line like other bad input.
     #[arg(long = "max-memory", value_name = "SIZE", allow_hyphen_values = true)]
     pub max_memory: Option<String>,

@@ -214,8 +214,8 @@ pub struct RunOptions {
     /// solutions (see [`crate::shard`]). Not with a limit; the dancing-links engine refuses.
     pub shard: Option<Shard>,
     /// The most bytes the memo engine's cache may take, its growth included; `None` is
-    /// [`DEFAULT_CACHE_BYTES`]. The count is exact at any bound: a full cache stops growing
-    /// and the search goes on without storing more.
+    /// [`DEFAULT_CACHE_BYTES`]. The count is exact at any bound: a full cache replaces old
+    /// entries by new ones.
     pub memory: Option<u64>,
 }
 
