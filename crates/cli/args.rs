@@ -228,9 +228,9 @@ pub struct SolveArgs {
     #[arg(long)]
     pub count: bool,
     /// What counts as one solution. Default: rotation, or burrtools for a BurrTools file.
-    #[arg(long = "up-to", value_name = "MODE", value_parser = parse_up_to,
-          help = "What counts as one solution: none (every placement), rotation, rotation+reflection, or burrtools (BurrTools' own count); default: rotation, or burrtools for a BurrTools file [possible values: none, rotation, rotation+reflection, burrtools]")]
-    pub up_to: Option<UpTo>,
+    #[arg(long = "up-to", value_name = "MODE", value_parser = parse_modes,
+          help = "What counts as one solution: none (every placement), rotation, rotation+reflection, or burrtools (BurrTools' own count); default: rotation, or burrtools for a BurrTools file. With --count, several modes separated by commas (none,rotation,rotation+reflection) are counted from one search, a line (or a shard record) each [possible values: none, rotation, rotation+reflection, burrtools]")]
+    pub up_to: Option<Modes>,
     /// The engine: auto (exact, or memo for a whole count that measures cheaper with it), exact (bitset exact cover), dlx (plain dancing links), sat (varisat), memo (memoized counting: --count only, --up-to none or an exactly restricted mode; its shards are its own, not the exact engine's).
     #[arg(long, value_name = "ENGINE", default_value = "auto", value_parser = parse_engine)]
     pub engine: EngineChoice,
@@ -587,6 +587,31 @@ fn parse_projection(s: &str) -> Result<Projection, String> {
 
 fn parse_up_to(s: &str) -> Result<UpTo, String> {
     s.parse().map_err(|e: cubesat::Error| e.to_string())
+}
+
+/// Counting modes given as one word separated by commas (`none,rotation`), the first the
+/// run's own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Modes(pub Vec<UpTo>);
+
+impl Modes {
+    /// The run's own mode.
+    pub fn first(&self) -> UpTo {
+        self.0[0]
+    }
+
+    /// The modes counted beside the first.
+    pub fn rest(&self) -> Vec<UpTo> {
+        self.0[1..].to_vec()
+    }
+}
+
+fn parse_modes(s: &str) -> Result<Modes, String> {
+    let modes = s
+        .split(',')
+        .map(parse_up_to)
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Modes(modes))
 }
 
 fn parse_disassembler(s: &str) -> Result<Mode, String> {

@@ -45,6 +45,7 @@ mod render_text;
 mod sat_counts;
 mod sat_engine;
 mod sat_polycube;
+mod several_modes;
 mod shard;
 mod sphere_oracle;
 mod spheres;

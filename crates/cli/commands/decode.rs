@@ -109,6 +109,7 @@ fn summary(d: &Decoded) -> serde_json::Value {
         description: d.mode.phrase().to_string(),
         elapsed: std::time::Duration::ZERO,
         refutation: None,
+        also: Vec::new(),
     };
     let mut v = summary_json(&d.puzzle, &report, &d.mode.to_string(), false);
     v["status"] = json!(status_name(d.status));

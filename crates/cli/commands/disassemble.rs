@@ -143,6 +143,9 @@ fn rule(mode: Mode) -> &'static str {
 
 /// `solve --disassemble`.
 pub fn solve(args: SolveArgs, quiet: bool) -> Result<Outcome> {
+    if args.up_to.as_ref().is_some_and(|m| m.0.len() > 1) {
+        bail!("--disassemble counts in one mode: give --up-to one mode");
+    }
     let puzzle = load(&args.puzzle, quiet)?;
     let progress = interruptible();
     let settings = super::flags::settings(&args)?;
@@ -240,7 +243,11 @@ fn count_line(
 }
 
 fn report_mode(args: &SolveArgs, inst: &Instance) -> String {
-    cubesat::plan::counting_mode(args.up_to, &inst.puzzle).to_string()
+    cubesat::plan::counting_mode(
+        args.up_to.as_ref().map(crate::args::Modes::first),
+        &inst.puzzle,
+    )
+    .to_string()
 }
 
 /// `level 4.9.3, 16 moves`.

@@ -36,7 +36,12 @@ pub(crate) fn settings(args: &SolveArgs) -> Result<Settings> {
         } else {
             Some(args.limit.unwrap_or(1))
         },
-        up_to: args.up_to,
+        up_to: args.up_to.as_ref().map(crate::args::Modes::first),
+        also_up_to: args
+            .up_to
+            .as_ref()
+            .map(crate::args::Modes::rest)
+            .unwrap_or_default(),
         engine: args.engine,
         threads: args.threads,
         no_prune: args.no_prune,

@@ -61,21 +61,25 @@ pub fn run(args: &MergeArgs) -> Result<Outcome> {
         ),
         None => {}
     }
-    let m = shard::merge(&records).map_err(rerun_advice)?;
+    // A run of several counting modes holds one record per mode in each shard's file: one
+    // line each.
+    let merged = shard::merge_modes(&records).map_err(rerun_advice)?;
     let mut out = output(None)?;
-    match args.format {
-        MergeFormat::Json => writeln!(out, "{}", m.to_json())?,
-        MergeFormat::Text => writeln!(
-            out,
-            "{} {} {}",
-            m.count,
-            if m.count == 1 {
-                "solution"
-            } else {
-                "solutions"
-            },
-            m.up_to.phrase()
-        )?,
+    for m in merged {
+        match args.format {
+            MergeFormat::Json => writeln!(out, "{}", m.to_json())?,
+            MergeFormat::Text => writeln!(
+                out,
+                "{} {} {}",
+                m.count,
+                if m.count == 1 {
+                    "solution"
+                } else {
+                    "solutions"
+                },
+                m.up_to.phrase()
+            )?,
+        }
     }
     out.flush()?;
     Ok(Outcome::Found)

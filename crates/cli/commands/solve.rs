@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::sync::Arc;
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Context, Result, bail};
 
 use cubesat::report::{stats_line, summary_json};
 use cubesat::run::{self, EngineChoice, Instance, RunOptions, RunReport};
@@ -200,21 +200,21 @@ fn count(
         write_shard_record(inst, opts, Job::Count, &report, None, key, out)?;
         return Ok(report);
     }
-    if args.format == SolutionFormat::Json {
-        writeln!(
-            out,
-            "{}",
-            summary_json(&inst.puzzle, &report, &opts.up_to.to_string(), true)
-        )?;
-        return Ok(report);
+    // One line a counting mode (several when they share one search).
+    for (mode, r) in report.by_mode(opts.up_to) {
+        if args.format == SolutionFormat::Json {
+            let summary = summary_json(&inst.puzzle, &r, &mode.to_string(), true);
+            writeln!(out, "{summary}")?;
+            continue;
+        }
+        let mut line = cubesat::report::count_line(&r, mode);
+        if r.interrupted {
+            line.push_str(" (interrupted: counted so far)");
+        } else if r.limited {
+            line.push_str(" (stopped at --limit)");
+        }
+        writeln!(out, "{line}")?;
     }
-    let mut line = cubesat::report::count_line(&report, opts.up_to);
-    if report.interrupted {
-        line.push_str(" (interrupted: counted so far)");
-    } else if report.limited {
-        line.push_str(" (stopped at --limit)");
-    }
-    writeln!(out, "{line}")?;
     Ok(report)
 }
 
@@ -287,24 +287,33 @@ fn write_shard_record(
     key: Option<&[u8]>,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let mut record = ShardRecord::new(
+    // One record a counting mode: a count of several modes from one search leaves several.
+    let mut records = ShardRecord::all(
         &inst.puzzle,
         opts,
         job,
         report,
         super::merge::cpu_seconds(),
         super::merge::command_line(),
-    )
-    .ok_or_else(|| anyhow!("internal error: a shard run without its shard"))?;
-    if let Some(key) = key {
-        record.seal(key);
+    );
+    if records.is_empty() {
+        bail!("internal error: a shard run without its shard");
+    }
+    for record in &mut records {
+        if let Some(key) = key {
+            record.seal(key);
+        }
     }
     match summary {
         Some(mut s) => {
-            s["shard"] = record.to_json();
+            s["shard"] = records[0].to_json();
             writeln!(out, "{s}")?;
         }
-        None => writeln!(out, "{}", record.to_json())?,
+        None => {
+            for record in &records {
+                writeln!(out, "{}", record.to_json())?;
+            }
+        }
     }
     Ok(())
 }

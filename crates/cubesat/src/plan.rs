@@ -68,6 +68,8 @@ pub struct Settings {
     /// The most bytes the memo engine's cache may take (at most [`MAX_CACHE_BYTES`]);
     /// `None` is its default, [`cubesat_xc::memo::DEFAULT_CACHE_BYTES`].
     pub memory: Option<u64>,
+    /// More counting modes counted from the same search ([`RunOptions::also_up_to`]).
+    pub also_up_to: Vec<UpTo>,
 }
 
 /// A run resolved: what to run, and what the user should be told about how.
@@ -182,6 +184,18 @@ pub enum PlanError {
     /// Cores for shards without a wall time, which is what a shard plan is made for.
     #[error("cores: the cores are those of a shard plan, made for a wall time: give one")]
     CoresWithoutWall,
+    /// Several counting modes for a run that is not a whole count by an engine that sees
+    /// its solutions.
+    #[error(
+        "up to: several counting modes share one search in a whole count (no limit) by an engine that visits the solutions (not memo)"
+    )]
+    SeveralModes,
+    /// A counting mode asked for twice.
+    #[error("up to: {up_to} is asked for twice")]
+    ModeTwice {
+        /// The mode.
+        up_to: UpTo,
+    },
     /// An export in a counting mode an external solver's count cannot mean.
     #[error(
         "up to: an export counts every placement (none) or one solution per rotation class (rotation), not {up_to}"
@@ -219,7 +233,10 @@ impl PlanError {
             PlanError::EstimateSeconds { .. } => "seconds",
             PlanError::WallTooLong => "wall",
             PlanError::CoresWithoutWall => "cores",
-            PlanError::ExportMode { .. } | PlanError::ExportInexact { .. } => "up to",
+            PlanError::ExportMode { .. }
+            | PlanError::ExportInexact { .. }
+            | PlanError::SeveralModes
+            | PlanError::ModeTwice { .. } => "up to",
         }
     }
 }
@@ -283,6 +300,19 @@ impl Settings {
                 most: MAX_CACHE_BYTES,
             });
         }
+        if !self.also_up_to.is_empty()
+            && (self.task != Task::Count
+                || self.limit.is_some()
+                || self.engine == EngineChoice::Memo)
+        {
+            return Err(PlanError::SeveralModes);
+        }
+        let modes = self.up_to.iter().chain(&self.also_up_to);
+        for (i, m) in modes.clone().enumerate() {
+            if modes.clone().take(i).any(|o| o == m) {
+                return Err(PlanError::ModeTwice { up_to: *m });
+            }
+        }
         if self.shard.is_some() {
             match self.task {
                 Task::List if !(self.listing_is_record && self.limit.is_none()) => {
@@ -332,6 +362,7 @@ impl Settings {
             progress: None,
             shard: None,
             memory: self.memory,
+            also_up_to: self.also_up_to.clone(),
         }
     }
 

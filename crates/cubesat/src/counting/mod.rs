@@ -274,6 +274,33 @@ impl Reducer {
         }
     }
 
+    /// This mode's weights for the solutions of `search`'s branches, so that one search
+    /// counts several modes: `search`'s restriction (its restricted piece's representatives)
+    /// replaces this reduction's own. Exact when every element of `search`'s group is a
+    /// rotation of this one's: each orbit of this group is then a union of orbits of
+    /// `search`'s, so it meets the restricted set `R`, and [`Reducer::weight`] keeps the
+    /// least of its images in `R`. Refused (`None`) when `search` breaks symmetry at a cell,
+    /// whose branches weigh by a rule of their own, or when its group is not such a subgroup.
+    pub(crate) fn sharing_search_of(mut self, search: &Reducer) -> Option<Reducer> {
+        if search.rule.is_some() {
+            return None;
+        }
+        if let Some(sg) = &search.group {
+            let g = self.group.as_ref()?;
+            let rotation =
+                |img: &Vec<u32>| (g.images.iter().zip(&g.reflection)).any(|(i, &r)| !r && i == img);
+            if !sg.images.iter().all(rotation) {
+                return None;
+            }
+        }
+        self.allowed.clone_from(&search.allowed);
+        self.excluded.clone_from(&search.excluded);
+        self.restricted_piece = search.restricted_piece;
+        self.exact_restriction = false;
+        self.rule = None;
+        Some(self)
+    }
+
     /// The counting mode.
     pub fn mode(&self) -> UpTo {
         self.mode
@@ -301,6 +328,12 @@ impl Reducer {
     /// How many branches [`Reducer::branches`] yields.
     pub fn branch_count(&self) -> usize {
         self.rule.as_ref().map_or(1, |r| r.branch_count())
+    }
+
+    /// True when symmetry is broken at a cell ([`Reducer::branches`]) rather than by a
+    /// restricted piece.
+    pub(crate) fn breaks_at_cell(&self) -> bool {
+        self.rule.is_some()
     }
 
     /// True when the instance restricted by [`Reducer::excluded`] has exactly one solution per

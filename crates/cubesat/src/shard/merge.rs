@@ -205,6 +205,37 @@ pub fn check_seals(records: &[(PathBuf, ShardRecord)], key: &[u8]) -> Result<(),
     Ok(())
 }
 
+/// [`merge()`], or one merge per counting mode for the records of a run that counted
+/// several modes from one search: each of its shard files holds a record per mode, the same
+/// modes in the same order, and each mode's records make one run of their own. Records of
+/// several modes in any other arrangement (a stray record of another run) are one merge,
+/// which refuses them.
+pub fn merge_modes(records: &[(PathBuf, ShardRecord)]) -> Result<Vec<Merged>, MergeError> {
+    let mut files: Vec<(&Path, Vec<UpTo>)> = Vec::new();
+    for (file, r) in records {
+        match files.last_mut() {
+            Some((f, modes)) if f == file => modes.push(r.up_to),
+            _ => files.push((file, vec![r.up_to])),
+        }
+    }
+    let modes = files.first().map(|(_, m)| m.clone()).unwrap_or_default();
+    let distinct = (1..modes.len()).all(|i| !modes[..i].contains(&modes[i]));
+    let several = modes.len() > 1 && distinct && files.iter().all(|(_, m)| *m == modes);
+    if !several {
+        return Ok(vec![merge(records)?]);
+    }
+    modes
+        .iter()
+        .map(|&m| {
+            let of_mode: Vec<(PathBuf, ShardRecord)> = (records.iter())
+                .filter(|(_, r)| r.up_to == m)
+                .cloned()
+                .collect();
+            merge(&of_mode)
+        })
+        .collect()
+}
+
 /// Checks that `records` (with the files they came from) are the shards of one run, each
 /// once and complete, and adds them up.
 pub fn merge(records: &[(PathBuf, ShardRecord)]) -> Result<Merged, MergeError> {

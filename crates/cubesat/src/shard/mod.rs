@@ -30,7 +30,7 @@ use crate::puzzle::Puzzle;
 use crate::puzzle::json::to_value;
 use crate::run::{EngineChoice, RunOptions};
 
-pub use merge::{MergeError, Merged, check_seals, merge, missing_summary, shard_list};
+pub use merge::{MergeError, Merged, check_seals, merge, merge_modes, missing_summary, shard_list};
 pub use record::{MIN_KEY_BYTES, RecordError, ShardRecord, parse_file};
 
 /// The cubesat version that writes and accepts records; shards of other versions may split
@@ -75,7 +75,7 @@ pub fn puzzle_digest(puzzle: &Puzzle) -> String {
 
 /// The digest of a sharded run: the puzzle and everything that changes the count or how the
 /// tree is split (counting mode, engine, count or listing, pruning, the SAT engine's cubes,
-/// the memo engine's [`cubesat_xc::memo::SCHEME`]),
+/// the memo engine's [`cubesat_xc::memo::SCHEME`], the modes counted from the same search),
 /// not the thread count or the SAT encoding.
 pub fn run_digest(puzzle: &Puzzle, opts: &RunOptions, job: Job) -> String {
     let engine = opts.engine.resolve();
@@ -84,7 +84,7 @@ pub fn run_digest(puzzle: &Puzzle, opts: &RunOptions, job: Job) -> String {
         EngineChoice::Memo => json!({ "memo": cubesat_xc::memo::SCHEME }),
         _ => Value::Null,
     };
-    let parts = json!({
+    let mut parts = json!({
         "puzzle": to_value(puzzle),
         "up_to": opts.up_to.to_string(),
         "engine": engine.to_string(),
@@ -94,6 +94,16 @@ pub fn run_digest(puzzle: &Puzzle, opts: &RunOptions, job: Job) -> String {
         "subtrees_per_shard": cubesat_xc::SUBTREES_PER_SHARD,
         "reduction": crate::counting::SCHEME,
     });
+    if !opts.also_up_to.is_empty() {
+        // A mode counted beside others weighs the rotation mode's search, which its own
+        // run would not: its shards add up only with those of a run of the same modes.
+        let mut modes: Vec<String> = std::iter::once(opts.up_to)
+            .chain(opts.also_up_to.iter().copied())
+            .map(|m| m.to_string())
+            .collect();
+        modes.sort();
+        parts["searched_with"] = json!(modes);
+    }
     fnv128(parts.to_string().as_bytes())
 }
 

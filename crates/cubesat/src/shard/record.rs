@@ -80,6 +80,41 @@ impl ShardRecord {
         })
     }
 
+    /// The records of a shard run, one per counting mode: [`ShardRecord::new`]'s, then one
+    /// for each mode counted from the same search ([`RunOptions::also_up_to`]), each with
+    /// its count and the run digest of its mode (the search's figures are shared).
+    pub fn all(
+        puzzle: &Puzzle,
+        opts: &RunOptions,
+        job: Job,
+        report: &RunReport,
+        cpu_seconds: f64,
+        command: String,
+    ) -> Vec<ShardRecord> {
+        let Some(first) = ShardRecord::new(puzzle, opts, job, report, cpu_seconds, command) else {
+            return Vec::new();
+        };
+        let mut out = vec![first.clone()];
+        for &(mode, count) in &report.also {
+            let others = std::iter::once(opts.up_to)
+                .chain(opts.also_up_to.iter().copied())
+                .filter(|&m| m != mode)
+                .collect();
+            let mode_opts = RunOptions {
+                up_to: mode,
+                also_up_to: others,
+                ..opts.clone()
+            };
+            out.push(ShardRecord {
+                count,
+                up_to: mode,
+                digest: run_digest(puzzle, &mode_opts, job),
+                ..first.clone()
+            });
+        }
+        out
+    }
+
     /// The keyed seal of the record's fields (not `seal` or `check`): HMAC-SHA256 under
     /// `key`, as `hmac-sha256:` and 64 hex digits. Unlike `check`, which anyone can compute
     /// again, it can be made only with the key, so [`check_seals`](super::check_seals) with
