@@ -509,3 +509,31 @@ fn studio_counts_with_the_memo_engine_within_its_memory_bound() {
     let j = s.wait_job(id, |j| j["state"] != "running");
     assert!(j.to_string().contains("a cache may take"), "{j}");
 }
+
+/// Every counting mode from one search, as the page's "every mode" asks: each mode's count
+/// beside the others, as the CLI prints them; refused for a listing with the setting's name.
+#[test]
+fn studio_counts_every_mode_from_one_search() {
+    let s = Studio::start(&["-q"]);
+    let text = std::fs::read_to_string(puzzle_file("soma")).unwrap();
+    let modes = "none,rotation,rotation+reflection";
+    let job = json!({"puzzle": text, "action": "count", "up_to": modes});
+    let id = s.post("/api/jobs", &job).json()["id"].as_u64().unwrap();
+    let j = s.wait_job(id, |j| j["state"] != "running");
+    let r = &j["result"];
+    assert_eq!(
+        r["counts"],
+        json!({"none": 11520, "rotation": 480, "rotation+reflection": 240}),
+        "{j}"
+    );
+    assert_eq!(
+        r["line"],
+        "11520 solutions counting every placement; 480 solutions up to rotation; 240 solutions up to rotation and reflection",
+        "{j}"
+    );
+    let listing = json!({"puzzle": text, "action": "solve", "up_to": modes});
+    s.post("/api/jobs", &listing).expect(
+        400,
+        "setting 'up_to': several counting modes share one search in a count",
+    );
+}

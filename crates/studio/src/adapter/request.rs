@@ -55,6 +55,8 @@ pub struct RunRequest {
     pub action: Action,
     /// The counting mode asked for (`None`: the puzzle's or the default).
     pub up_to: Option<UpTo>,
+    /// More modes a count counts from the same search ([`cubesat::run::RunOptions::also_up_to`]).
+    pub also_up_to: Vec<UpTo>,
     /// The engine.
     pub engine: EngineChoice,
     /// Threads asked for (0 = one per core).
@@ -148,6 +150,7 @@ pub(crate) fn settings(req: &RunRequest) -> Settings {
         },
         limit: req.limit,
         up_to: req.up_to,
+        also_up_to: req.also_up_to.clone(),
         engine: req.engine,
         threads: req.threads,
         amo: req.amo,

@@ -21,7 +21,8 @@ use super::estimate;
 use super::request::{Action, Finished, Keep, RunRequest, settings};
 use super::{Failure, MAX_LISTED, number, parse, parse_up_to, setting};
 
-/// Reads a run request's settings: `action`, `up_to` (`default` or a mode), `engine`,
+/// Reads a run request's settings: `action`, `up_to` (`default`, a mode, or for a count
+/// several separated by commas, counted from one search), `engine`,
 /// `threads`, `limit`, `amo`, `cubes`, `exact_budget`, `hints`, `seed`, `unique`, and the
 /// disassembly's and the estimate's (see there).
 pub fn run_request(v: &Value) -> Result<RunRequest, Failure> {
@@ -38,10 +39,21 @@ pub fn run_request(v: &Value) -> Result<RunRequest, Failure> {
             )));
         }
     };
-    let up_to = match setting(v, "up_to", "default")? {
-        "default" | "" => None,
-        s => Some(parse_up_to(s)?),
+    let (up_to, also_up_to) = match setting(v, "up_to", "default")? {
+        "default" | "" => (None, Vec::new()),
+        s => {
+            let modes = s
+                .split(',')
+                .map(parse_up_to)
+                .collect::<Result<Vec<_>, _>>()?;
+            (Some(modes[0]), modes[1..].to_vec())
+        }
     };
+    if !also_up_to.is_empty() && action != Action::Count {
+        return Err(Failure::new(
+            "setting 'up_to': several counting modes share one search in a count, not in a listing, disassembly, estimate or generation",
+        ));
+    }
     let engine = setting(v, "engine", "auto")?.parse::<EngineChoice>()?;
     let amo = setting(v, "amo", AtMostOne::default().name())?
         .parse()
@@ -58,6 +70,7 @@ pub fn run_request(v: &Value) -> Result<RunRequest, Failure> {
     Ok(RunRequest {
         action,
         up_to,
+        also_up_to,
         engine,
         threads: number(v, "threads", u32::MAX as u64)?.unwrap_or(0) as usize,
         limit,
@@ -167,10 +180,18 @@ fn run_kept(
     })
 }
 
-/// The page's summary of a run: the count line as `cubesat solve --count` prints it, the
-/// statistics line, and why there is no solution when there is none.
+/// The page's summary of a run: the count line as `cubesat solve --count` prints it (its
+/// lines joined by "; " when several modes were counted, each mode's count in `counts`),
+/// the statistics line, and why there is no solution when there is none.
 fn summary(inst: &Instance, opts: &RunOptions, report: &RunReport, counted: bool) -> Value {
-    let mut line = report::count_line(report, opts.up_to);
+    let by_mode = report.by_mode(opts.up_to);
+    let lines: Vec<String> = (by_mode.iter())
+        .map(|(mode, r)| report::count_line(r, *mode))
+        .collect();
+    let counts: serde_json::Map<String, Value> = (by_mode.iter())
+        .map(|(mode, r)| (mode.to_string(), json!(r.count)))
+        .collect();
+    let mut line = lines.join("; ");
     if report.interrupted {
         line.push_str(if counted {
             " (interrupted: counted so far)"
@@ -186,6 +207,7 @@ fn summary(inst: &Instance, opts: &RunOptions, report: &RunReport, counted: bool
     }
     json!({
         "count": report.count,
+        "counts": counts,
         "line": line,
         "stats": report::stats_line(&inst.puzzle, &inst.table, report),
         "up_to": opts.up_to.to_string(),
