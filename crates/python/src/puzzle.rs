@@ -109,10 +109,23 @@ fn settings(
     if limit == Some(0) {
         return Err(refused("limit: must be at least 1"));
     }
+    // Several modes, separated by commas, share one search in a count (the plan refuses
+    // them elsewhere).
+    let (first, also) = match mode.map(|m| m.split(',').collect::<Vec<_>>()) {
+        Some(modes) if modes.len() > 1 => {
+            let also = (modes[1..].iter())
+                .map(|m| m.parse::<UpTo>())
+                .collect::<Result<Vec<_>, _>>()
+                .or_raise()?;
+            (Some(modes[0]), also)
+        }
+        _ => (mode, Vec::new()),
+    };
     Ok(Settings {
         task,
         limit,
-        up_to: up_to(mode)?,
+        up_to: up_to(first)?,
+        also_up_to: also,
         engine: engine.parse::<EngineChoice>().or_raise()?,
         threads,
         ..Settings::default()

@@ -7,7 +7,27 @@ use serde_json::json;
 
 /// A run's report as JSON for the Python side: the count, what it means, how it ended.
 pub fn report_json(report: &RunReport, mode: UpTo, inst: &Instance, signal: bool) -> String {
+    // The modes counted from the same search, each reported as a count of its own.
+    let also: Vec<serde_json::Value> = (report.by_mode(mode).into_iter().skip(1))
+        .map(|(m, r)| {
+            json!({
+                "count": r.count,
+                "up_to": m.to_string(),
+                "line": report::count_line(&r, m),
+                "meaning": r.description,
+                "engine": r.engine,
+                "nodes": r.nodes,
+                "raw": r.raw,
+                "limited": r.limited,
+                "interrupted": r.interrupted,
+                "seconds": r.elapsed.as_secs_f64(),
+                "stats": report::stats_line(&inst.puzzle, &inst.table, &r),
+                "refutation": r.refutation.as_ref().map(|x| x.to_string()),
+            })
+        })
+        .collect();
     json!({
+        "also": also,
         "count": report.count,
         "up_to": mode.to_string(),
         "line": report::count_line(report, mode),

@@ -237,3 +237,23 @@ def test_the_docstrings_examples_run():
 
     failed, tried = doctest.testmod(cubesat)
     assert tried >= 5 and failed == 0
+
+
+def test_every_mode_from_one_search(soma):
+    counts = soma.count_modes()
+    assert list(counts) == ["none", "rotation", "rotation+reflection"]
+    assert [int(c) for c in counts.values()] == [11520, 480, 240]
+    # Each is the count of its mode alone, with its own line; the search is shared.
+    for mode, c in counts.items():
+        assert c == soma.count(up_to=mode) and c.up_to == mode
+        assert str(c) == soma.count(up_to=mode).line
+    assert counts["none"].nodes == counts["rotation"].nodes
+    tetris = cubesat.load("tetris-cube")
+    assert {m: int(c) for m, c in tetris.count_modes(["rotation", "none"]).items()} == {
+        "rotation": 9839, "none": 236136}
+    with pytest.raises(cubesat.CubesatError, match="mirror image"):
+        tetris.count_modes()
+    with pytest.raises(cubesat.CubesatError, match="several counting modes"):
+        soma.count_modes(engine="memo")
+    with pytest.raises(cubesat.CubesatError, match="modes"):
+        soma.count_modes("none")

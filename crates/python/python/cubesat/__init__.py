@@ -493,6 +493,33 @@ class Puzzle:
             raise Interrupted(c, f"interrupted: {int(c)} counted so far ({c.up_to})")
         return c
 
+    def count_modes(self, modes: Sequence[str] = ("none", "rotation", "rotation+reflection"),
+                    engine: str = "auto", threads: int = 0,
+                    stop: Optional[Stop] = None) -> Dict[str, Count]:
+        """Counts in several modes from one search: the rotation mode's, which every mode
+        weighs with its own symmetries, so the modes cost one count instead of one each.
+        Returns each mode's :class:`Count` by its name, in the order given.
+
+        It takes a whole count by an engine that visits the solutions (not ``memo``) and a
+        piece used once to hold (else each mode needs its own search: :meth:`count` them).
+        Ctrl-C raises :class:`Interrupted` with the first mode's count so far.
+
+        >>> import cubesat
+        >>> counts = cubesat.load("soma").count_modes()
+        >>> {mode: int(c) for mode, c in counts.items()}
+        {'none': 11520, 'rotation': 480, 'rotation+reflection': 240}
+        """
+        if isinstance(modes, str) or len(modes) == 0:
+            raise CubesatError("modes: a sequence of one or more counting modes")
+        report = _json.loads(self._native.count(",".join(modes), engine, threads, None, stop, None))
+        first = Count(report)
+        if report["signal"]:
+            raise Interrupted(first, f"interrupted: {int(first)} counted so far ({first.up_to})")
+        out = {first.up_to: first}
+        for other in report["also"]:
+            out[other["up_to"]] = Count(other)
+        return out
+
     def solutions(self, up_to: Optional[str] = None, engine: str = "auto", threads: int = 0,
                   limit: Optional[int] = None, stop: Optional[Stop] = None) -> Solutions:
         """An iterator of the solutions (in each counting mode, one per class), each
