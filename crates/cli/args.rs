@@ -589,29 +589,26 @@ fn parse_up_to(s: &str) -> Result<UpTo, String> {
     s.parse().map_err(|e: cubesat::Error| e.to_string())
 }
 
-/// Counting modes given as one word separated by commas (`none,rotation`), the first the
-/// run's own.
+/// Counting modes given as one word separated by commas (`none,rotation`,
+/// [`UpTo::parse_list`]): the run's own, and those a count weighs from the same search.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Modes(pub Vec<UpTo>);
+pub struct Modes(pub UpTo, pub Vec<UpTo>);
 
 impl Modes {
     /// The run's own mode.
     pub fn first(&self) -> UpTo {
-        self.0[0]
+        self.0
     }
 
     /// The modes counted beside the first.
     pub fn rest(&self) -> Vec<UpTo> {
-        self.0[1..].to_vec()
+        self.1.clone()
     }
 }
 
 fn parse_modes(s: &str) -> Result<Modes, String> {
-    let modes = s
-        .split(',')
-        .map(parse_up_to)
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(Modes(modes))
+    let (first, rest) = UpTo::parse_list(s).map_err(|e| e.to_string())?;
+    Ok(Modes(first, rest))
 }
 
 fn parse_disassembler(s: &str) -> Result<Mode, String> {

@@ -143,7 +143,7 @@ fn rule(mode: Mode) -> &'static str {
 
 /// `solve --disassemble`.
 pub fn solve(args: SolveArgs, quiet: bool) -> Result<Outcome> {
-    if args.up_to.as_ref().is_some_and(|m| m.0.len() > 1) {
+    if args.up_to.as_ref().is_some_and(|m| !m.1.is_empty()) {
         bail!("--disassemble counts in one mode: give --up-to one mode");
     }
     let puzzle = load(&args.puzzle, quiet)?;

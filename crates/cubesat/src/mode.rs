@@ -47,6 +47,18 @@ impl fmt::Display for UpTo {
     }
 }
 
+impl UpTo {
+    /// Counting modes written as one word separated by commas (`none,rotation`): the first,
+    /// the run's own, and the others, which a count weighs from the same search
+    /// ([`crate::run::RunOptions::also_up_to`]).
+    pub fn parse_list(text: &str) -> Result<(UpTo, Vec<UpTo>)> {
+        let modes = (text.split(','))
+            .map(str::parse)
+            .collect::<Result<Vec<UpTo>>>()?;
+        Ok((modes[0], modes[1..].to_vec()))
+    }
+}
+
 impl FromStr for UpTo {
     type Err = crate::Error;
     fn from_str(s: &str) -> Result<UpTo> {

@@ -93,11 +93,6 @@ impl PyPuzzle {
 /// A piece for Python: name, letter, fewest copies, most copies, cells.
 type PieceRow = (String, String, u32, u32, Vec<[i32; 3]>);
 
-/// Parses a counting mode, `None` for the puzzle's own.
-fn up_to(mode: Option<&str>) -> PyResult<Option<UpTo>> {
-    mode.map(|m| m.parse::<UpTo>()).transpose().or_raise()
-}
-
 /// A run's settings as the command line and the studio give them to the plan.
 fn settings(
     task: Task,
@@ -111,20 +106,14 @@ fn settings(
     }
     // Several modes, separated by commas, share one search in a count (the plan refuses
     // them elsewhere).
-    let (first, also) = match mode.map(|m| m.split(',').collect::<Vec<_>>()) {
-        Some(modes) if modes.len() > 1 => {
-            let also = (modes[1..].iter())
-                .map(|m| m.parse::<UpTo>())
-                .collect::<Result<Vec<_>, _>>()
-                .or_raise()?;
-            (Some(modes[0]), also)
-        }
-        _ => (mode, Vec::new()),
+    let (first, also) = match mode.map(UpTo::parse_list).transpose().or_raise()? {
+        Some((first, also)) => (Some(first), also),
+        None => (None, Vec::new()),
     };
     Ok(Settings {
         task,
         limit,
-        up_to: up_to(first)?,
+        up_to: first,
         also_up_to: also,
         engine: engine.parse::<EngineChoice>().or_raise()?,
         threads,

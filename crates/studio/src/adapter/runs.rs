@@ -19,7 +19,7 @@ use super::challenges;
 use super::disassemble;
 use super::estimate;
 use super::request::{Action, Finished, Keep, RunRequest, settings};
-use super::{Failure, MAX_LISTED, number, parse, parse_up_to, setting};
+use super::{Failure, MAX_LISTED, number, parse, setting};
 
 /// Reads a run request's settings: `action`, `up_to` (`default`, a mode, or for a count
 /// several separated by commas, counted from one search), `engine`,
@@ -42,11 +42,8 @@ pub fn run_request(v: &Value) -> Result<RunRequest, Failure> {
     let (up_to, also_up_to) = match setting(v, "up_to", "default")? {
         "default" | "" => (None, Vec::new()),
         s => {
-            let modes = s
-                .split(',')
-                .map(parse_up_to)
-                .collect::<Result<Vec<_>, _>>()?;
-            (Some(modes[0]), modes[1..].to_vec())
+            let (first, rest) = UpTo::parse_list(s)?;
+            (Some(first), rest)
         }
     };
     if !also_up_to.is_empty() && action != Action::Count {
