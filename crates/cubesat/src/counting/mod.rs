@@ -36,7 +36,7 @@
 //! the largest group the piece set allows. When solutions are listed rather than counted,
 //! `none` searches without any restriction instead.
 //!
-//! Several modes from one search ([`Reducer::sharing_search_of`]): the rotation mode's
+//! Several modes from one search (`Reducer::sharing_search_of`): the rotation mode's
 //! restricted set `R` meets every orbit of a group that contains the rotations (such an
 //! orbit is a union of rotation orbits), so each mode can weigh the solutions of that one
 //! search by step 3 with its own group: `none`, `rotation+reflection` and `burrtools` all
