@@ -271,6 +271,10 @@ fn what_cannot_share_a_search_is_refused_with_one_line() {
             "unknown counting mode 'sideways'",
         ),
         (
+            &["solve", "soma", "--count", "--up-to", "none,"],
+            "unknown counting mode ''",
+        ),
+        (
             &[
                 "solve",
                 "dominoes-8x4",

@@ -462,16 +462,15 @@ pub fn to_json(
     })
 }
 
-/// The time left of a run `fraction` done after `elapsed`, at its pace so far: `ETA 3m20s`,
-/// or `ETA once a first subtree is finished` before any part of the tree is done. The
-/// fraction is Knuth's (every finished subtree adds its path weight), so the time left
-/// sharpens as subtrees finish.
-pub fn eta(elapsed: Duration, fraction: f64) -> String {
-    let secs = elapsed.as_secs_f64().max(1e-3);
-    if fraction > 0.0 {
-        format!("ETA {}", time_left(secs * (1.0 - fraction) / fraction))
-    } else {
-        "ETA once a first subtree is finished".to_string()
+/// The time left of a run after `elapsed`, from its progress ([`Progress::seconds_left`]: at
+/// its pace so far, or at its rising pace for a memoized count): `ETA 3m20s`, or
+/// `ETA once a first subtree is finished` before any part of the tree is done. The fraction
+/// is Knuth's (every finished subtree adds its path weight), so the time left sharpens as
+/// subtrees finish.
+pub fn eta(p: &Progress, elapsed: Duration) -> String {
+    match p.seconds_left(elapsed) {
+        Some(secs) => format!("ETA {}", time_left(secs)),
+        None => "ETA once a first subtree is finished".to_string(),
     }
 }
 
@@ -491,7 +490,7 @@ pub fn progress_line(p: &Progress, elapsed: Duration, what: &str) -> String {
         plural(p.solutions(), "solution"),
         p.solutions() as f64 / secs,
         fraction_words(done),
-        eta(elapsed, done)
+        eta(p, elapsed)
     )
 }
 
@@ -582,11 +581,13 @@ mod tests {
         assert_eq!(time_left(470.0 * 365.25 * 86_400.0), "470 years");
         assert_eq!(fraction_words(0.5), "50.00%");
         assert_eq!(fraction_words(3.2e-9), "3.2e-9");
-        assert_eq!(eta(Duration::from_secs(10), 0.5), "ETA 10s");
+        let p = Progress::new();
         assert_eq!(
-            eta(Duration::from_secs(10), 0.0),
+            eta(&p, Duration::from_secs(10)),
             "ETA once a first subtree is finished"
         );
+        p.record(0, 0, 0.5);
+        assert_eq!(eta(&p, Duration::from_secs(10)), "ETA 10s");
     }
 
     #[test]

@@ -293,7 +293,7 @@ impl Job {
             "nodes": self.progress.nodes(),
             "found": found,
             "fraction": if tree { self.progress.fraction_done() } else { 0.0 },
-            "eta": live.then(|| cubesat::estimate::eta(elapsed, self.progress.fraction_done())),
+            "eta": live.then(|| cubesat::estimate::eta(&self.progress, elapsed)),
             "progress_line": live.then(|| {
                 cubesat::estimate::progress_line(&self.progress, elapsed, self.action.name())
             }),

@@ -195,6 +195,9 @@ fn watched(
                     let (n, s, d) = (own.nodes(), own.solutions(), own.fraction_done());
                     u.record(n - nodes, s - solutions, d - done);
                     (nodes, solutions, done) = (n, s, d);
+                    if own.accelerates() && !u.accelerates() {
+                        u.set_accelerates();
+                    }
                     if u.is_interrupted() {
                         own.interrupt();
                     }
@@ -313,6 +316,8 @@ mod tests {
             // of a count stopped before it.
             let p = opts.progress.as_ref().unwrap();
             assert_eq!(p.solutions(), r.raw, "{name}: {}", r.engine);
+            // Its time left follows a rising pace only when the memo engine counted.
+            assert_eq!(p.accelerates(), chosen.contains("memo"), "{name}");
         }
         // Distinct pieces in a box are never measured against the memo engine.
         let tetris = Instance::new(bundled("tetris-cube").unwrap()).unwrap();

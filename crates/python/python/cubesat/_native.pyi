@@ -55,7 +55,11 @@ class Puzzle:
         limit: Optional[int] = None,
         stop: Optional[Stop] = None,
         max_memory: Optional[str] = None,
-    ) -> str: ...
+    ) -> str:
+        """The run's report as JSON. ``up_to`` is one counting mode or a comma list of them,
+        counted from one search: the report is the first mode's, with the others in
+        ``"also"`` (``Puzzle.count_modes`` reads them)."""
+        ...
     def solutions(
         self,
         up_to: Optional[str] = None,

@@ -274,6 +274,10 @@ impl MemoEngine {
                 });
             }
         }
+        if let Some(p) = &query.progress {
+            // Later subtrees find their states in the cache: the pace picks up.
+            p.set_accelerates();
+        }
         let mut forced: Vec<u32> = self.forced.iter().chain(&query.forced).copied().collect();
         forced.sort_unstable();
         forced.dedup();

@@ -374,6 +374,10 @@ fn progress_counts_nodes_and_an_interrupt_stops_the_count() {
             "{}",
             p.fraction_done()
         );
+        assert!(
+            p.accelerates(),
+            "a memoized count's time left follows its rising pace"
+        );
         let p = Arc::new(Progress::new());
         p.interrupt();
         let q = Query {
