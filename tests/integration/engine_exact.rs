@@ -956,6 +956,7 @@ fn the_region_walk_by_runs_prunes_as_the_walk_by_cells() {
             geometry: Some(CellGeometry {
                 first_cell: first,
                 neighbors,
+                positions: Vec::new(),
                 piece_sizes: pieces.iter().map(|c| c.len() as u32).collect(),
                 connected: true,
             }),

@@ -363,6 +363,7 @@ fn strip_model(cells: u32, optional: u32, pieces: &[(&str, u32, u32)]) -> ExactC
         geometry: Some(CellGeometry {
             first_cell,
             neighbors: strip_neighbors(cells),
+            positions: Vec::new(),
             piece_sizes: pieces.iter().map(|p| p.2).collect(),
             connected: false,
         }),

@@ -597,6 +597,7 @@ impl PlacementTable {
             geometry: Some(CellGeometry {
                 first_cell,
                 neighbors,
+                positions: target.cells().iter().map(|c| c.pos).collect(),
                 piece_sizes,
                 // A placement is a connected shape turned and moved on the grid whose
                 // neighbours `neighbors` lists, so its cells are connected there (a hole is

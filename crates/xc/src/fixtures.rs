@@ -45,6 +45,7 @@ fn parse(text: &str) -> ExactCover {
                 geometry = Some(CellGeometry {
                     first_cell: nums[0],
                     neighbors: Vec::new(),
+                    positions: Vec::new(),
                     piece_sizes: Vec::new(),
                     connected: false,
                 })
@@ -98,6 +99,7 @@ pub(crate) fn one_piece(
         geometry: Some(CellGeometry {
             first_cell: 1,
             neighbors,
+            positions: Vec::new(),
             piece_sizes: vec![size],
             connected: false,
         }),

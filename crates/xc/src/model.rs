@@ -92,6 +92,11 @@ pub struct CellGeometry {
     pub first_cell: u32,
     /// Face neighbours of every cell (cell indices, not item indices), ascending.
     pub neighbors: Vec<Vec<u32>>,
+    /// Every cell's coordinates on its grid when the caller knows them, else empty: the
+    /// memoized engine then also tries orders along the grid's axes for its profile search
+    /// (a board filled column by column has a narrower band than the breadth-first order's
+    /// diagonals). Only their order along each axis matters, on any lattice.
+    pub positions: Vec<[i32; 3]>,
     /// Volume of every piece item (items `0..first_cell`): each option holding that item covers
     /// exactly this many cell items.
     pub piece_sizes: Vec<u32>,
@@ -202,6 +207,10 @@ impl ExactCover {
             ensure_model!(
                 g.piece_sizes.len() == g.first_cell as usize,
                 "piece sizes do not match the piece items"
+            );
+            ensure_model!(
+                g.positions.is_empty() || g.positions.len() == cells,
+                "cell positions do not match the cell items"
             );
         }
         Ok(())
@@ -365,6 +374,10 @@ impl ExactCover {
                             .collect()
                     })
                     .collect(),
+                positions: (0..g.positions.len() as u32)
+                    .filter(|&c| cell(c).is_some())
+                    .map(|c| g.positions[c as usize])
+                    .collect(),
                 piece_sizes: (0..first)
                     .filter(|&p| new_index[p] != u32::MAX)
                     .map(|p| g.piece_sizes[p])
@@ -406,6 +419,18 @@ mod tests {
         }
     }
 
+    /// `m` (the strip of [`tiny`]) with its cells' neighbours and positions in a row.
+    fn strip_geometry(mut m: ExactCover) -> ExactCover {
+        m.geometry = Some(CellGeometry {
+            first_cell: 1,
+            neighbors: vec![vec![1], vec![0, 2], vec![1, 3], vec![2]],
+            positions: (0..4).map(|x| [x, 0, 0]).collect(),
+            piece_sizes: vec![2],
+            connected: true,
+        });
+        m
+    }
+
     #[test]
     fn validate_accepts_a_well_formed_model_and_rejects_bad_ones() {
         let m = tiny();
@@ -429,6 +454,15 @@ mod tests {
         let mut bad = m.clone();
         bad.items[0] = Item::range("D", 3, 2);
         assert!(bad.validate().unwrap_err().to_string().contains("bounds"));
+        let mut bad = strip_geometry(m.clone());
+        bad.validate().unwrap();
+        bad.geometry.as_mut().unwrap().positions.pop();
+        assert!(
+            bad.validate()
+                .unwrap_err()
+                .to_string()
+                .contains("positions")
+        );
         let mut ranged = m.clone();
         ranged.items[0] = Item::range("D", 0, 2);
         ranged.validate().unwrap();
@@ -475,6 +509,15 @@ mod tests {
         assert_eq!(r.model.options, vec![vec![0, 1, 2]]);
         assert_eq!(r.lift(&[0]), vec![0, 2]);
         m.check_solution(&r.lift(&[0])).unwrap();
+        // The cells left keep their neighbours among themselves and their positions.
+        let g = strip_geometry(m.clone())
+            .residual(&[0], &[])
+            .unwrap()
+            .model
+            .geometry;
+        let g = g.unwrap();
+        assert_eq!(g.neighbors, vec![vec![1], vec![0]]);
+        assert_eq!(g.positions, vec![[2, 0, 0], [3, 0, 0]]);
         // Excluding the only completion leaves an option-less item: no residual solution.
         let r = m.residual(&[0], &[2]).unwrap();
         assert!(r.option_map.is_empty() && r.model.items.iter().any(|it| it.min > 0));

@@ -28,10 +28,10 @@
 //! dancing links' updates. Measured one thread, 2026-12-07 (`cargo bench --bench memo`,
 //! tables in `benches/README.md`): dominoes 8x8 (12,988,816 tilings) take 1,451 nodes with
 //! it, 2,505 with fewest options first, against 50 M for the plain exact engine; the 4x20
-//! board of the 17 polyominoes of orders 4 and 5 counts up to rotation in 56 CPU s against
+//! board of the 17 polyominoes of orders 4 and 5 counts up to rotation in 17 CPU s against
 //! the exact engine's 431 (fewest options first: over 800). Where few states repeat (boxes of
-//! distinct pentacubes, the Tetris Cube, boards with few solutions) the exact engine, with
-//! its pruning, is 10 to 30 times faster.
+//! distinct pentacubes, the Tetris Cube) the exact engine, with its pruning, is 10 to 30
+//! times faster, on boards with few solutions 3 to 6 times.
 //!
 //! Memory: the cache is one open-addressing table of fixed-width keys and 64-bit counts
 //! that doubles while the old and new tables together fit the byte bound
@@ -52,7 +52,7 @@ use std::ops::ControlFlow;
 
 use crate::engines::{Counted, Engine, Query, Stats};
 use crate::error::{Error, Result};
-use crate::model::ExactCover;
+use crate::model::{CellGeometry, ExactCover};
 use cache::Cache;
 use cut::Tree;
 use profile::{Profile, ProfileSearch};
@@ -61,8 +61,9 @@ use profile::{Profile, ProfileSearch};
 /// (the rule, the profile order, the cut): shards of searches of another scheme cover other
 /// subtrees (and a memoized count picks its restricted piece its own way), so a shard record
 /// names it and a merge never adds them up. 1: the profile rule
-/// ([`Branching::Profile`]).
-pub const SCHEME: u32 = 1;
+/// ([`Branching::Profile`]) in Cuthill–McKee order; 2: in the order of least band among
+/// that and the grid's axes.
+pub const SCHEME: u32 = 2;
 
 /// The cache bound when none is given: 1 GiB.
 pub const DEFAULT_CACHE_BYTES: u64 = 1 << 30;
@@ -166,8 +167,8 @@ pub struct MemoEngine {
     options: Vec<Vec<u32>>,
     by_item: Vec<Vec<u32>>,
     forced: Vec<u32>,
-    /// The model's first cell item and the cells' neighbours, for the profile order.
-    geometry: Option<(u32, Vec<Vec<u32>>)>,
+    /// The model's cell geometry, for the profile order.
+    geometry: Option<CellGeometry>,
 }
 
 impl MemoEngine {
@@ -241,10 +242,7 @@ impl MemoEngine {
             options: model.options.clone(),
             by_item: model.options_by_item(),
             forced: model.forced.clone(),
-            geometry: model
-                .geometry
-                .as_ref()
-                .map(|g| (g.first_cell, g.neighbors.clone())),
+            geometry: model.geometry.clone(),
         })
     }
 
@@ -336,10 +334,10 @@ impl MemoEngine {
 /// exponentially, so it says where the rule can pay before any search; `None` for a model
 /// without geometry.
 pub fn band(model: &ExactCover) -> Option<usize> {
-    let neighbors = &model.geometry.as_ref()?.neighbors;
+    let g = model.geometry.as_ref()?;
     Some(profile::band_width(
-        neighbors,
-        &profile::band_order(neighbors),
+        &g.neighbors,
+        &profile::cell_order(&g.neighbors, &g.positions),
     ))
 }
 

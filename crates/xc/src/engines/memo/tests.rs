@@ -212,7 +212,8 @@ fn domino_boards_count_tilings_in_few_nodes() {
 /// The profile rule orders the cells by the model's geometry, not by the model's numbering:
 /// on 4xN boards of dominoes whose cells are numbered along the long side (so that the
 /// model's order has a frontier N cells wide), it still counts in nodes linear in N, and the
-/// band order keeps every cell within a cross-section of its neighbours.
+/// band order keeps every cell within a cross-section of its neighbours; with the cells'
+/// positions, within the board's width.
 #[test]
 fn the_profile_rule_follows_the_geometry() {
     let known = [
@@ -250,6 +251,7 @@ fn the_profile_rule_follows_the_geometry() {
             geometry: Some(crate::model::CellGeometry {
                 first_cell: 1,
                 neighbors,
+                positions: Vec::new(),
                 piece_sizes: vec![2],
                 connected: true,
             }),
@@ -260,6 +262,23 @@ fn the_profile_rule_follows_the_geometry() {
             .unwrap();
         assert_eq!(c.solutions, tilings, "4x{n}");
         assert!(c.nodes <= 40 * u64::from(n), "4x{n}: {} nodes", c.nodes);
+        // Given the cells' positions, an order along the axes fills the board column by
+        // column: band 4, where the breadth-first order's diagonals are one wider.
+        let mut model = model;
+        let g = model.geometry.as_mut().unwrap();
+        g.positions = (0..cells as i32)
+            .map(|i| [i / n as i32, i % n as i32, 0])
+            .collect();
+        model.validate().unwrap();
+        let along = super::band(&model).unwrap();
+        assert!(
+            along <= band && along <= 4,
+            "4x{n}: band {along} against {band}"
+        );
+        let c = memo(&model, Branching::Profile, DEFAULT_CACHE_BYTES)
+            .count_query(&Query::default())
+            .unwrap();
+        assert_eq!(c.solutions, tilings, "4x{n} along the axes");
     }
 }
 
