@@ -143,3 +143,20 @@ fn max_memory_bounds_the_cache_and_keeps_the_count() {
         assert_eq!(r.stderr.trim().lines().count(), 1, "{}", r.stderr);
     }
 }
+
+/// The front end gives the memo engine its cells' positions, so a board is filled along its
+/// axes, column by column across its width (band the width), and a box along its longest
+/// axis when that is narrower than the breadth-first order from a corner.
+#[test]
+fn the_profile_order_follows_the_grids_axes() {
+    for (name, band) in [
+        ("pentominoes-3x20", 3),
+        ("pentominoes-6x10", 6),
+        ("dominoes-8x4", 4),
+        ("dominoes-8x8", 8),
+        ("solid-pentominoes-3x4x5", 12),
+    ] {
+        let inst = cubesat::run::Instance::new(cubesat::puzzle::bundled(name).unwrap()).unwrap();
+        assert_eq!(cubesat_xc::memo::band(&inst.model), Some(band), "{name}");
+    }
+}
