@@ -183,8 +183,8 @@ impl Progress {
     /// (from the fraction at a quarter of the time so far; at least 1, at most 8), and the time
     /// left is `t (f^(-1/k) - 1)`. On the memoized counts of the 4x20 and 5x16 boards of the
     /// polyominoes of orders 4 and 5 (87 s and 11 minutes) this said 0.8 to 4 times the time
-    /// left from a quarter of the run on, where the even pace said 3 to 50 times. Each call keeps a sample of the
-    /// fraction for the next ones, so a display asks once a tick.
+    /// left from a quarter of the run on, where the even pace said 3 to 50 times. Each call
+    /// keeps a sample of the fraction for the next ones, so a display asks once a tick.
     pub fn seconds_left(&self, elapsed: std::time::Duration) -> Option<f64> {
         let t = elapsed.as_secs_f64().max(1e-3);
         let f = self.fraction_done();
