@@ -281,10 +281,16 @@ pub struct SolveArgs {
     /// Run only shard K of N (numbered from 0: 0/N to N-1/N) of --count or --all --format json, and print its
     /// record (one JSON object; a listing carries it in its summary) for `cubesat merge`.
     /// The N shards hold every solution once; the same K/N is the same work on any machine
-    /// and thread count.
+    /// and thread count. all/N (with --count --into DIR) runs every shard the folder lacks.
     // Parsed by the solve command, so that a bad K/N is one error line like other bad input.
     #[arg(long, value_name = "K/N", allow_hyphen_values = true)]
     pub shard: Option<String>,
+    /// With --count --shard: write each shard's record to DIR/K.json as it finishes, skipping
+    /// the shards DIR already holds for this run, so that a long count runs in pieces at
+    /// different times (Ctrl-C keeps every finished shard); once all N are there, print the
+    /// merged count as a single run would.
+    #[arg(long, value_name = "DIR", conflicts_with = "out")]
+    pub into: Option<PathBuf>,
     /// Seal the shard's record with the key in FILE (at least 16 bytes; one trailing newline
     /// is not part of it), so that `merge --seal-key-file FILE` refuses records changed by
     /// anyone without the key. Without it, records are checked against accidents only.

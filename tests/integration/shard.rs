@@ -53,6 +53,45 @@ fn check_sums(inst: &Instance, modes: &[UpTo]) {
     }
 }
 
+/// The exact engine's split, pinned: each shard's count and nodes on a board and a cube
+/// whose leaves the leaf search takes. Records of one split must never merge with another's,
+/// so a change here (the branching rule, the leaf search's bounds, the cut) must raise
+/// `cubesat_xc::exact::SCHEME`, which the records' run digest carries, and then update these.
+#[test]
+fn the_exact_split_is_pinned_to_its_scheme() {
+    assert_eq!(cubesat_xc::exact::SCHEME, 1, "update the figures below");
+    let pinned: [(&str, [(u64, u64); 5]); 2] = [
+        (
+            "pentominoes-6x10",
+            [
+                (466, 136736),
+                (665, 176825),
+                (401, 131319),
+                (377, 124892),
+                (430, 134607),
+            ],
+        ),
+        (
+            "bedlam",
+            [
+                (3310, 5933153),
+                (4264, 7377749),
+                (3797, 6337033),
+                (3184, 5108711),
+                (4631, 6884048),
+            ],
+        ),
+    ];
+    for (name, shards) in pinned {
+        let inst = Instance::new(bundled(name).unwrap()).unwrap();
+        let base = RunOptions {
+            engine: EngineChoice::Exact,
+            ..opts(UpTo::Rotation, None)
+        };
+        assert_eq!(shard_counts(&inst, &base, 5), shards, "{name}");
+    }
+}
+
 const ALL_MODES: [UpTo; 3] = [UpTo::None, UpTo::Rotation, UpTo::RotationReflection];
 
 #[test]
@@ -393,4 +432,169 @@ fn bad_shard_arguments_are_one_line_errors() {
     r.code(2).stderr_has("--shard needs --count");
     let r = dir.run(&["merge", "nothing-here.json"]);
     r.code(2).stderr_has("nothing-here.json: cannot read");
+}
+
+/// `--shard all/N --into DIR` runs the shards the folder lacks, one record file each, and
+/// prints the merged counts once all are there; a rerun skips what is done, a shard run alone
+/// adds its file, and a file of another run is refused, not overwritten.
+#[test]
+fn a_count_fills_a_folder_shard_by_shard_and_resumes() {
+    let dir = Dir::new();
+    let whole = dir.run(&["solve", "soma", "--count", "--up-to", "none,rotation"]);
+    whole.code(0);
+    let all = [
+        "solve",
+        "soma",
+        "--count",
+        "--up-to",
+        "none,rotation",
+        "--shard",
+        "all/6",
+        "--into",
+        "runs/soma",
+    ];
+    dir.run(&all)
+        .code(0)
+        .stdout_is(&whole.stdout)
+        .stderr_has("0 of the 6 shard(s) asked for already done, 6 to run")
+        .stderr_has("shard 5/6: ");
+    for k in 0..6 {
+        let text = std::fs::read_to_string(dir.path().join(format!("runs/soma/{k}.json"))).unwrap();
+        let records: Vec<serde_json::Value> = (text.lines())
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(records.len(), 2, "a record a mode in {k}.json");
+        assert_eq!(
+            records[0]["command"],
+            format!("cubesat solve soma --count --up-to none,rotation --shard {k}/6"),
+            "the command that reruns shard {k} alone"
+        );
+    }
+    assert!(!dir.path().join("runs/soma/0.json.tmp").exists());
+    dir.run(&["merge", "runs/soma"])
+        .code(0)
+        .stdout_is(&whole.stdout);
+
+    // Done shards are not run again; a missing one is, alone or with the rest.
+    dir.run(&all)
+        .code(0)
+        .stdout_is(&whole.stdout)
+        .stderr_has("6 of the 6 shard(s) asked for already done, 0 to run");
+    let three = dir.path().join("runs/soma/3.json");
+    let kept = std::fs::read_to_string(&three).unwrap();
+    std::fs::remove_file(&three).unwrap();
+    std::fs::remove_file(dir.path().join("runs/soma/4.json")).unwrap();
+    let mut one = all;
+    one[6] = "3/6";
+    dir.run(&one)
+        .code(0)
+        .stdout_is("")
+        .stderr_has("0 of the 1 shard(s) asked for already done, 1 to run")
+        .stderr_has("1 of 6 shards still to run");
+    let again = std::fs::read_to_string(&three).unwrap();
+    let same = |t: &str| -> Vec<(serde_json::Value, serde_json::Value)> {
+        (t.lines())
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .map(|v| (v["count"].clone(), v["digest"].clone()))
+            .collect()
+    };
+    assert_eq!(same(&again), same(&kept), "shard 3 counted again the same");
+    dir.run(&all)
+        .code(0)
+        .stdout_is(&whole.stdout)
+        .stderr_has("5 of the 6 shard(s) asked for already done, 1 to run");
+
+    // A file of another run (another mode) is refused with one line, and left as it was.
+    let other = dir.run(&["solve", "soma", "--count", "--shard", "4/6"]);
+    dir.write("runs/soma/4.json", &other.code(0).stdout);
+    let r = dir.run(&all);
+    r.code(2)
+        .check(r.stderr.lines().count() == 1, "one error line")
+        .stderr_has("runs/soma/4.json: a record of another run");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("runs/soma/4.json")).unwrap(),
+        other.stdout
+    );
+
+    // Flags that do not go together.
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["solve", "soma", "--count", "--shard", "all/6"],
+            "add --into DIR",
+        ),
+        (
+            &["solve", "soma", "--count", "--into", "d"],
+            "--into DIR takes the records of a count's shards",
+        ),
+        (
+            &["solve", "soma", "--all", "--shard", "1/6", "--into", "d"],
+            "--into DIR takes the records of a count's shards",
+        ),
+        (
+            &[
+                "solve", "soma", "--count", "--shard", "all/x", "--into", "d",
+            ],
+            "--shard all/x: not all/N",
+        ),
+    ];
+    for (args, says) in cases {
+        let r = dir.run(args);
+        r.code(2).stderr_has(says);
+    }
+}
+
+/// Ctrl-C stops a folder run after the shards it finished, each on file and none half
+/// written; the same command then runs the rest and prints the whole count.
+#[test]
+fn an_interrupted_folder_run_keeps_its_shards_and_goes_on() {
+    use std::process::{Command, Stdio};
+    let dir = Dir::new();
+    let args = [
+        "solve",
+        "bedlam",
+        "--count",
+        "--threads",
+        "1",
+        "--shard",
+        "all/8",
+        "--into",
+        "runs",
+    ];
+    let child = Command::new(env!("CARGO_BIN_EXE_cubesat"))
+        .args(args)
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start cubesat");
+    let files = || {
+        std::fs::read_dir(dir.path().join("runs"))
+            .map(|d| d.filter_map(|e| e.ok()).count())
+            .unwrap_or(0)
+    };
+    let start = std::time::Instant::now();
+    while files() < 2 && start.elapsed() < std::time::Duration::from_secs(120) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    crate::common::sigint(&child);
+    let out = child.wait_with_output().expect("wait for cubesat");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("interrupted: not written"), "{stderr}");
+    assert!(out.stdout.is_empty(), "no count before every shard is done");
+    let names: Vec<String> = std::fs::read_dir(dir.path().join("runs"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let done = names.len();
+    assert!((2..8).contains(&done), "{names:?}");
+    assert!(names.iter().all(|n| n.ends_with(".json")), "{names:?}");
+    dir.run(&args)
+        .code(0)
+        .stdout_is("19186 solutions up to rotation\n")
+        .stderr_has(&format!(
+            "{done} of the 8 shard(s) asked for already done, {} to run",
+            8 - done
+        ));
 }

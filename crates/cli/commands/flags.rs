@@ -1,7 +1,7 @@
 //! The run plan's settings as `cubesat solve`'s flags give them, and the plan's refusals and
 //! notes worded with those flags: the rules themselves are the library's (`cubesat::plan`).
 
-use anyhow::{Result, anyhow};
+use anyhow::{Result, anyhow, bail};
 
 use cubesat::plan::{Note, PlanError, Settings, Task};
 use cubesat_xc::Shard;
@@ -11,12 +11,14 @@ use crate::args::{SolutionFormat, SolveArgs};
 /// The run's settings as the flags give them; the rules are the library's ([`Settings`]).
 pub(crate) fn settings(args: &SolveArgs) -> Result<Settings> {
     let shard = match &args.shard {
-        Some(text) => Some(
-            text.parse::<Shard>()
-                .map_err(|e| anyhow!("--shard {text}: {e}"))?,
-        ),
+        Some(text) => Some(shard_of(text, args.into.is_some())?),
         None => None,
     };
+    if args.into.is_some() && !(args.count && args.shard.is_some()) {
+        bail!(
+            "--into DIR takes the records of a count's shards: it goes with --count and --shard K/N or all/N"
+        );
+    }
     let memory = match &args.max_memory {
         Some(text) => Some(
             cubesat::plan::parse_bytes(text).map_err(|_| {
@@ -53,6 +55,29 @@ pub(crate) fn settings(args: &SolveArgs) -> Result<Settings> {
         sealed: args.seal_key_file.is_some(),
         memory,
     })
+}
+
+/// `--shard`'s value: `K/N`, or `all/N` (every shard, into a folder), as shard 0 of N.
+fn shard_of(text: &str, into: bool) -> Result<Shard> {
+    match text.strip_prefix("all/") {
+        Some(n) if into => {
+            let n: u32 = (n.trim().parse()).map_err(|_| {
+                anyhow!("--shard {text}: not all/N with N a whole number (all/64, say)")
+            })?;
+            Shard::new(0, n).map_err(|e| anyhow!("--shard {text}: {e}"))
+        }
+        Some(_) => bail!(
+            "--shard {text}: all shards run one after another into a folder: add --into DIR (with --count)"
+        ),
+        None => text
+            .parse::<Shard>()
+            .map_err(|e| anyhow!("--shard {text}: {e}")),
+    }
+}
+
+/// Whether `--shard` asks for every shard (`all/N`).
+pub(crate) fn every_shard(args: &SolveArgs) -> bool {
+    args.shard.as_deref().is_some_and(|t| t.starts_with("all/"))
 }
 
 /// A refusal of the run's rules, worded with the flags that set what it names.

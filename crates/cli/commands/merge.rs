@@ -64,25 +64,28 @@ pub fn run(args: &MergeArgs) -> Result<Outcome> {
     // A run of several counting modes holds one record per mode in each shard's file: one
     // line each.
     let merged = shard::merge_modes(&records).map_err(rerun_advice)?;
+    print_merged(&merged, args.format == MergeFormat::Json)?;
+    Ok(Outcome::Found)
+}
+
+/// The merged counts on stdout, a line per mode: the count line a single run prints, or a
+/// JSON object.
+pub(super) fn print_merged(merged: &[shard::Merged], json: bool) -> Result<()> {
     let mut out = output(None)?;
     for m in merged {
-        match args.format {
-            MergeFormat::Json => writeln!(out, "{}", m.to_json())?,
-            MergeFormat::Text => writeln!(
-                out,
-                "{} {} {}",
-                m.count,
-                if m.count == 1 {
-                    "solution"
-                } else {
-                    "solutions"
-                },
-                m.up_to.phrase()
-            )?,
+        if json {
+            writeln!(out, "{}", m.to_json())?;
+        } else {
+            let noun = if m.count == 1 {
+                "solution"
+            } else {
+                "solutions"
+            };
+            writeln!(out, "{} {noun} {}", m.count, m.up_to.phrase())?;
         }
     }
     out.flush()?;
-    Ok(Outcome::Found)
+    Ok(())
 }
 
 /// Sorts `results/2.json` before `results/10.json`.
@@ -107,6 +110,31 @@ pub(super) fn command_line() -> String {
                 .map(|w| w.to_string_lossy().into_owned()),
         )
         .collect();
+    shell::join(&words)
+}
+
+/// [`command_line`] for shard `shard` alone, as a run of every shard into a folder
+/// (`--shard all/N --into DIR`) runs it: `--shard K/N`, without `--into`, so that `merge`
+/// hands back a command that reruns that one shard.
+pub(super) fn shard_command_line(shard: cubesat_xc::Shard) -> String {
+    let mut words = vec!["cubesat".to_string()];
+    let mut args = std::env::args_os()
+        .skip(1)
+        .map(|w| w.to_string_lossy().into_owned());
+    while let Some(w) = args.next() {
+        match w.as_str() {
+            "--shard" => {
+                args.next();
+                words.extend(["--shard".to_string(), shard.to_string()]);
+            }
+            "--into" => {
+                args.next();
+            }
+            _ if w.starts_with("--shard=") => words.push(format!("--shard={shard}")),
+            _ if w.starts_with("--into=") => {}
+            _ => words.push(w),
+        }
+    }
     shell::join(&words)
 }
 

@@ -5,6 +5,7 @@ mod decode;
 mod disassemble;
 mod estimate;
 mod export;
+mod fill;
 mod flags;
 mod generate;
 mod info;

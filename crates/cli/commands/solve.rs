@@ -45,6 +45,10 @@ pub fn run(args: SolveArgs, quiet: bool) -> Result<Outcome> {
     }
     super::disassemble::refuse_without(&args)?;
     let (inst, opts, key) = prepare(&args, quiet)?;
+    if let Some(dir) = &args.into {
+        let reporter = |o: &RunOptions| progress_reporter(&args, &inst, o, quiet);
+        return super::fill::run(&args, dir, &inst, &opts, key.as_deref(), quiet, &reporter);
+    }
     let reporter = progress_reporter(&args, &inst, &opts, quiet);
     let mut out = output(args.out.as_deref())?;
     let key = key.as_deref();

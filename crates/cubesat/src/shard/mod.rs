@@ -21,15 +21,18 @@
 //! writes words quoted for a POSIX shell): the library stores it and hands it back with the
 //! shards a merge misses, but never parses or runs it; rerunning is the front end's concern.
 
+pub mod folder;
 pub mod merge;
 pub mod record;
 
 use serde_json::{Value, json};
 
+use crate::counting::UpTo;
 use crate::puzzle::Puzzle;
 use crate::puzzle::json::to_value;
 use crate::run::{EngineChoice, RunOptions};
 
+pub use folder::{Folder, FolderError, Held};
 pub use merge::{MergeError, Merged, check_seals, merge, merge_modes, missing_summary, shard_list};
 pub use record::{MIN_KEY_BYTES, RecordError, ShardRecord, parse_file};
 
@@ -75,13 +78,15 @@ pub fn puzzle_digest(puzzle: &Puzzle) -> String {
 
 /// The digest of a sharded run: the puzzle and everything that changes the count or how the
 /// tree is split (counting mode, engine, count or listing, pruning, the SAT engine's cubes,
-/// the memo engine's [`cubesat_xc::memo::SCHEME`], the modes counted from the same search),
+/// the memo and exact engines' schemes ([`cubesat_xc::memo::SCHEME`],
+/// [`cubesat_xc::exact::SCHEME`]), the modes counted from the same search),
 /// not the thread count or the SAT encoding.
 pub fn run_digest(puzzle: &Puzzle, opts: &RunOptions, job: Job) -> String {
     let engine = opts.engine.resolve();
     let cubes = match engine {
         EngineChoice::Sat => json!(opts.sat_cubes),
         EngineChoice::Memo => json!({ "memo": cubesat_xc::memo::SCHEME }),
+        EngineChoice::Exact => json!({ "exact": cubesat_xc::exact::SCHEME }),
         _ => Value::Null,
     };
     let mut parts = json!({
@@ -105,6 +110,25 @@ pub fn run_digest(puzzle: &Puzzle, opts: &RunOptions, job: Job) -> String {
         parts["searched_with"] = json!(modes);
     }
     fnv128(parts.to_string().as_bytes())
+}
+
+/// The run digest of each mode a run writes a record for, in [`ShardRecord::all`]'s order:
+/// the first mode, then each mode counted beside it from the same search.
+pub fn mode_digests(puzzle: &Puzzle, opts: &RunOptions, job: Job) -> Vec<(UpTo, String)> {
+    let modes: Vec<UpTo> = std::iter::once(opts.up_to)
+        .chain(opts.also_up_to.iter().copied())
+        .collect();
+    modes
+        .iter()
+        .map(|&mode| {
+            let mode_opts = RunOptions {
+                up_to: mode,
+                also_up_to: modes.iter().copied().filter(|&m| m != mode).collect(),
+                ..opts.clone()
+            };
+            (mode, run_digest(puzzle, &mode_opts, job))
+        })
+        .collect()
 }
 
 #[cfg(test)]

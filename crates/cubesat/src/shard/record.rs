@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 
 use cubesat_xc::Shard;
 
-use super::{Job, VERSION, fnv128, puzzle_digest, run_digest};
+use super::{Job, VERSION, fnv128, mode_digests, puzzle_digest, run_digest};
 use crate::counting::UpTo;
 use crate::puzzle::Puzzle;
 use crate::run::{RunOptions, RunReport};
@@ -94,21 +94,16 @@ impl ShardRecord {
         let Some(first) = ShardRecord::new(puzzle, opts, job, report, cpu_seconds, command) else {
             return Vec::new();
         };
+        let digests = mode_digests(puzzle, opts, job);
         let mut out = vec![first.clone()];
         for &(mode, count) in &report.also {
-            let others = std::iter::once(opts.up_to)
-                .chain(opts.also_up_to.iter().copied())
-                .filter(|&m| m != mode)
-                .collect();
-            let mode_opts = RunOptions {
-                up_to: mode,
-                also_up_to: others,
-                ..opts.clone()
+            let Some((_, digest)) = digests.iter().find(|(m, _)| *m == mode) else {
+                continue;
             };
             out.push(ShardRecord {
                 count,
                 up_to: mode,
-                digest: run_digest(puzzle, &mode_opts, job),
+                digest: digest.clone(),
                 ..first.clone()
             });
         }

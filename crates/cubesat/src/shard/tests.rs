@@ -168,3 +168,51 @@ fn a_record_written_earlier_reads_and_writes_back_the_same() {
     );
     assert_eq!(r.to_json().to_string(), text);
 }
+
+/// A folder holds a shard when its file is this run's complete records, runs it again when
+/// they are interrupted, and refuses any other file.
+#[test]
+fn a_folder_knows_its_shards_and_refuses_other_runs_files() {
+    use crate::puzzle::bundled;
+    use crate::run::{self, Instance, RunOptions};
+    let inst = Instance::new(bundled("pentominoes-6x10").unwrap()).unwrap();
+    let opts = RunOptions {
+        up_to: UpTo::None,
+        also_up_to: vec![UpTo::Rotation],
+        shard: Some(Shard::new(1, 3).unwrap()),
+        ..RunOptions::default()
+    };
+    let dir = std::env::temp_dir().join(format!("cubesat-folder-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let folder = Folder::open(&dir, &inst.puzzle, &opts, 3).unwrap();
+    assert_eq!(folder.held(1).unwrap(), Held::Missing);
+    let report = run::count(&inst, &opts).unwrap();
+    let mut records = ShardRecord::all(&inst.puzzle, &opts, Job::Count, &report, 0.1, "c".into());
+    assert_eq!(records.len(), 2);
+    folder.write(1, &records).unwrap();
+    let Held::Done(held) = folder.held(1).unwrap() else {
+        panic!("shard 1 written, not held");
+    };
+    // As written, less the precision JSON keeps of the seconds.
+    let key = |r: &ShardRecord| (r.count, r.up_to, r.digest.clone(), r.complete);
+    assert_eq!(
+        held.iter().map(key).collect::<Vec<_>>(),
+        records.iter().map(key).collect::<Vec<_>>()
+    );
+    assert!(records[0].count > 0);
+    assert_eq!(folder.merged().unwrap(), None, "shards 0 and 2 missing");
+    for r in &mut records {
+        r.complete = false;
+    }
+    folder.write(1, &records).unwrap();
+    assert_eq!(folder.held(1).unwrap(), Held::Interrupted);
+    // Shard 1's records in shard 2's file; one mode's record alone; a listing's record.
+    folder.write(2, &records).unwrap();
+    assert!(matches!(folder.held(2), Err(FolderError::OtherRun { .. })));
+    folder.write(2, &records[..1]).unwrap();
+    let alone = Folder::open(&dir, &inst.puzzle, &opts, 3).unwrap();
+    assert!(matches!(alone.held(2), Err(FolderError::OtherRun { .. })));
+    std::fs::write(folder.path(0), "not a record").unwrap();
+    assert!(matches!(folder.held(0), Err(FolderError::Record { .. })));
+    let _ = std::fs::remove_dir_all(&dir);
+}

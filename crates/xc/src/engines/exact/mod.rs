@@ -58,6 +58,13 @@ use std::sync::{Arc, Mutex};
 
 pub use body::{SimdBody, set_simd_body, simd_body};
 
+/// The version of the engine's search tree and of how a shard's cut is taken from it (the
+/// branching rule, where the leaf search takes over, the cut): shards of another scheme hold
+/// other subtrees, so a shard record's run digest names it and a merge never adds records of
+/// two schemes up. Raise it with any change that moves the tree or the cut; the test that
+/// pins the shards' counts and nodes on a board and a cube catches most such changes.
+pub const SCHEME: u32 = 1;
+
 /// Deepest frontier the subproblem expansion goes to.
 const MAX_FRONTIER_DEPTH: usize = 64;
 /// Parallel runs cut the tree into at least this many subproblems per thread, so that uneven
