@@ -1,4 +1,5 @@
-"""Writes the catalog files of Polyform Puzzler's polyhex puzzles with published counts.
+"""Writes the catalog files of Polyform Puzzler's polyhex puzzles: those with published counts,
+and those its documentation marks "solutions incomplete" (open counts).
 
 Polyform Puzzler (David Goodger, GPL 2, http://puzzler.sourceforge.net/) is Python 2, so
 this script runs under Python 2.7 and imports Polyform Puzzler's own puzzle classes: every
@@ -13,9 +14,11 @@ Which puzzles: every link "N solutions <../solutions/hexes/NAME.txt>" in the doc
 solution without linking a file (`ZERO` below): the order-7 triangle of the tetrahexes, which
 the polyhexes page names, and seven tetrahex figures whose class docstrings say "0 solutions"
 (Polyform Puzzler's `_x` classes, in its source only); NAME is also the front-end script
-bin/hexes/NAME.py, which names the class (a script-like name for those of `ZERO`). The links
-"solutions incomplete" (all the pentahexes, orders 1-5, the hexahexes, four staggered
-rectangles and two knobbed hexagons of orders 1-4) are not taken: their counts are unknown.
+bin/hexes/NAME.py, which names the class (a script-like name for those of `ZERO`). Then every
+link "solutions incomplete <../solutions/hexes/NAME.txt>" (all the pentahexes, orders 1-5, the
+hexahexes' ring, four staggered rectangles and two knobbed hexagons of orders 1-4): written
+with `published` null and `incomplete` (source, convention), never counted here; record.py
+and the shard records of counts/ fill in their estimates and counts, which a rerun keeps.
 Where a class's docstring gives another count than the page's (or none), a line `note` says so.
 Kept are the puzzles cubesat expresses: one figure (one component), pieces that turn freely,
 every solution counted (left out: one-sided sets, since on a board one cell thick turning a
@@ -115,7 +118,7 @@ ZERO = [
 SET_SECTION = {'Tetrahexes': 'The 7 tetrahexes total 28 hexagons.'}
 
 # Shorter words for the names over 40 characters.
-SHORT = [('elongated-hexagon', 'long-hexagon')]
+SHORT = [('elongated-hexagon', 'long-hexagon'), ('semi-regular', 'semiregular')]
 
 # Findings on counts that differ from the page's, by file name: (verdict, matches, text).
 # Settled by dancing links (cubesat --engine dlx), by Polyform Puzzler's own solver, run on
@@ -174,7 +177,7 @@ FINDINGS = {
 def links(pp):
     """(doc, name, count, words, section, where) of every counted hex link, the g4gX page last,
     then the figures of `ZERO` (`where`: `page` or `docstring`, where the words are)."""
-    for link in page_links(pp, 'hexes'):
+    for link in page_links(pp, 'hexes', incomplete=True):
         yield link + ('page',)
     for doc, name, modname, clsname, words in ZERO:
         text = io.open(os.path.join(pp, 'docs', doc + '.txt'), encoding='utf-8').read()
@@ -333,8 +336,9 @@ def record(pp, doc, name, count, words, title, where, modname, cls, script, old)
                             file_name(name, SHORT), FINDINGS, old)
     description = (
         'Polyform Puzzler\'s %s: %s, each used once, fill a figure of %d hexagons, a board one '
-        'hexagonal prism thick.' % (
-            title_name(name), set_words(cls, [n for n, _ in pieces]), len(coords)))
+        'hexagonal prism thick.%s' % (
+            title_name(name), set_words(cls, [n for n, _ in pieces]), len(coords),
+            ' Polyform Puzzler lists its solutions as incomplete.' if count is None else ''))
     return puzzle_file(name, description, 'hexagons', art(coords),
                        [(n, art(cells)) for n, cells in pieces], catalog), None
 
@@ -354,7 +358,7 @@ def main():
             why = expressible(cls, 'Polyhexes', 'polyhexes', 'hexagonal')
             said = docstring_count(cls)
             c = re.match(r'(\d[\d,]*)\b', said)
-            if (int(c.group(1).replace(',', '')) if c else None) != n:
+            if n is not None and (int(c.group(1).replace(',', '')) if c else None) != n:
                 print('note %s: the page says "%s", the class %s "%s"' % (
                     name, words, cls.__name__, said))
             yield doc, name, modname, cls, why, (

@@ -105,6 +105,15 @@ def convention(p, cls, count):
         how.append('gives piece %s fewer orientations' % ', '.join(restricted))
     if cls.check_for_duplicates:
         how.append('drops the solutions it has seen turned or reflected')
+    if count is None:
+        # The wording record.py reads the mode from ("cubesat's MODE mode").
+        if not how:
+            return ('Polyform Puzzler\'s class restricts no piece and drops no duplicates, so '
+                    'its solver lists every placement: cubesat\'s none mode')
+        return ('Polyform Puzzler lists each solution once up to the figure\'s symmetries, '
+                'rotations and reflections in the plane (its class %s); on a board one prism '
+                'thick a reflection in the plane is a half turn in space: cubesat\'s rotation '
+                'mode' % ' and '.join(how))
     if count == 0:
         return ('no solution, so 0 in every counting mode (Polyform Puzzler\'s class %s)'
                 % (' and '.join(how) if how else 'restricts no piece'))
@@ -203,6 +212,9 @@ def settle(obj, path, fname, cubesat, limit):
     seconds spent). A count that differs needs a finding; a finding needs counts that differ."""
     cpu = 0.0
     why = None
+    if obj['catalog']['published'] is None:
+        # An open count runs in shards and is recorded by record.py, not here.
+        return None, cpu
     if 'cubesat' not in obj['catalog'] and cubesat:
         tmp = path + '.tmp'
         if not os.path.isdir(os.path.dirname(path)):
@@ -269,6 +281,8 @@ def catalog_entry(pp, p, cls, doc, count, words, title, where, modname, script, 
                   'the class %s.%s%s' % (page_title, doc_cite, words, modname, cls.__name__,
                                          ' (front end %s)' % script if script else ''))
     conv = convention(p, cls, count)
+    if count is None:
+        return incomplete_entry(doc, source, conv, old)
     published = OrderedDict([
         ('count', count),
         ('up_to', 'none' if 'none mode' in conv else 'rotation'),
@@ -288,6 +302,24 @@ def catalog_entry(pp, p, cls, doc, count, words, title, where, modname, script, 
             catalog['cubesat'] = oc['cubesat']
         if oc.get('slow'):
             catalog['slow'] = True
+    return catalog
+
+
+def incomplete_entry(doc, source, conv, old):
+    """The `catalog` of a puzzle whose page says "solutions incomplete": no published count,
+    its source and convention, and what the file as it was (`old`) had measured (cubesat's
+    counts, `slow`, `incomplete.counted` or `estimate`, which record.py writes)."""
+    incomplete = OrderedDict([('source', source), ('convention', conv)])
+    catalog = OrderedDict([('family', doc), ('published', None)])
+    oc = (old or {}).get('catalog', {})
+    if 'cubesat' in oc:
+        catalog['cubesat'] = oc['cubesat']
+    if oc.get('slow'):
+        catalog['slow'] = True
+    for k in ('counted', 'estimate'):
+        if k in oc.get('incomplete', {}):
+            incomplete[k] = oc['incomplete'][k]
+    catalog['incomplete'] = incomplete
     return catalog
 
 
@@ -315,7 +347,9 @@ def write_all(out, cubesat, limit, short_words, puzzles):
         if why is None:
             fname = file_name(name, short_words)
             path = os.path.join(out, doc, fname + '.json')
-            old = json.load(io.open(path, encoding='utf-8')) if os.path.exists(path) else None
+            # In the file's key order (Python 2's dict has none), so that a rerun rewrites it as it is.
+            old = (json.load(io.open(path, encoding='utf-8'), object_pairs_hook=OrderedDict)
+                   if os.path.exists(path) else None)
             obj, why = record(old)
         if why is None:
             why, cpu = settle(obj, path, fname, cubesat, limit)
@@ -334,13 +368,37 @@ def write_all(out, cubesat, limit, short_words, puzzles):
         kept, ', '.join('%s %d' % kv for kv in sorted(families.items())), left, cpu_total))
 
 
-def page_links(pp, bin_dir):
+def page_links(pp, bin_dir, incomplete=False):
     """(doc, name, count, words, section) of every link "N solutions <../solutions/BIN_DIR/
-    NAME.txt>" in the documentation, each NAME once, the g4gX page last."""
+    NAME.txt>" in the documentation, each NAME once, the g4gX page last; with `incomplete`,
+    then of every link "solutions incomplete <...>", with count None."""
+    for link in counted_links(pp, bin_dir):
+        yield link
+    if not incomplete:
+        return
+    seen = set()
+    for doc in doc_pages(pp):
+        text = io.open(os.path.join(pp, 'docs', doc), encoding='utf-8').read()
+        pattern = r'`(solutions\s+incomplete)\s*<\.\./solutions/%s/([^>]+)\.txt>`__' % bin_dir
+        for m in re.finditer(pattern, text):
+            name = m.group(2)
+            if name in seen:
+                continue
+            seen.add(name)
+            yield doc[:-4], name, None, 'solutions incomplete', section(text, m.start())
+
+
+def doc_pages(pp):
+    """The documentation pages, the g4gX page last."""
     docs = sorted(d for d in os.listdir(os.path.join(pp, 'docs')) if d.endswith('.txt'))
     docs.sort(key=lambda d: d == 'g4gX.txt')
+    return docs
+
+
+def counted_links(pp, bin_dir):
+    """[`page_links`]'s links with a count."""
     seen = set()
-    for doc in docs:
+    for doc in doc_pages(pp):
         text = io.open(os.path.join(pp, 'docs', doc), encoding='utf-8').read()
         pattern = r'`([^`<]*?)\s*<\.\./solutions/%s/([^>]+)\.txt>`__' % bin_dir
         for m in re.finditer(pattern, text):

@@ -23,10 +23,20 @@ pub fn to_value(puzzle: &Puzzle) -> Value {
         out["description"] = json!(puzzle.description);
     }
     out["target"] = target_value(puzzle);
+    // Pieces past the last free letter share '?' (the reader gives it to every piece it runs
+    // out of letters for); written, the shared letter would read as a duplicate, so it is
+    // left out for the reader to give again.
+    let shared = puzzle.pieces.iter().filter(|p| p.letter == '?').count() > 1;
     out["pieces"] = puzzle
         .pieces
         .iter()
-        .map(|p| piece_value(p, puzzle.grid))
+        .map(|p| {
+            let mut v = piece_value(p, puzzle.grid);
+            if shared && p.letter == '?' {
+                v.as_object_mut().map(|o| o.remove("letter"));
+            }
+            v
+        })
         .collect();
     if puzzle.mirror {
         out["mirror"] = json!(true);
