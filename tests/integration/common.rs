@@ -171,6 +171,31 @@ pub fn puzzle_json(
     )
 }
 
+/// Runs `cubesat ARGS` in `dir` and sends it SIGINT (with `kill -INT`, as Ctrl-C does) once
+/// `ready` says so (checked every 20 ms, at most two minutes), then waits for it.
+pub fn interrupted_when(dir: &Dir, args: &[&str], ready: impl Fn() -> bool, when: &str) -> Run {
+    let child = Command::new(env!("CARGO_BIN_EXE_cubesat"))
+        .args(args)
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start cubesat");
+    let start = std::time::Instant::now();
+    while !ready() && start.elapsed() < std::time::Duration::from_secs(120) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    sigint(&child);
+    let out = child.wait_with_output().expect("wait for cubesat");
+    Run {
+        cmd: format!("cubesat {} (SIGINT {when})", args.join(" ")),
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
 /// Sends SIGINT to `child` with `kill -INT`, as Ctrl-C in a terminal does.
 pub fn sigint(child: &Child) {
     let status = Command::new("kill")

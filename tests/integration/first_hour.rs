@@ -71,23 +71,13 @@ fn hexominoes_15x14() -> String {
 
 /// Runs `cubesat ARGS` in `dir`, sends SIGINT (with `kill -INT`) after `after`, and waits.
 fn interrupted(dir: &Dir, args: &[&str], after: Duration) -> Run {
-    let child = Command::new(env!("CARGO_BIN_EXE_cubesat"))
-        .args(args)
-        .current_dir(dir.path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start cubesat");
-    std::thread::sleep(after);
-    crate::common::sigint(&child);
-    let out = child.wait_with_output().expect("wait for cubesat");
-    Run {
-        cmd: format!("cubesat {} (SIGINT after {after:?})", args.join(" ")),
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    let start = std::time::Instant::now();
+    crate::common::interrupted_when(
+        dir,
+        args,
+        || start.elapsed() >= after,
+        &format!("after {after:?}"),
+    )
 }
 
 /// Runs `cubesat ARGS` in `dir` with `input` on stdin.

@@ -547,7 +547,6 @@ fn a_count_fills_a_folder_shard_by_shard_and_resumes() {
 /// written; the same command then runs the rest and prints the whole count.
 #[test]
 fn an_interrupted_folder_run_keeps_its_shards_and_goes_on() {
-    use std::process::{Command, Stdio};
     let dir = Dir::new();
     let args = [
         "solve",
@@ -560,29 +559,15 @@ fn an_interrupted_folder_run_keeps_its_shards_and_goes_on() {
         "--into",
         "runs",
     ];
-    let child = Command::new(env!("CARGO_BIN_EXE_cubesat"))
-        .args(args)
-        .current_dir(dir.path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start cubesat");
     let files = || {
         std::fs::read_dir(dir.path().join("runs"))
             .map(|d| d.filter_map(|e| e.ok()).count())
             .unwrap_or(0)
     };
-    let start = std::time::Instant::now();
-    while files() < 2 && start.elapsed() < std::time::Duration::from_secs(120) {
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    crate::common::sigint(&child);
-    let out = child.wait_with_output().expect("wait for cubesat");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(130), "{stderr}");
-    assert!(stderr.contains("interrupted: not written"), "{stderr}");
-    assert!(out.stdout.is_empty(), "no count before every shard is done");
+    let r = crate::common::interrupted_when(&dir, &args, || files() >= 2, "after two shards");
+    r.code(130)
+        .stderr_has("interrupted: not written")
+        .stdout_is("");
     let names: Vec<String> = std::fs::read_dir(dir.path().join("runs"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
