@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
 
 # An open catalog puzzle whose count is estimated at centuries of CPU.
 ENDLESS = "hexominoes-holey-rectangle-1"
@@ -45,13 +46,14 @@ LOOP = textwrap.dedent("""
 """)
 
 
-def interrupt(script):
-    """Runs `script` in a fresh interpreter, sends SIGINT once it prints its first line, and
-    returns (its first line, the rest of its output, its exit code)."""
+def interrupt(script, settle=0.0):
+    """Runs `script` in a fresh interpreter, sends SIGINT `settle` seconds after it prints its
+    first line, and returns (its first line, the rest of its output, its exit code)."""
     child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
     try:
         first = child.stdout.readline()
+        time.sleep(settle)
         child.send_signal(signal.SIGINT)
         # A bound on a hang, not a timing check: the child stops within a second.
         out, err = child.communicate(timeout=120)
@@ -61,7 +63,10 @@ def interrupt(script):
 
 
 def test_sigint_stops_a_count_and_keeps_the_partial_figure():
-    first, out, code, err = interrupt(COUNT)
+    # The line is printed just before the count starts: a signal sent at once can land in the
+    # print's return, before the count (a KeyboardInterrupt from the script's own line). Half
+    # a second later the child is in a count that runs for centuries.
+    first, out, code, err = interrupt(COUNT, settle=0.5)
     assert first == "counting", err
     assert code == 0, (out, err)
     word, count, flagged, keyboard = out.split()
