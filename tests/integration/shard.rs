@@ -517,10 +517,34 @@ fn a_count_fills_a_folder_shard_by_shard_and_resumes() {
     );
 
     // Flags that do not go together.
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 7] = [
         (
             &["solve", "soma", "--count", "--shard", "all/6"],
             "add --into DIR",
+        ),
+        (
+            &[
+                "solve", "soma", "--count", "--shard", "all/0", "--into", "d",
+            ],
+            "cannot be split into 0 shards",
+        ),
+        (
+            &[
+                "solve",
+                "soma",
+                "--count",
+                "--shard",
+                "all/99999999999",
+                "--into",
+                "d",
+            ],
+            "is too many",
+        ),
+        (
+            &[
+                "solve", "soma", "--count", "--shard", "all/2", "--into", "afile",
+            ],
+            "afile: cannot create the folder: ",
         ),
         (
             &["solve", "soma", "--count", "--into", "d"],
@@ -537,9 +561,31 @@ fn a_count_fills_a_folder_shard_by_shard_and_resumes() {
             "--shard all/x: not all/N",
         ),
     ];
+    dir.write("afile", "");
     for (args, says) in cases {
         let r = dir.run(args);
-        r.code(2).stderr_has(says);
+        r.code(2)
+            .stderr_has(says)
+            .check(r.stderr.lines().count() == 1, "one error line");
+    }
+
+    // A FIFO (or a folder) named like a record is refused, not read: a FIFO would block.
+    std::fs::create_dir(dir.path().join("odd")).unwrap();
+    let fifo = std::process::Command::new("mkfifo")
+        .arg(dir.path().join("odd/0.json"))
+        .status()
+        .expect("run mkfifo");
+    assert!(fifo.success());
+    std::fs::create_dir(dir.path().join("odd/1.json")).unwrap();
+    for k in ["0", "1"] {
+        let mut one = all;
+        let shard = format!("{k}/6");
+        one[6] = &shard;
+        one[8] = "odd";
+        let r = dir.run(&one);
+        r.code(2)
+            .stderr_has(&format!("odd/{k}.json: not a regular file"))
+            .check(r.stderr.lines().count() == 1, "one error line");
     }
 }
 

@@ -61,10 +61,14 @@ pub(crate) fn settings(args: &SolveArgs) -> Result<Settings> {
 fn shard_of(text: &str, into: bool) -> Result<Shard> {
     match text.strip_prefix("all/") {
         Some(n) if into => {
-            let n: u32 = (n.trim().parse()).map_err(|_| {
-                anyhow!("--shard {text}: not all/N with N a whole number (all/64, say)")
-            })?;
-            Shard::new(0, n).map_err(|e| anyhow!("--shard {text}: {e}"))
+            let n = n.trim();
+            if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+                bail!("--shard {text}: not all/N with N a whole number (all/64, say)");
+            }
+            // Shard 0 of N: its parse says what is wrong with N (0, or too many).
+            format!("0/{n}")
+                .parse::<Shard>()
+                .map_err(|e| anyhow!("--shard {text}: {e}"))
         }
         Some(_) => bail!(
             "--shard {text}: all shards run one after another into a folder: add --into DIR (with --count)"

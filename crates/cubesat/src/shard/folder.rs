@@ -36,8 +36,9 @@ pub enum Held {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum FolderError {
-    /// The folder cannot be created or a file in it read or written.
-    #[error("{}: {what}: {source}", path.display())]
+    /// The folder cannot be created or a file in it read or written (the system's error is
+    /// the cause, which front ends print after this).
+    #[error("{}: {what}", path.display())]
     Io {
         /// The file or folder.
         path: PathBuf,
@@ -69,6 +70,12 @@ pub enum FolderError {
     #[error("{}: over {MAX_RECORD_BYTES} bytes, not a shard record", path.display())]
     TooLarge {
         /// The file.
+        path: PathBuf,
+    },
+    /// Not a regular file (a folder, a FIFO, a device): never read, since a FIFO would block.
+    #[error("{}: not a regular file, so not a shard record", path.display())]
+    NotAFile {
+        /// The path.
         path: PathBuf,
     },
     /// The records do not merge (cannot happen for a folder this module filled).
@@ -140,7 +147,7 @@ impl Folder {
             }
             if r.shard.count() != self.shards || r.shard.index() != k {
                 return Err(other(format!(
-                    "shard {}, this file holds shard {k}/{}",
+                    "its shard is {}, the file's name says {k}/{}",
                     r.shard, self.shards
                 )));
             }
@@ -222,11 +229,17 @@ fn read_bounded(path: &Path) -> Result<Option<String>, FolderError> {
             source,
         }
     };
-    let f = match std::fs::File::open(path) {
-        Ok(f) => f,
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() => {
+            return Err(FolderError::NotAFile {
+                path: path.to_path_buf(),
+            });
+        }
+        Ok(_) => {}
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(io("cannot read")(e)),
-    };
+    }
+    let f = std::fs::File::open(path).map_err(io("cannot read"))?;
     let mut bytes = Vec::new();
     f.take(MAX_RECORD_BYTES + 1)
         .read_to_end(&mut bytes)
