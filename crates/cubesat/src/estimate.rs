@@ -50,8 +50,12 @@ pub struct CountEstimate {
 
 impl CountEstimate {
     /// CPU seconds of the whole count (one thread's), at the measured rate: the estimate and
-    /// its 95% interval; `None` without a rate.
+    /// its 95% interval; `None` without a rate, or when no probe finished
+    /// ([`TreeEstimate::sampled`]: the tree's size is unknown).
     pub fn cpu_seconds(&self) -> Option<(f64, f64, f64)> {
+        if !self.tree.sampled() {
+            return None;
+        }
         let rate = self.rate?;
         let (lo, hi) = self.tree.nodes.interval(Z95);
         Some((self.tree.nodes.mean / rate, lo / rate, hi / rate))
@@ -253,8 +257,12 @@ pub fn text(
     }
     tree_lines(&mut out, est, up_to);
     cost_lines(&mut out, est);
-    if let (Some(w), Some(p)) = (wall, plan) {
-        shard_lines(&mut out, p, w, up_to, puzzle);
+    match (wall, plan) {
+        (Some(w), Some(p)) => shard_lines(&mut out, p, w, up_to, puzzle),
+        (Some(_), None) if !est.tree.sampled() => {
+            let _ = writeln!(out, "plan: none, for a tree of unknown size");
+        }
+        _ => {}
     }
     out
 }
@@ -276,6 +284,23 @@ fn tree_lines(out: &mut String, est: &CountEstimate, up_to: UpTo) {
             },
             up_to.phrase()
         );
+        return;
+    }
+    if !t.sampled() {
+        let floor = if t.nodes.known >= 1.0 {
+            format!(
+                " (at least {} nodes, counted above the probes)",
+                sig(t.nodes.known, 3)
+            )
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            out,
+            "nodes: unknown: no probe of the tree finished in {}, so there is no estimate{floor}; give it more time (--seconds)",
+            human_seconds(t.elapsed.as_secs_f64()),
+        );
+        let _ = writeln!(out, "solutions: unknown {}", up_to.phrase());
         return;
     }
     let (lo, hi) = t.nodes.interval(Z95);
@@ -311,6 +336,9 @@ fn cost_lines(out: &mut String, est: &CountEstimate) {
         None => writeln!(out, "speed: too few nodes searched to measure"),
     };
     let Some((cpu, lo, hi)) = est.cpu_seconds() else {
+        if !est.tree.sampled() {
+            let _ = writeln!(out, "cpu time: unknown");
+        }
         return;
     };
     let _ = if est.tree.exact {
@@ -430,18 +458,20 @@ pub fn to_json(
     let (lo, hi) = t.nodes.interval(Z95);
     let (slo, shi) = t.total.interval(Z95);
     let finite = |x: f64| x.is_finite().then_some(x);
+    // Without a finished probe the means are only the counted lower bounds (`low`).
+    let sized = |x: f64| t.sampled().then_some(x);
     let cpu = est.cpu_seconds();
     json!({
         "up_to": up_to.to_string(),
         "exact": t.exact,
         "refutation": est.refutation.as_ref().map(|r| r.to_string()),
-        "nodes": t.nodes.mean,
+        "nodes": sized(t.nodes.mean),
         "low": lo,
         "high": finite(hi),
         "std_error": finite(t.nodes.std_error),
         "degrees_of_freedom": finite(t.nodes.dof),
         "confidence": 0.95,
-        "solutions": t.total.mean,
+        "solutions": sized(t.total.mean),
         "solutions_low": slo,
         "solutions_high": finite(shi),
         "probes": t.probes,
@@ -570,6 +600,77 @@ mod tests {
             assert_eq!(e.tree.total.mean, c.count as f64, "{up_to}");
             assert_eq!(e.tree.nodes.mean, c.nodes.unwrap() as f64, "{up_to}");
         }
+    }
+
+    /// An estimate no probe of which finished (a tree whose every probe outlasts the time
+    /// given) reports the size as unknown, with what was counted as a lower bound, and gives
+    /// no CPU time or shard plan, rather than a point estimate from no sample.
+    #[test]
+    fn an_estimate_without_a_probe_gives_no_size() {
+        let known = Estimated {
+            mean: 2.0,
+            std_error: f64::INFINITY,
+            known: 2.0,
+            dof: 1.0,
+        };
+        let est = CountEstimate {
+            tree: TreeEstimate {
+                nodes: known,
+                total: Estimated {
+                    mean: 0.0,
+                    known: 0.0,
+                    ..known
+                },
+                elapsed: Duration::from_secs(5),
+                ..TreeEstimate::default()
+            },
+            branches: 1,
+            rate: Some(6e4),
+            refutation: None,
+        };
+        assert!(!est.tree.sampled());
+        assert_eq!(est.cpu_seconds(), None);
+        assert!(est.plan(Duration::from_secs(3600), 2).is_none());
+        let text = text(&est, UpTo::Rotation, None, None, "ring.json");
+        assert!(
+            text.starts_with("nodes: unknown: no probe of the tree finished in 5"),
+            "{text}"
+        );
+        assert!(text.contains("at least 2.00 nodes"), "{text}");
+        assert!(
+            text.contains("solutions: unknown up to rotation\n"),
+            "{text}"
+        );
+        assert!(text.contains("cpu time: unknown\n"), "{text}");
+        let day = Some(Duration::from_secs(86_400));
+        let planned = super::text(&est, UpTo::Rotation, day, None, "ring.json");
+        assert!(
+            planned.ends_with("plan: none, for a tree of unknown size\n"),
+            "{planned}"
+        );
+        let j = to_json(&est, UpTo::Rotation, None, None);
+        assert_eq!(j["nodes"], Value::Null);
+        assert_eq!(j["solutions"], Value::Null);
+        assert_eq!(j["cpu_seconds"], Value::Null);
+        assert_eq!(j["low"], 2.0);
+        // One finished probe is an estimate (Knuth's, unbiased), if a rough one.
+        let one = CountEstimate {
+            tree: TreeEstimate {
+                probes: 1,
+                ..est.tree.clone()
+            },
+            ..est.clone()
+        };
+        assert!(one.cpu_seconds().is_some());
+        assert!(
+            text_of(&one).starts_with("nodes: 2.00 ("),
+            "{}",
+            text_of(&one)
+        );
+    }
+
+    fn text_of(e: &CountEstimate) -> String {
+        text(e, UpTo::Rotation, None, None, "ring.json")
     }
 
     #[test]

@@ -579,6 +579,8 @@ export class Estimate {
     const row = (k, v) => el('tr', {}, el('th', { scope: 'row', text: k }), el('td', { text: v }));
     const rows = [
       row('search tree', e.exact ? big(e.nodes) + ' nodes (exact: the whole tree was walked)'
+        // No probe finished: only a lower bound is known, not the size.
+        : e.nodes === null ? 'unknown: no probe of the tree finished in the time given' + (e.low >= 1 ? ' (at least ' + big(e.low) + ' nodes)' : '') + '; sample for longer'
         : 'about ' + big(e.nodes) + ' nodes (95% interval ' + big(e.low) + ' to ' + big(e.high) + ')'),
     ];
     if (e.solutions !== undefined && e.solutions !== null) {
@@ -587,7 +589,7 @@ export class Estimate {
     if (e.nodes_per_second) rows.push(row('speed here', big(e.nodes_per_second) + ' nodes a second on one core'));
     // An exact answer (a small tree walked whole) has no interval to give.
     const interval = !e.exact && e.cpu_seconds_low !== undefined ? ' (95% interval ' + span(e.cpu_seconds_low) + ' to ' + span(e.cpu_seconds_high) + ')' : '';
-    if (e.cpu_seconds !== undefined) rows.push(row('CPU time', (e.exact ? '' : 'about ') + span(e.cpu_seconds) + interval + ' on one core'));
+    if (e.cpu_seconds !== undefined && e.cpu_seconds !== null) rows.push(row('CPU time', (e.exact ? '' : 'about ') + span(e.cpu_seconds) + interval + ' on one core'));
     if (e.probes && !e.exact) rows.push(row('from', num(e.probes) + ' random probes of the tree'));
     const box = $('est-result');
     box.textContent = '';

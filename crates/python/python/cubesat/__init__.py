@@ -252,8 +252,9 @@ class Estimate:
         self.text = text
         self.up_to: str = fields["up_to"]
         self.exact: bool = fields["exact"]
-        self.nodes: float = fields["nodes"]
-        self.solutions: float = fields["solutions"]
+        # None when no probe finished: the tree's size is unknown.
+        self.nodes: Optional[float] = fields["nodes"]
+        self.solutions: Optional[float] = fields["solutions"]
         self.solutions_interval = (fields["solutions_low"], fields["solutions_high"])
         self.cpu_seconds: Optional[float] = fields["cpu_seconds"]
         self.probes: int = fields["probes"]
@@ -262,6 +263,8 @@ class Estimate:
         return self.text
 
     def __repr__(self) -> str:
+        if self.nodes is None or self.solutions is None:
+            return f"Estimate(unknown: no probe finished, up_to={self.up_to!r})"
         return (f"Estimate(solutions~{self.solutions:.4g}, nodes~{self.nodes:.4g}, "
                 f"up_to={self.up_to!r}{', exact' if self.exact else ''})")
 

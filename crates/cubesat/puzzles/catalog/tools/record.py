@@ -73,6 +73,9 @@ def update(path, measured, date):
     est = os.path.join(measured, 'est', name + '.json')
     if how is None and os.path.exists(est) and os.path.getsize(est):
         e = json.load(open(est))
+        if e['nodes'] is None:
+            # No probe finished: there is no estimate to record, only a lower bound.
+            return 'no estimate: no probe finished in %.1f s' % e['seconds']
         inc['estimate'] = OrderedDict([
             ('up_to', e['up_to']),
             ('nodes', float('%.4g' % e['nodes'])),

@@ -205,6 +205,13 @@ pub struct TreeEstimate {
 }
 
 impl TreeEstimate {
+    /// False when no probe finished and the tree was not counted whole: the figures are then
+    /// only what was counted above the probes (each [`Estimated::known`]), a lower bound and
+    /// no estimate of the tree's size.
+    pub fn sampled(&self) -> bool {
+        self.exact || self.probes > 0
+    }
+
     /// Nodes per second of the estimate's searches: this machine's speed on this tree, on one
     /// thread (the searches include the roots they build, as a split count's do).
     pub fn rate(&self) -> Option<f64> {
