@@ -180,11 +180,20 @@ def test_estimate_of_a_small_tree_is_exact(soma):
     assert sampled.probes == 50 and sampled.solutions > 0
 
 
+def test_an_estimate_without_a_probe_has_no_size():
+    # The fields `cubesat estimate --format json` gives when no probe finished in its time.
+    fields = {"up_to": "rotation", "exact": False, "nodes": None, "solutions": None,
+              "solutions_low": 0.0, "solutions_high": None, "cpu_seconds": None, "probes": 0}
+    e = cubesat.Estimate(fields, "nodes: unknown: no probe of the tree finished in 5.0 seconds")
+    assert e.nodes is None and e.cpu_seconds is None
+    assert repr(e) == "Estimate(unknown: no probe finished, up_to='rotation')"
+
+
 def test_generate_makes_a_puzzle_with_one_completion(soma):
     g = soma.generate(hints=3, seed=7, unique=True)
     assert g.puzzle.count(up_to="none") == 1
     g.solution.verify()
-    assert g.report["completions"] == 1 if "completions" in g.report else True
+    assert g.report["completions"] == 1 and g.report["unique"] and g.report["hints"] == 3
     assert "unique" in g.line
     with pytest.raises(cubesat.CubesatError):
         soma.generate(hints=99)
