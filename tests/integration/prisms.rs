@@ -143,9 +143,10 @@ fn prism_inputs_are_refused_with_one_line() {
     );
 }
 
-/// Every polyiamond of the catalog written as a BurrTools file and read back counts the same
-/// up to rotation (BurrTools' own `burrTxt` gives 156, 74 and 61,251 for three of these
-/// files: hexiamonds-6x6, hexiamonds-4x9, polyiamonds-12345-bat).
+/// Every polyiamond of the catalog with a published count written as a BurrTools file and
+/// read back counts the same up to rotation (BurrTools' own `burrTxt` gives 156, 74 and 61,251
+/// for three of these files: hexiamonds-6x6, hexiamonds-4x9, polyiamonds-12345-bat); those
+/// whose count Polyform Puzzler left incomplete are open or take minutes.
 #[test]
 fn catalog_polyiamonds_keep_their_counts_through_burrtools_files() {
     let dir = Dir::new();
@@ -158,6 +159,10 @@ fn catalog_polyiamonds_keep_their_counts_through_burrtools_files() {
         for e in std::fs::read_dir(format!("{root}/{family}")).unwrap() {
             let path = e.unwrap().path();
             let name = path.file_stem().unwrap().to_str().unwrap().to_string();
+            let catalog = cubesat::puzzle::bundled(&name).unwrap().catalog.unwrap();
+            if catalog.incomplete.is_some() {
+                continue;
+            }
             dir.run(&["convert", "-q", &name, "x.xmpuzzle"]).code(0);
             let up_to = ["--up-to", "rotation"];
             assert_eq!(

@@ -1,4 +1,5 @@
-"""Writes the catalog files of Polyform Puzzler's polyiamond puzzles with published counts.
+"""Writes the catalog files of Polyform Puzzler's polyiamond puzzles: those with published
+counts, and those its documentation marks "solutions incomplete" (open counts).
 
 Polyform Puzzler (David Goodger, GPL 2, http://puzzler.sourceforge.net/) is Python 2, so
 this script runs under Python 2.7 and imports Polyform Puzzler's own puzzle classes: every
@@ -11,8 +12,11 @@ copied into cubesat; what the files hold are the puzzles' cells (facts), with th
 Which puzzles: every link "N solutions <../solutions/iamonds/NAME.txt>" in the documentation
 (docs/*.txt, the g4gX page last, each NAME once) and the two figures the hexiamonds page says
 have no solution without linking a file (`ZERO` below); NAME is also the front-end script
-bin/iamonds/NAME.py, which names the class. The links "solutions incomplete" (all the
-heptiamonds, orders 1-6 and 1-7) are not taken: their counts are unknown.
+bin/iamonds/NAME.py, which names the class. Then every link "solutions incomplete
+<../solutions/iamonds/NAME.txt>" (the heptiamonds and the polyiamonds of orders 1-6 and 1-7;
+the one-sided sets among them are left out, as below): written with `published` null and
+`incomplete` (source, convention), never counted here; record.py and the shard records of
+counts/ fill in their estimates and counts, which a rerun keeps.
 Kept are the puzzles cubesat expresses: one figure (one component), pieces that turn freely,
 every solution counted (left out: one-sided sets, since on a board one cell thick turning a
 piece over is a turn in space; classes that keep only the solutions meeting a colour rule of
@@ -80,7 +84,8 @@ ZERO = [
 
 # Shorter words for the names over 40 characters.
 SHORT = [('elongated-hexagons', 'long-hex'), ('elongated-hexagon', 'long-hexagon'),
-         ('semiregular-hexagon', 'semireg-hexagon')]
+         ('semiregular-hexagon', 'semireg-hexagon'), ('triangle-hexagram', 'tri-hexagram'),
+         ('staggered-rectangle', 'stag-rectangle'), ('hexagon-hexagram', 'hex-hexagram')]
 
 # Findings on counts that differ from the page's, by file name: (verdict, matches, text).
 # Settled by dancing links (cubesat --engine dlx) and by Polyform Puzzler's own solver, run
@@ -109,8 +114,9 @@ FINDINGS = {
 
 
 def links(pp):
-    """(doc, name, count, words, section) of every counted iamond link, the g4gX page last."""
-    for link in page_links(pp, 'iamonds'):
+    """(doc, name, count, words, section) of every counted iamond link, the g4gX page last,
+    then of every "solutions incomplete" link (count None), then the figures of `ZERO`."""
+    for link in page_links(pp, 'iamonds', incomplete=True):
         yield link
     for doc, name, modname, clsname, words in ZERO:
         text = io.open(os.path.join(pp, 'docs', doc + '.txt'), encoding='utf-8').read()
@@ -146,6 +152,15 @@ def set_words(cls, pieces):
     if 'HexiamondsChoose9Hexagon' in names:
         return '9 of the 12 free hexiamonds (%s; %s left out)' % (
             listed, ', '.join(sorted(cls.omit)))
+    if 'Polyiamonds1234567' in names:
+        return ('the %d free polyiamonds of orders 1 to 7 (the moniamond, the diamond, the '
+                'triamond, 3 tetriamonds, 4 pentiamonds, 12 hexiamonds and 24 heptiamonds: %s)'
+                % (n, listed))
+    if 'Polyiamonds123456' in names:
+        return ('the %d free polyiamonds of orders 1 to 6 (the moniamond, the diamond, the '
+                'triamond, 3 tetriamonds, 4 pentiamonds and 12 hexiamonds: %s)' % (n, listed))
+    if 'Heptiamonds' in names:
+        return 'the %d free heptiamonds (%s)' % (n, listed)
     if 'Polyiamonds12345' in names:
         return ('the %d free polyiamonds of orders 1 to 5 (the moniamond, the diamond, the '
                 'triamond, 3 tetriamonds and 4 pentiamonds: %s)' % (n, listed))
@@ -165,9 +180,10 @@ def record(pp, doc, name, count, words, title, modname, cls, script, old):
                             file_name(name, SHORT), FINDINGS, old)
     description = (
         'Polyform Puzzler\'s %s: %s, each used once, fill a figure of %d triangles (%d up, %d '
-        'down), a board one prism thick.' % (
+        'down), a board one prism thick.%s' % (
             title_name(name), set_words(cls, [n for n, _ in pieces]), len(coords),
-            sum(1 for c in coords if c[2] == 0), sum(1 for c in coords if c[2] == 1)))
+            sum(1 for c in coords if c[2] == 0), sum(1 for c in coords if c[2] == 1),
+            ' Polyform Puzzler lists its solutions as incomplete.' if count is None else ''))
     return puzzle_file(name, description, 'prisms', art(coords),
                        [(n, art(cells)) for n, cells in pieces], catalog), None
 

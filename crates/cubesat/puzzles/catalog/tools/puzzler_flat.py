@@ -86,8 +86,9 @@ def puzzle_cells(p, origin):
 
 
 def file_name(name, short_words):
-    """The file's name: the puzzle's, with `short_words` replaced when over MAX_NAME."""
-    short = name
+    """The file's name: the puzzle's in lower case (a catalog name is a-z, 0-9 and '-'), with
+    `short_words` replaced when over MAX_NAME."""
+    short = name.lower()
     for a, b in short_words if len(name) > MAX_NAME else ():
         short = short.replace(a, b)
     assert len(short) <= MAX_NAME, name

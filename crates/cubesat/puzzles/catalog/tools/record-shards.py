@@ -13,6 +13,7 @@ record.py's.
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections import OrderedDict
@@ -48,13 +49,14 @@ def merged(cubesat, folder):
 
 
 def how(name, m, command):
-    """The `how` of a count: the command of its first shard, with the shard written K/N."""
-    words = command.split()
-    words = ['K/%d' % m['shards'] if w.startswith('0/') and i and words[i - 1] == '--shard'
-             else w for i, w in enumerate(words)]
+    """The `how` of a count: a shard's command, its shard written K/N (`--shard 3/16` or
+    `--shard=3/16`)."""
+    general, n = re.subn(r'(--shard[= ])\d+/(\d+)\b', r'\1K/\2', command)
+    if n != 1:
+        raise SystemExit('%s: no single --shard K/N in its command %r' % (name, command))
     return ('%s (%d shard%s), merged by cubesat merge from the shard records in counts/%s/ of '
             'the repository; %s' % (
-                ' '.join(words), m['shards'], '' if m['shards'] == 1 else 's', name,
+                general, m['shards'], '' if m['shards'] == 1 else 's', name,
                 'a memoized count does not visit its solutions' if m['engine'] == 'memo'
                 else 'every solution checked by the verifier'))
 
@@ -75,6 +77,7 @@ def update(cubesat, date, name):
         first = first or m
     shard0 = sorted(os.listdir(os.path.join(COUNTS, name, 'rotation')))[0]
     with open(os.path.join(COUNTS, name, 'rotation', shard0)) as f:
+        # Any shard's command, written for shard K.
         command = json.loads(f.readline())['command']
     c['cubesat'] = counts
     c.pop('slow', None)

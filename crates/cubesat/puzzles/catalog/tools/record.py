@@ -11,7 +11,9 @@ MEASURED_DIR holds, per puzzle NAME (the file name without .json):
   and rotation+reflection.
 A puzzle counted in all three modes gets the counts, `counted` (the CPU seconds of the three
 together) and `slow` when they took more than 0.3 CPU seconds (the catalog test counts the
-others, twice); otherwise it gets the estimate, if there is one, and no counts.
+others, twice); otherwise it gets the estimate, unless its file has a count already. A puzzle
+MEASURED_DIR has nothing for is left as it is, so a folder may hold a few puzzles'
+measurements.
 """
 
 import json
@@ -19,6 +21,10 @@ import os
 import re
 import sys
 from collections import OrderedDict
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import puzzler_flat  # noqa: E402
 
 MODES = ['none', 'rotation', 'rotation+reflection']
 SLOW_CPU = 0.3
@@ -51,6 +57,15 @@ def update(path, measured, date):
     if inc is None:
         return None
     counts = [count(measured, name, m) for m in MODES]
+    est = os.path.join(measured, 'est', name + '.json')
+    has_est = os.path.exists(est) and os.path.getsize(est) > 0
+    if not all(counts) and not has_est:
+        # Nothing measured for it here: the file keeps what it has (a MEASURED_DIR may hold
+        # a few puzzles' measurements).
+        return None
+    if not all(counts) and 'counted' in inc:
+        # A count (here or from shard records, record-shards.py) outranks an estimate.
+        return 'kept its count, not the estimate'
     for k in ('cubesat', 'slow'):
         c.pop(k, None)
     for k in ('counted', 'estimate'):
@@ -70,8 +85,7 @@ def update(path, measured, date):
                     'it would list when complete' % pp_mode(inc['convention'])),
         ])
         how = 'counted %s (%.1f CPU s)' % (c['cubesat'], cpu)
-    est = os.path.join(measured, 'est', name + '.json')
-    if how is None and os.path.exists(est) and os.path.getsize(est):
+    if how is None and has_est:
         e = json.load(open(est))
         if e['nodes'] is None:
             # No probe finished: there is no estimate to record, only a lower bound.
@@ -90,7 +104,8 @@ def update(path, measured, date):
     # The catalog's keys in their usual order.
     order = ['family', 'published', 'cubesat', 'slow', 'incomplete']
     d['catalog'] = OrderedDict((k, c[k]) for k in order if k in c)
-    write(path, d)
+    # A flat family's file (with a `grid`) keeps the layout its writer gave it.
+    (puzzler_flat.write if 'grid' in d else write)(path, d)
     return how
 
 
