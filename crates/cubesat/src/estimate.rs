@@ -631,19 +631,19 @@ mod tests {
         assert!(!est.tree.sampled());
         assert_eq!(est.cpu_seconds(), None);
         assert!(est.plan(Duration::from_secs(3600), 2).is_none());
-        let text = text(&est, UpTo::Rotation, None, None, "ring.json");
+        let said = text_of(&est);
         assert!(
-            text.starts_with("nodes: unknown: no probe of the tree finished in 5"),
-            "{text}"
+            said.starts_with("nodes: unknown: no probe of the tree finished in 5"),
+            "{said}"
         );
-        assert!(text.contains("at least 2.00 nodes"), "{text}");
+        assert!(said.contains("at least 2.00 nodes"), "{said}");
         assert!(
-            text.contains("solutions: unknown up to rotation\n"),
-            "{text}"
+            said.contains("solutions: unknown up to rotation\n"),
+            "{said}"
         );
-        assert!(text.contains("cpu time: unknown\n"), "{text}");
+        assert!(said.contains("cpu time: unknown\n"), "{said}");
         let day = Some(Duration::from_secs(86_400));
-        let planned = super::text(&est, UpTo::Rotation, day, None, "ring.json");
+        let planned = text(&est, UpTo::Rotation, day, None, "ring.json");
         assert!(
             planned.ends_with("plan: none, for a tree of unknown size\n"),
             "{planned}"
