@@ -27,8 +27,6 @@ SLOW_CPU = 0.3
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, HERE)
-import puzzler_flat  # noqa: E402
-
 record = __import__('record')
 
 
@@ -88,12 +86,7 @@ def update(cubesat, date, name):
         ('date', date),
         ('cpu_seconds', round(first['cpu_seconds'], 2)),
         ('how', how(name, first, command))])
-    order = ['family', 'published', 'cubesat', 'slow', 'incomplete']
-    d['catalog'] = OrderedDict((k, c[k]) for k in order if k in c)
-    if 'grid' in d:
-        puzzler_flat.write(path, d)
-    else:
-        record.write(path, d)
+    record.save(path, d, c)
     print('%s: %s, %.1f CPU s' % (name, dict(counts), first['cpu_seconds']))
 
 

@@ -101,12 +101,16 @@ def update(path, measured, date):
             ('date', date),
         ])
         how = 'estimated %.3g nodes, %.3g CPU s' % (e['nodes'], e['cpu_seconds'])
-    # The catalog's keys in their usual order.
+    save(path, d, c)
+    return how
+
+
+def save(path, d, c):
+    """Writes the file `d` with its catalog `c`, the catalog's keys in their usual order, in
+    the layout its writer gave it (a flat family's, with a `grid`, or this script's)."""
     order = ['family', 'published', 'cubesat', 'slow', 'incomplete']
     d['catalog'] = OrderedDict((k, c[k]) for k in order if k in c)
-    # A flat family's file (with a `grid`) keeps the layout its writer gave it.
     (puzzler_flat.write if 'grid' in d else write)(path, d)
-    return how
 
 
 def write(path, d):
