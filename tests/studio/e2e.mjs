@@ -787,6 +787,34 @@ await check('estimate the Tetris Cube, plan its shards and download the sbatch s
   await axe('estimate');
 });
 
+await check('an estimate whose probes do not finish says the size is unknown, with no CPU time and no plan', async () => {
+  // The hexahexes' ring searches about 5e4 nodes a second, and its first probe takes longer
+  // than a second: a one-second estimate has counted nodes but sampled no probe.
+  const entry = await page.evaluate(async () => (await (await fetch('/api/catalog')).json())
+    .find((p) => /(^|\/)hexahexes-hexagon-ring-1$/.test(p.key)));
+  assert(entry, 'the catalog has the hexahexes ring');
+  await openBundled(entry.key);
+  await page.click('#tab-solve');
+  await page.selectOption('#up-to', 'default');
+  await page.getByRole('button', { name: 'Estimate', exact: true }).click();
+  await page.waitForSelector('#est:not([hidden])');
+  await page.fill('#est-seconds', '1');
+  await page.fill('#est-wall', '1h'); // a plan would be asked for, but there is no size to plan from
+  await page.fill('#est-cores', '2');
+  await page.waitForFunction(() => !document.getElementById('est-run').disabled);
+  await page.click('#est-run');
+  await page.waitForFunction(() => document.getElementById('est-state').textContent === 'done');
+  const result = await text('#est-result');
+  assert(/unknown: no probe of the tree finished in the time given/.test(result), 'the size is unknown: ' + result);
+  assert(/sample for longer/.test(result), 'it says what to do: ' + result);
+  assert(!/about/.test(result) && !/95% interval/.test(result), 'no number passes for an estimate: ' + result);
+  assert(!/CPU time/.test(result), 'no CPU time: ' + result);
+  assert(!/solutions/.test(result), 'no solution count: ' + result);
+  assert(!(await page.locator('#est-plan').isVisible()), 'no shard plan');
+  assert(await page.locator('#dl-sbatch').isDisabled() && await page.locator('#dl-shards').isDisabled(), 'nothing to download');
+  await axe('estimate with no probe');
+});
+
 await check('start a generation and stop it', async () => {
   await openBundled('tetris-cube');
   await page.click('#tab-solve');
@@ -835,6 +863,8 @@ await check('disassemble a BurrTools burr: its level, its moves, the animation p
   await page.click('#tab-solve');
   await page.getByRole('button', { name: 'Disassemble', exact: true }).click();
   await page.waitForFunction(() => document.getElementById('dis-state').textContent === 'done');
+  // The list is asked of the server once the job is done, so it comes a moment later.
+  await page.waitForFunction((level) => Array.from(document.querySelectorAll('#dis-rows tr')).some((r) => r.textContent.includes(level)), cli.level, { timeout: 20_000 }).catch(() => {});
   const rows = await page.locator('#dis-rows tr').allTextContents();
   assert(rows.some((r) => r.includes(cli.level)), 'the level ' + cli.level + ' as the CLI gives it: ' + rows.join(' | '));
   await page.waitForSelector('#player:not([hidden])');
