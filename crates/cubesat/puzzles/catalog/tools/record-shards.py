@@ -48,7 +48,10 @@ def merged(cubesat, folder):
 
 def how(name, m, command):
     """The `how` of a count: a shard's command, its shard written K/N (`--shard 3/16` or
-    `--shard=3/16`)."""
+    `--shard=3/16`), a puzzle path inside the repository written from its root, as a reader
+    runs it (a record keeps the path its run was given)."""
+    root = os.path.realpath(ROOT) + os.sep
+    command = re.sub(r'(^|\s)' + re.escape(root), r'\1', command)
     general, n = re.subn(r'(--shard[= ])\d+/(\d+)\b', r'\1K/\2', command)
     if n != 1:
         raise SystemExit('%s: no single --shard K/N in its command %r' % (name, command))
